@@ -1,0 +1,16 @@
+namespace EtwSerializerProfiler.Analyzer;
+
+public sealed record AnalyzerOptions
+{
+    /// <summary>Case-insensitive serializer names to keep; empty = all.</summary>
+    public IReadOnlyList<string> Serializers { get; init; } = [];
+    /// <summary>Stack tags file; null = the trace folder's, else the tool's generated one.</summary>
+    public string? StackTagsPath { get; init; }
+    /// <summary>Collect hot methods (exclusive/inclusive) for --top.</summary>
+    public bool CollectHotMethods { get; init; }
+    /// <summary>Reuse/keep the .etlx conversion next to the trace so a second analysis is fast.</summary>
+    public bool CacheEtlx { get; init; } = true;
+
+    public bool Includes(string serializer) =>
+        Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));
+}

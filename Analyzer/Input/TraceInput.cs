@@ -1,0 +1,125 @@
+using System.IO.Compression;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Input;
+
+public enum TraceFormat { NetTrace, Etl }
+
+/// <summary>
+/// Resolves what the user pointed at (a trace folder, a .nettrace, a .zip holding one, an .etl) into the trace
+/// file plus the folder's companions (benchmark results, stack tags), and rejects anything else with one line.
+/// </summary>
+public sealed class TraceInput : IDisposable
+{
+    private static readonly byte[] NetTraceMagic = "Nettrace"u8.ToArray();
+    private string? _extractedDir;
+
+    public required string DisplayName { get; init; }
+    public required string TracePath { get; init; }
+    public required TraceFormat Format { get; init; }
+    public string? ResultsPath { get; init; }
+    public string? StackTagsPath { get; init; }
+    public string? ManifestPath { get; init; }
+
+    public static TraceInput Open(string path)
+    {
+        if (Directory.Exists(path)) return FromFolder(path);
+        if (!File.Exists(path)) throw new BadInputException($"{path}: no such file or folder");
+        var ext = Path.GetExtension(path).ToLowerInvariant();
+        if (ext == ".zip") return FromZip(path);
+        if (ext == ".etl")
+        {
+            if (!OperatingSystem.IsWindows())
+                throw new BadInputException($"{path}: .etl files can only be read on Windows (ETW); record with EventPipe (.nettrace) here, or convert to .etlx on Windows");
+            return new TraceInput { DisplayName = path, TracePath = path, Format = TraceFormat.Etl };
+        }
+        CheckNetTrace(path);
+        var dir = Path.GetDirectoryName(Path.GetFullPath(path))!;
+        return new TraceInput
+        {
+            DisplayName = path,
+            TracePath = path,
+            Format = TraceFormat.NetTrace,
+            ResultsPath = Companion(dir, "results.json"),
+            StackTagsPath = Companion(dir, "Serializers.stacktags"),
+            ManifestPath = Companion(dir, "manifest.json"),
+        };
+    }
+
+    private static TraceInput FromFolder(string dir)
+    {
+        var nettrace = Path.Combine(dir, "trace.nettrace");
+        var etl = Path.Combine(dir, "trace.etl");
+        string trace;
+        if (File.Exists(nettrace)) trace = nettrace;
+        else if (File.Exists(etl)) return Open(etl);
+        else
+        {
+            var any = Directory.EnumerateFiles(dir, "*.nettrace").Order(StringComparer.Ordinal).FirstOrDefault()
+                ?? throw new BadInputException($"{dir}: no trace.nettrace, trace.etl or *.nettrace in this folder");
+            trace = any;
+        }
+        CheckNetTrace(trace);
+        return new TraceInput
+        {
+            DisplayName = dir,
+            TracePath = trace,
+            Format = TraceFormat.NetTrace,
+            ResultsPath = Companion(dir, "results.json"),
+            StackTagsPath = Companion(dir, "Serializers.stacktags"),
+            ManifestPath = Companion(dir, "manifest.json"),
+        };
+    }
+
+    private static TraceInput FromZip(string zipPath)
+    {
+        var dir = Path.Combine(Path.GetTempPath(), "esp-zip-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            ZipFile.ExtractToDirectory(zipPath, dir);
+        }
+        catch (InvalidDataException ex)
+        {
+            throw new BadInputException($"{zipPath}: not a readable zip file ({ex.Message})", ex);
+        }
+        var trace = Directory.EnumerateFiles(dir, "*.nettrace", SearchOption.AllDirectories).Order(StringComparer.Ordinal).FirstOrDefault();
+        if (trace is null)
+        {
+            Directory.Delete(dir, recursive: true);
+            throw new BadInputException($"{zipPath}: the zip holds no .nettrace file");
+        }
+        var input = FromFolder(Path.GetDirectoryName(trace)!);
+        input._extractedDir = dir;
+        return new TraceInput
+        {
+            DisplayName = zipPath,
+            TracePath = input.TracePath,
+            Format = input.Format,
+            ResultsPath = input.ResultsPath,
+            StackTagsPath = input.StackTagsPath,
+            ManifestPath = input.ManifestPath,
+            _extractedDir = dir,
+        };
+    }
+
+    private static string? Companion(string dir, string name)
+    {
+        var p = Path.Combine(dir, name);
+        return File.Exists(p) ? p : null;
+    }
+
+    private static void CheckNetTrace(string path)
+    {
+        Span<byte> head = stackalloc byte[NetTraceMagic.Length];
+        int read;
+        using (var f = File.OpenRead(path)) read = f.ReadAtLeast(head, head.Length, throwOnEndOfStream: false);
+        if (read == 0) throw new BadInputException($"{path}: empty file (the recording produced no data)");
+        if (read < head.Length || !head.SequenceEqual(NetTraceMagic))
+            throw new BadInputException($"{path}: not a .nettrace file (expected the 'Nettrace' header); supported: .nettrace, trace folders, .zip, .etl on Windows");
+    }
+
+    public void Dispose()
+    {
+        if (_extractedDir is not null && Directory.Exists(_extractedDir)) Directory.Delete(_extractedDir, recursive: true);
+    }
+}

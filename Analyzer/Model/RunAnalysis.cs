@@ -1,0 +1,53 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Model;
+
+/// <summary>Identifies a run across traces and runtimes: never by address, thread or module.</summary>
+public readonly record struct RunKey(string Serializer, string Operation, int Objects, int Run);
+
+/// <summary>How a run's window was found, best first.</summary>
+public enum WindowSource
+{
+    /// <summary>The marker thread's wait (WaitHandle events on EventPipe, context switches on ETW).</summary>
+    MarkerWait,
+    /// <summary>RunStart/RunStop events only: includes the few microseconds of bookkeeping around the run.</summary>
+    RunEvents,
+}
+
+/// <summary>Everything the trace says about one measured run.</summary>
+public sealed class RunAnalysis
+{
+    public required RunKey Key { get; init; }
+    public string Data { get; set; } = "";
+    public int MarkerThreadId { get; set; }
+    public int WorkerThreadId { get; set; }
+    public double StartMs { get; set; }
+    public double EndMs { get; set; }
+    public WindowSource Source { get; set; }
+    /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
+    public double? StopwatchMs { get; set; }
+    public double DurationMs => EndMs - StartMs;
+
+    public double CpuMs { get; set; }
+    public int Samples { get; set; }
+    public Dictionary<string, double> Tags { get; } = new(StringComparer.Ordinal);
+    public int Gen0 { get; set; }
+    public int Gen1 { get; set; }
+    public int Gen2 { get; set; }
+    public double GcPauseMs { get; set; }
+    public long AllocatedBytes { get; set; }
+    public int AllocationTicks { get; set; }
+    public int Exceptions { get; set; }
+    public Dictionary<string, int> ExceptionsByTypeAndFrame { get; } = new(StringComparer.Ordinal);
+    public double ContentionMs { get; set; }
+    public int Contentions { get; set; }
+    public double JitMs { get; set; }
+    public int JitMethods { get; set; }
+    public RunResult? InProcess { get; set; }
+
+    public bool IsWarmup { get; set; }
+    public GcCounts GcCount => new(Gen0, Gen1, Gen2);
+
+    /// <summary>Sum of sampled time in tags whose path starts with the prefix (e.g. "Reflection").</summary>
+    public double TagMs(string prefix) => Tags.Where(t => t.Key == prefix || t.Key.StartsWith(prefix + "\\", StringComparison.Ordinal)).Sum(t => t.Value);
+}

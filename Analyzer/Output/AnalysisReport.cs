@@ -1,0 +1,184 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Output;
+
+/// <summary>Renders an analysis as terminal tables, CSV, Markdown or the JSON contract (docs/analyzer.md).</summary>
+public static class AnalysisReport
+{
+    public const int SchemaVersion = 1;
+
+    public static string Render(TraceAnalysis analysis, TableFormat format, int top = 0)
+    {
+        if (format == TableFormat.Json) return Json(analysis).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
+        var sb = new System.Text.StringBuilder();
+        if (format == TableFormat.Csv)
+        {
+            sb.Append(RunsTable(analysis).Render(TableFormat.Csv));
+            return sb.ToString();
+        }
+        if (format == TableFormat.Markdown) sb.AppendLine($"## {Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\'))}").AppendLine();
+        foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
+        var notes = TraceNotes(analysis);
+        sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + n + "\n")) : string.Join("", notes.Select(n => n + "\n")));
+        return sb.ToString();
+    }
+
+    public static IEnumerable<TextTable> OperationTables(TraceAnalysis analysis)
+    {
+        var summaries = SerializerSummary.From(analysis.Runs);
+        foreach (var op in summaries.GroupBy(s => s.Operation))
+        {
+            var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = sampled managed time)",
+                ["Serializer", "N", "Runs", "Mean ms", "Min ms", "CPU ms", "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"]);
+            foreach (var s in op)
+                table.AddRow(s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs), Fmt.Ms(s.CpuMs),
+                    Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
+                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs));
+            yield return table;
+        }
+    }
+
+    public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top)
+    {
+        foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
+        {
+            var total = methods.Values.Max(v => v.Inclusive);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive sampled time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
+                table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
+            yield return table;
+        }
+    }
+
+    public static TextTable RunsTable(TraceAnalysis analysis)
+    {
+        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes"]);
+        foreach (var r in analysis.Runs)
+        {
+            var p = r.InProcess;
+            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
+                r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events", Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
+                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Int(r.AllocatedBytes),
+                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
+                p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
+                p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
+        }
+        return table;
+    }
+
+    public static IReadOnlyList<string> TraceNotes(TraceAnalysis analysis)
+    {
+        var t = analysis.Trace;
+        var notes = new List<string>
+        {
+            $"Trace: {t.Path} ({t.Format}, {t.SizeBytes / 1048576.0:F1} MB, {t.Events:N0} events, {t.DurationMs / 1000:F1} s){(t.RuntimeVersion is null ? "" : $", runtime {t.RuntimeVersion}")}",
+            $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
+            $"Runs: {analysis.Runs.Count} ({analysis.Runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); stack tags: {t.StackTagsFile ?? "none"}",
+        };
+        notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
+        return notes;
+    }
+
+    public static JsonObject Json(TraceAnalysis analysis)
+    {
+        var t = analysis.Trace;
+        var trace = new JsonObject
+        {
+            ["path"] = t.Path,
+            ["format"] = t.Format,
+            ["sizeBytes"] = t.SizeBytes,
+            ["durationMs"] = t.DurationMs,
+            ["events"] = t.Events,
+            ["eventsLost"] = t.EventsLost,
+            ["processName"] = t.ProcessName,
+            ["processId"] = t.ProcessId,
+            ["runtimeVersion"] = t.RuntimeVersion,
+            ["samplingSource"] = t.SamplingSource,
+            ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
+            ["stackTagsFile"] = t.StackTagsFile,
+            ["resultsFile"] = t.ResultsFile,
+            ["hasRundown"] = t.HasRundown,
+            ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
+            ["truncated"] = t.Truncated,
+            ["analysisSeconds"] = t.AnalysisSeconds,
+        };
+        var runs = new JsonArray();
+        foreach (var r in analysis.Runs)
+        {
+            var run = new JsonObject
+            {
+                ["serializer"] = r.Key.Serializer,
+                ["operation"] = r.Key.Operation,
+                ["data"] = r.Data,
+                ["objects"] = r.Key.Objects,
+                ["run"] = r.Key.Run,
+                ["warmup"] = r.IsWarmup,
+                ["window"] = r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events",
+                ["startMs"] = r.StartMs,
+                ["durationMs"] = r.DurationMs,
+                ["stopwatchMs"] = r.StopwatchMs,
+                ["cpuMs"] = r.CpuMs,
+                ["samples"] = r.Samples,
+                ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),
+                ["gcPauseMs"] = r.GcPauseMs,
+                ["allocatedBytes"] = r.AllocatedBytes,
+                ["tags"] = Dict(r.Tags.OrderByDescending(x => x.Value)),
+                ["exceptions"] = r.Exceptions,
+                ["exceptionsByType"] = new JsonObject(r.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
+                ["contentionMs"] = r.ContentionMs,
+                ["jitMs"] = r.JitMs,
+                ["jitMethods"] = r.JitMethods,
+            };
+            if (r.InProcess is { } p)
+                run["inProcess"] = new JsonObject
+                {
+                    ["durationMs"] = p.DurationMs,
+                    ["gcCount"] = Gc(p.GcCount.Gen0, p.GcCount.Gen1, p.GcCount.Gen2),
+                    ["gcPauseMs"] = p.GcPauseMs,
+                    ["allocatedBytes"] = p.AllocatedBytes,
+                    ["cpuMs"] = p.CpuMs,
+                    ["sizeBytes"] = p.SizeBytes,
+                };
+            runs.Add(run);
+        }
+        var serializers = new JsonArray();
+        foreach (var s in SerializerSummary.From(analysis.Runs))
+            serializers.Add(new JsonObject
+            {
+                ["serializer"] = s.Serializer,
+                ["operation"] = s.Operation,
+                ["objects"] = s.Objects,
+                ["runs"] = s.Runs,
+                ["warmupDurationMs"] = s.WarmupDurationMs,
+                ["durationMs"] = s.MeanDurationMs,
+                ["minDurationMs"] = s.MinDurationMs,
+                ["cpuMs"] = s.CpuMs,
+                ["gcCount"] = new JsonObject { ["gen0"] = s.Gen0, ["gen1"] = s.Gen1, ["gen2"] = s.Gen2 },
+                ["gcPauseMs"] = s.GcPauseMs,
+                ["allocatedBytes"] = s.AllocatedBytes,
+                ["reflectionShare"] = s.ReflectionShare,
+                ["activatorShare"] = s.ActivatorShare,
+                ["tags"] = Dict(s.Tags),
+                ["exceptions"] = s.Exceptions,
+                ["contentionMs"] = s.ContentionMs,
+                ["jitMs"] = s.JitMs,
+            });
+        return new JsonObject
+        {
+            ["schemaVersion"] = SchemaVersion,
+            ["trace"] = trace,
+            ["warnings"] = new JsonArray(analysis.Warnings.Select(w => (JsonNode?)w).ToArray()),
+            ["runs"] = runs,
+            ["serializers"] = serializers,
+        };
+    }
+
+    private static JsonObject Gc(int g0, int g1, int g2) => new() { ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2 };
+
+    private static JsonObject Dict(IEnumerable<KeyValuePair<string, double>> values) =>
+        new(values.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)Math.Round(x.Value, 4))));
+}

@@ -1,0 +1,66 @@
+using EtwSerializerProfiler.Analyzer.StackTags;
+using Microsoft.Diagnostics.Tracing.Etlx;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+/// <summary>
+/// Turns TraceLog call-stack indexes into frames and stack tags, caching per stack and per code address so a
+/// stack seen a million times is resolved once. Unresolved frames become "module!?" and are counted.
+/// </summary>
+public sealed class StackResolver(TraceLog log, StackTagMatcher matcher)
+{
+    public const string Unresolved = "?";
+    private readonly Dictionary<int, string> _tagByStack = [];
+    private readonly Dictionary<int, StackFrame> _frameByAddress = [];
+    private readonly Dictionary<int, bool> _unresolvedLeafByStack = [];
+    private readonly List<StackFrame> _scratch = new(64);
+
+    public string Tag(CallStackIndex stack)
+    {
+        if (stack == CallStackIndex.Invalid) return StackTagMatcher.Other;
+        if (_tagByStack.TryGetValue((int)stack, out var tag)) return tag;
+        tag = matcher.Classify(Frames(stack));
+        _tagByStack[(int)stack] = tag;
+        return tag;
+    }
+
+    /// <summary>True when the leaf frame has no method name (no rundown, or native code).</summary>
+    public bool LeafUnresolved(CallStackIndex stack)
+    {
+        if (stack == CallStackIndex.Invalid) return true;
+        if (_unresolvedLeafByStack.TryGetValue((int)stack, out var u)) return u;
+        u = Frame(log.CallStacks.CodeAddressIndex(stack)).Method == Unresolved;
+        _unresolvedLeafByStack[(int)stack] = u;
+        return u;
+    }
+
+    /// <summary>Frames leaf first. The returned list is reused: copy it to keep it.</summary>
+    public IReadOnlyList<StackFrame> Frames(CallStackIndex stack)
+    {
+        _scratch.Clear();
+        for (var s = stack; s != CallStackIndex.Invalid; s = log.CallStacks.Caller(s))
+            _scratch.Add(Frame(log.CallStacks.CodeAddressIndex(s)));
+        return _scratch;
+    }
+
+    public StackFrame Frame(CodeAddressIndex address)
+    {
+        if (_frameByAddress.TryGetValue((int)address, out var frame)) return frame;
+        var codeAddresses = log.CodeAddresses;
+        var module = codeAddresses.ModuleFile(address);
+        var moduleName = module is null ? "?" : string.IsNullOrEmpty(module.FilePath) ? module.Name : System.IO.Path.GetFileName(module.FilePath);
+        var method = codeAddresses.MethodIndex(address);
+        var methodName = method == MethodIndex.Invalid ? "" : codeAddresses.Methods.FullMethodName(method);
+        frame = new StackFrame(moduleName, string.IsNullOrEmpty(methodName) ? Unresolved : methodName);
+        _frameByAddress[(int)address] = frame;
+        return frame;
+    }
+
+    /// <summary>"Module!Type.Method" without the signature: how methods are shown in --top.</summary>
+    public static string Display(StackFrame f)
+    {
+        var module = System.IO.Path.GetFileNameWithoutExtension(f.Module);
+        var paren = f.Method.IndexOf('(', StringComparison.Ordinal);
+        return module + "!" + (paren > 0 ? f.Method[..paren] : f.Method);
+    }
+}

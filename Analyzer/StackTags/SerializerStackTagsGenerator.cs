@@ -1,0 +1,187 @@
+using System.Text;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.StackTags;
+
+/// <param name="Name">Display name, becomes the tag level under Serialize\ and Deserialize\ (e.g. "Newtonsoft.Json").</param>
+/// <param name="ClassFullName">Namespace-qualified class whose Serialize*/Deserialize* methods mark the serializer's own time.</param>
+public sealed record SerializerTagInfo(string Name, string ClassFullName);
+
+/// <summary>
+/// Writes the benchmark's stack tags file. The output is checked in and diffed, so it is byte-for-byte deterministic:
+/// everything is sorted with ordinal comparison and newlines are always "\n".
+/// </summary>
+public static class SerializerStackTagsGenerator
+{
+    /// <summary>
+    /// The benchmark is SerializerBenchmark.dll on .NET and SerializerBenchmark.exe on .NET Framework; one pattern
+    /// for both keeps tags comparable across runtimes.
+    /// </summary>
+    public const string BenchmarkModulePattern = "SerializerBenchmark.*";
+
+    /// <summary>Above the serializer tags: time in reflection is the finding, not the serializer that caused it.</summary>
+    public const int ReflectionPriority = 10;
+
+    /// <summary>Above everything managed: GC and JIT interrupt whatever happens to run, and that code is not to blame.</summary>
+    public const int RuntimePriority = 20;
+
+    /// <summary>Below everything: the runner is on every stack and must only catch what nothing more specific claims.</summary>
+    public const int InfrastructurePriority = -10;
+
+    /// <summary>
+    /// Type metadata queries (IsValueType, GetGenericArguments, ...) are reflection too, but rank just below
+    /// Activator so that RuntimeType.CreateInstance* frames stay Activator's.
+    /// </summary>
+    public const int TypeQueryPriority = 9;
+
+    /// <summary>
+    /// MethodBase.Invoke wraps whole callee subtrees (XmlSerializer runs its generated code through it), so it may
+    /// only claim samples that nothing else explains; otherwise every XmlSerializer sample would be "reflection".
+    /// </summary>
+    public const int InvokePriority = -20;
+
+    private sealed record Node(string Name, int? Priority, List<Node> Children, List<(string Module, string Method)> Entrypoints)
+    {
+        public Node(string name, int? priority = null) : this(name, priority, [], []) { }
+
+        public Node Add(Node child)
+        {
+            Children.Add(child);
+            return this;
+        }
+
+        public Node Entry(string module, params string[] methods)
+        {
+            foreach (var method in methods) Entrypoints.Add((module, method));
+            return this;
+        }
+    }
+
+    public static string Generate(IEnumerable<SerializerTagInfo> serializers)
+    {
+        ArgumentNullException.ThrowIfNull(serializers);
+        var list = serializers.ToList();
+        foreach (var s in list)
+        {
+            if (string.IsNullOrWhiteSpace(s.Name)) throw new ArgumentException("serializer name is empty", nameof(serializers));
+            if (string.IsNullOrWhiteSpace(s.ClassFullName)) throw new ArgumentException($"serializer '{s.Name}' has no class name", nameof(serializers));
+        }
+        var duplicate = list.GroupBy(s => s.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null) throw new ArgumentException($"serializer name '{duplicate.Key}' appears more than once", nameof(serializers));
+
+        var serialize = new Node("Serialize");
+        var deserialize = new Node("Deserialize");
+        foreach (var s in list)
+        {
+            serialize.Add(new Node(s.Name).Entry(BenchmarkModulePattern, s.ClassFullName + "::Serialize*"));
+            deserialize.Add(new Node(s.Name).Entry(BenchmarkModulePattern, s.ClassFullName + "::Deserialize*"));
+        }
+
+        // Module "*": these live in System.Private.CoreLib on .NET and in mscorlib on .NET Framework.
+        // Priorities sit on the tags that own the entrypoints, so their meaning does not rest on inheritance.
+        var reflection = new Node("Reflection")
+            .Add(new Node("FieldInfo.GetValue", ReflectionPriority).Entry("*",
+                "System.Reflection.*FieldInfo::GetValue*",
+                "System.Reflection.*FieldInfo::GetValueDirect*",
+                // .NET 8+ routes FieldInfo.GetValue through FieldAccessor, which the JIT often leaves as the only frame.
+                "System.Reflection.FieldAccessor::GetValue*",
+                "System.RuntimeFieldHandle::GetValue*"))
+            .Add(new Node("FieldInfo.SetValue", ReflectionPriority).Entry("*",
+                "System.Reflection.*FieldInfo::SetValue*",
+                "System.Reflection.FieldAccessor::SetValue*",
+                "System.RuntimeFieldHandle::SetValue*"))
+            .Add(new Node("Type queries", TypeQueryPriority).Entry("*",
+                "System.RuntimeType::*",
+                "System.Type::*",
+                "System.RuntimeTypeHandle::*",
+                "System.Nullable::GetUnderlyingType*"))
+            .Add(new Node("PropertyInfo", ReflectionPriority).Entry("*",
+                "System.Reflection.*PropertyInfo::GetValue*",
+                "System.Reflection.*PropertyInfo::SetValue*"))
+            .Add(new Node("Invoke", InvokePriority).Entry("*",
+                "System.Reflection.*MethodInfo::Invoke*",
+                "System.Reflection.*MethodBase::Invoke*",
+                "System.Reflection.MethodBaseInvoker::*",
+                "System.Reflection.MethodInvoker::*"));
+
+        var activator = new Node("Activator")
+            .Add(new Node("CreateInstance", ReflectionPriority).Entry("*",
+                "System.Activator::CreateInstance*",
+                "System.RuntimeType::CreateInstance*",
+                "System.RuntimeType::CreateInstanceDefaultCtor*",
+                "System.RuntimeType+ActivatorCache::*"));
+
+        string[] gcMethods = ["WKS::*", "SVR::*", "*GarbageCollect*", "*gc_heap*"];
+        var gc = new Node("GC", RuntimePriority)
+            .Entry("coreclr.*", gcMethods)
+            .Entry("libcoreclr.*", gcMethods)
+            .Entry("clr.*", gcMethods)
+            .Entry("*", "System.GC::*");
+
+        var jit = new Node("JIT", RuntimePriority)
+            .Entry("clrjit.*", "*")
+            .Entry("libclrjit.*", "*")
+            .Entry("*", "*ThePreStub*", "*MethodDesc::DoPrestub*");
+
+        // The marker thread blocks inside these NoInlining methods for exactly the measured interval.
+        var duration = new Node("Test Duration");
+        foreach (var marker in RunEvents.MarkerMethodByOperation.Values)
+            duration.Add(new Node(marker).Entry(BenchmarkModulePattern, "*::" + marker));
+
+        var infrastructure = new Node("Test Infrastructure", InfrastructurePriority)
+            .Entry(BenchmarkModulePattern, "EtwSerializerProfiler.Benchmark.Runs.*", "EtwSerializerProfiler.Benchmark.Verification.*");
+
+        var root = new Node("");
+        foreach (var node in new[] { serialize, deserialize, reflection, activator, gc, jit, duration, infrastructure })
+            root.Add(node);
+
+        var text = new StringBuilder();
+        text.Append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+        text.Append("<!--\n");
+        text.Append("  Generated by `esp stacktags generate`. Do not edit by hand: changes are lost on the next generation.\n");
+        text.Append("  Load it in WPA as a stack tags definition; the analyzer reads the same file.\n");
+        text.Append("  A stack gets the tag of its deepest matching frame; a higher Priority beats depth.\n");
+        text.Append("-->\n");
+        Write(text, root, 0);
+        return text.ToString();
+    }
+
+    private static void Write(StringBuilder text, Node node, int depth)
+    {
+        var indent = new string(' ', depth * 2);
+        text.Append(indent).Append("<Tag Name=\"").Append(Escape(node.Name)).Append('"');
+        if (node.Priority is { } priority)
+            text.Append(" Priority=\"").Append(priority.ToString(System.Globalization.CultureInfo.InvariantCulture)).Append('"');
+        text.Append(">\n");
+
+        foreach (var (module, method) in node.Entrypoints.Distinct()
+                     .OrderBy(e => e.Module, StringComparer.Ordinal).ThenBy(e => e.Method, StringComparer.Ordinal))
+        {
+            text.Append(indent).Append("  <Entrypoint Module=\"").Append(Escape(module))
+                .Append("\" Method=\"").Append(Escape(method)).Append("\"/>\n");
+        }
+        foreach (var child in node.Children.OrderBy(c => c.Name, StringComparer.Ordinal))
+            Write(text, child, depth + 1);
+
+        text.Append(indent).Append("</Tag>\n");
+    }
+
+    private static string Escape(string value)
+    {
+        var escaped = new StringBuilder(value.Length);
+        foreach (var c in value)
+        {
+            escaped.Append(c switch
+            {
+                '&' => "&amp;",
+                '<' => "&lt;",
+                '>' => "&gt;",
+                '"' => "&quot;",
+                // Raw control characters would be normalized away (or rejected) by XML readers.
+                < ' ' => $"&#x{(int)c:X};",
+                _ => c.ToString(),
+            });
+        }
+        return escaped.ToString();
+    }
+}

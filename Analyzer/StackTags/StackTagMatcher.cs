@@ -1,0 +1,217 @@
+using System.Collections.Concurrent;
+
+namespace EtwSerializerProfiler.Analyzer.StackTags;
+
+/// <summary>
+/// Assigns each stack exactly one tag of a <see cref="StackTagFile"/>, the way WPA does: of all frames that match an
+/// entrypoint, the one with the highest priority wins, and among equal priorities the deepest (closest to the leaf).
+/// Traces hold millions of stacks over a few thousand distinct frames, so each distinct (module, method) pair is
+/// matched against the patterns once and the result cached; classifying a stack is then one lookup per frame.
+/// Safe to share between threads.
+/// </summary>
+public sealed class StackTagMatcher(StackTagFile file)
+{
+    public const string Other = "Other";
+
+    private readonly CompiledRule[] _rules = Compile(file);
+
+    private readonly IReadOnlyList<string> _tagPaths = file.TagPaths;
+
+    private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
+
+    private long _frameResolutions;
+
+    public StackTagFile File { get; } = file;
+
+    /// <summary>Distinct frames seen so far.</summary>
+    public int CachedFrameCount => _cache.Count;
+
+    /// <summary>How often a frame was matched against the patterns, i.e. cache misses.</summary>
+    public long FrameResolutionCount => Interlocked.Read(ref _frameResolutions);
+
+    /// <returns>The winning tag path, or <see cref="Other"/> when no frame matches.</returns>
+    public string Classify(IReadOnlyList<StackFrame> framesLeafFirst)
+    {
+        ArgumentNullException.ThrowIfNull(framesLeafFirst);
+        var best = FrameMatch.None;
+        for (var i = 0; i < framesLeafFirst.Count; i++)
+        {
+            var frame = framesLeafFirst[i];
+            var match = Lookup(frame.Module ?? "", frame.Method ?? "");
+            // Strictly greater: on a tie the frame met first, the deeper one, keeps the stack.
+            if (match.TagIndex >= 0 && (best.TagIndex < 0 || match.Priority > best.Priority))
+                best = match;
+        }
+        return best.TagIndex < 0 ? Other : _tagPaths[best.TagIndex];
+    }
+
+    /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
+    public string? MatchFrame(string module, string method)
+    {
+        var match = Lookup(module ?? "", method ?? "");
+        return match.TagIndex < 0 ? null : _tagPaths[match.TagIndex];
+    }
+
+    private static CompiledRule[] Compile(StackTagFile file)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        var tagIndex = new Dictionary<string, int>(StringComparer.Ordinal);
+        for (var i = 0; i < file.TagPaths.Count; i++) tagIndex[file.TagPaths[i]] = i;
+        return [.. file.Rules.Select(r => new CompiledRule(
+            tagIndex[r.TagPath], r.Priority, Glob.Compile(r.ModulePattern), Glob.Compile(r.MethodPattern)))];
+    }
+
+    private FrameMatch Lookup(string module, string method) =>
+        _cache.GetOrAdd((module, method), static (key, self) => self.Resolve(key.Module, key.Method), this);
+
+    private FrameMatch Resolve(string module, string method)
+    {
+        Interlocked.Increment(ref _frameResolutions);
+        var names = FrameNames.Create(module, method);
+        var best = FrameMatch.None;
+        foreach (var rule in _rules)
+        {
+            // Strictly greater: among rules of equal priority the first in the file wins, which authors can control.
+            if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
+            if (rule.Matches(names)) best = new FrameMatch(rule.TagIndex, rule.Priority);
+        }
+        return best;
+    }
+
+    private readonly record struct FrameMatch(int TagIndex, int Priority)
+    {
+        public static readonly FrameMatch None = new(-1, 0);
+    }
+
+    private sealed record CompiledRule(int TagIndex, int Priority, Glob Module, Glob Method)
+    {
+        public bool Matches(FrameNames names)
+        {
+            if (!Module.Matches(names.Module) && !(names.ModuleWithDll is { } dll && Module.Matches(dll)))
+                return false;
+            if (Method.Matches(names.ColonMethod)) return true;
+            // A pattern that spells out "::" states where the type ends; only patterns without it may mean the dotted form.
+            return !Method.HasTypeSeparator && names.DottedMethod is { } dotted && Method.Matches(dotted);
+        }
+    }
+
+    /// <summary>A frame's names in the shapes WPA patterns are written against, upper-cased for case-insensitive matching.</summary>
+    private sealed record FrameNames(string Module, string? ModuleWithDll, string ColonMethod, string? DottedMethod)
+    {
+        private static readonly string[] s_binaryExtensions = [".dll", ".exe", ".so", ".dylib", ".sys", ".drv", ".ocx", ".winmd"];
+
+        public static FrameNames Create(string module, string method)
+        {
+            var fileName = module[(module.LastIndexOfAny(['/', '\\']) + 1)..];
+            // TraceEvent often drops the extension ("SerializerBenchmark", "System.Private.CoreLib"), while WPA
+            // patterns are written against file names; a dot alone proves nothing, hence the explicit list.
+            var hasExtension = s_binaryExtensions.Any(e => fileName.EndsWith(e, StringComparison.OrdinalIgnoreCase))
+                || fileName.Contains(".so.", StringComparison.OrdinalIgnoreCase);
+            var withDll = hasExtension || fileName.Length == 0 || fileName == "?" ? null : fileName + ".dll";
+
+            var dotted = StripSignature(method);
+            var colon = ToColonForm(dotted);
+            return new FrameNames(
+                fileName.ToUpperInvariant(),
+                withDll?.ToUpperInvariant(),
+                colon.ToUpperInvariant(),
+                colon == dotted ? null : dotted.ToUpperInvariant());
+        }
+
+        private static string StripSignature(string method)
+        {
+            var depth = 0;
+            for (var i = 0; i < method.Length; i++)
+            {
+                switch (method[i])
+                {
+                    case '[' or '<': depth++; break;
+                    case ']' or '>': depth = Math.Max(0, depth - 1); break;
+                    // At 0 the name would vanish, e.g. a native "(anonymous namespace)::f"; keep it whole instead.
+                    case '(' when depth == 0 && i > 0: return method[..i];
+                }
+            }
+            return method;
+        }
+
+        private static string ToColonForm(string method)
+        {
+            // Native frames ("WKS::gc_heap::mark_phase") already say where the type ends.
+            if (method.Contains("::", StringComparison.Ordinal)) return method;
+
+            // Dots inside generic arguments ("Dictionary`2[System.String,System.Int32]") or compiler-generated
+            // names ("<Serialize>b__0") do not separate type from method, so only top-level dots count.
+            var depth = 0;
+            var lastDot = -1;
+            for (var i = 0; i < method.Length; i++)
+            {
+                switch (method[i])
+                {
+                    case '[' or '<': depth++; break;
+                    case ']' or '>': depth = Math.Max(0, depth - 1); break;
+                    case '.' when depth == 0: lastDot = i; break;
+                }
+            }
+            if (lastDot <= 0) return method;
+            // Constructors are named ".ctor"/".cctor": "Type..ctor" splits before the method's own dot.
+            if (method[lastDot - 1] == '.') lastDot--;
+            if (lastDot <= 0) return method;
+            return string.Concat(method.AsSpan(0, lastDot), "::", method.AsSpan(lastDot + 1));
+        }
+    }
+
+    /// <summary>
+    /// A case-insensitive <c>*</c>/<c>?</c> wildcard pattern. Hand-written rather than Regex: patterns are few and
+    /// short, results are cached per frame, and this avoids escaping every regex metacharacter WPA names contain.
+    /// </summary>
+    private sealed class Glob
+    {
+        private readonly string _pattern;
+        private readonly bool _matchesEverything;
+
+        private Glob(string pattern)
+        {
+            _pattern = pattern.ToUpperInvariant();
+            _matchesEverything = _pattern.All(c => c == '*');
+            HasTypeSeparator = pattern.Contains("::", StringComparison.Ordinal);
+        }
+
+        public bool HasTypeSeparator { get; }
+
+        public static Glob Compile(string pattern) => new(pattern);
+
+        /// <param name="text">Already upper-cased with <see cref="string.ToUpperInvariant"/>.</param>
+        public bool Matches(string text)
+        {
+            if (_matchesEverything) return true;
+            var p = _pattern;
+            int pi = 0, ti = 0, star = -1, resume = 0;
+            while (ti < text.Length)
+            {
+                if (pi < p.Length && (p[pi] == '?' || p[pi] == text[ti]))
+                {
+                    pi++;
+                    ti++;
+                }
+                else if (pi < p.Length && p[pi] == '*')
+                {
+                    star = pi++;
+                    resume = ti;
+                }
+                else if (star >= 0)
+                {
+                    // Backtrack greedily: let the last '*' swallow one more character. Only the last star needs
+                    // revisiting, which keeps this O(pattern * text) in the worst case.
+                    pi = star + 1;
+                    ti = ++resume;
+                }
+                else
+                {
+                    return false;
+                }
+            }
+            while (pi < p.Length && p[pi] == '*') pi++;
+            return pi == p.Length;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Serializers;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Benchmark;
+
+public enum TestMode { Combined, Serialize, Deserialize, FirstCall }
+
+/// <summary>The benchmark's command line. The recorder passes these through unchanged, so they are one definition.</summary>
+public sealed record BenchmarkOptions
+{
+    /// <summary>The quick default set: every serializer in well under a minute on a laptop.</summary>
+    public static readonly IReadOnlyList<int> DefaultCounts = [100, 10_000];
+    public const int DefaultRuns = 3;
+    public const int VerifyByDefaultUpTo = 10_000;
+
+    public TestMode Test { get; init; } = TestMode.Combined;
+    public IReadOnlyList<int> Counts { get; init; } = DefaultCounts;
+    public int Runs { get; init; } = DefaultRuns;
+    public IReadOnlyList<Serializer> Serializers { get; init; } = [];
+    public DataKind Data { get; init; } = DataKind.BookShelf;
+    public int PayloadBytes { get; init; }
+    public int Threads { get; init; } = 1;
+    public bool? Verify { get; init; }
+    public bool List { get; init; }
+    public bool Quiet { get; init; }
+    public string? CsvPath { get; init; }
+    public string? JsonPath { get; init; }
+    public bool Help { get; init; }
+
+    /// <summary>Set for a firstcall child process: measure one serializer's first use, print nothing but results.</summary>
+    public bool FirstCallChild { get; init; }
+
+    public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
+
+    public static readonly IReadOnlySet<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
+    {
+        "list", "verify", "no-verify", "quiet", "help", "h", "firstcall-child",
+    };
+
+    public static BenchmarkOptions Parse(IReadOnlyList<string> args)
+    {
+        var r = new ArgReader(args, Flags);
+        if (r.Positional.Count > 0) throw new UsageException($"unexpected argument '{r.Positional[0]}' (options start with --)");
+        var options = new BenchmarkOptions
+        {
+            Help = r.Flag("help") || r.Flag("h"),
+            Test = r.Enum("test", TestMode.Combined),
+            Counts = r.IntList("n", DefaultCounts),
+            Runs = r.Int("runs", DefaultRuns, min: 1, max: 1_000_000),
+            Serializers = SerializerCatalog.Select(r.List("serializers")),
+            Data = r.Enum("data", DataKind.BookShelf),
+            PayloadBytes = r.Int("payload-bytes", 0, min: 0, max: 100_000_000),
+            Threads = r.Int("threads", 1, min: 1, max: 1024),
+            Verify = r.Flag("no-verify") ? false : r.Has("verify") ? r.Flag("verify") : null,
+            List = r.Flag("list"),
+            Quiet = r.Flag("quiet"),
+            CsvPath = r.String("csv"),
+            JsonPath = r.String("json"),
+            FirstCallChild = r.Flag("firstcall-child"),
+        };
+        r.RejectUnknown("benchmark");
+        if (options.Counts.Count == 0) throw new UsageException("--n needs at least one object count");
+        return options;
+    }
+
+    public const string Usage = """
+        SerializerBenchmark: measure .NET serializers, with every run marked for tracing.
+
+        Options:
+          --test serialize|deserialize|combined|firstcall   what to measure (default combined)
+          --n 1,10,100,1000,10k,1m        object counts (default 100,10000)
+          --runs R                        runs per count; run 0 is reported as warm-up (default 3)
+          --serializers a,b               case-insensitive subset (see --list)
+          --data bookshelf|large|sharedstrings   payload type (default bookshelf)
+          --payload-bytes B               byte[] payload per book (default 0)
+          --threads T                     concurrent deserialization on T threads (default 1)
+          --verify | --no-verify          round-trip check (default on for N <= 10,000)
+          --csv F | --json F              write results; the console table is always printed
+          --list                          list serializers with version, format and capabilities
+          --quiet                         no progress on stderr
+        """;
+}

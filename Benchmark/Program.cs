@@ -1,0 +1,79 @@
+using EtwSerializerProfiler.Benchmark;
+using EtwSerializerProfiler.Benchmark.Output;
+using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.Benchmark.Serializers;
+using EtwSerializerProfiler.Common;
+
+BenchmarkOptions options;
+try
+{
+    options = BenchmarkOptions.Parse(args);
+}
+catch (UsageException ex)
+{
+    Console.Error.WriteLine($"error: {ex.Message}");
+    return ExitCodes.Usage;
+}
+if (options.Help)
+{
+    Console.WriteLine(BenchmarkOptions.Usage);
+    return ExitCodes.Ok;
+}
+if (options.List)
+{
+    var list = new TextTable("Serializers", ["Name", "Version", "Format", "Capabilities", "Status"]);
+    foreach (var s in SerializerCatalog.All)
+        list.AddRow(s.Name, s.Version, s.Format, s.Capabilities.ToString(), s.UnsupportedReason is null ? "ok" : "unsupported: " + s.UnsupportedReason);
+    Console.Write(list.Render(TableFormat.Text));
+    return ExitCodes.Ok;
+}
+
+foreach (var warning in BuildInfo.Warnings()) Console.Error.WriteLine(warning);
+
+using var cancel = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
+// Synchronous on purpose: Progress<T> posts to the thread pool, whose spinning workers would run during measured runs.
+IProgress<string>? progress = options.Quiet ? null : new StderrProgress();
+var started = DateTime.UtcNow;
+List<RunResult> runs;
+List<UnsupportedSerializer> unsupported;
+List<string> errors;
+var interrupted = false;
+if (options.Test == TestMode.FirstCall)
+{
+    var runner = new FirstCallRunner(options, progress);
+    try { runner.Run(cancel.Token); } catch (OperationCanceledException) { interrupted = true; }
+    (runs, unsupported, errors) = (runner.Results, runner.Unsupported, runner.Errors);
+}
+else
+{
+    var runner = new BenchmarkRunner(options, progress);
+    try { runner.Run(cancel.Token); } catch (OperationCanceledException) { interrupted = true; }
+    (runs, unsupported, errors) = (runner.Results, runner.Unsupported, runner.Errors);
+}
+if (interrupted) errors.Add("interrupted by Ctrl+C: results are partial");
+
+var results = new BenchmarkResults
+{
+    Runtime = BuildInfo.Runtime,
+    OperatingSystem = BuildInfo.OperatingSystem,
+    Configuration = BuildInfo.Configuration,
+    DebuggerAttached = System.Diagnostics.Debugger.IsAttached,
+    ProcessId = Environment.ProcessId,
+    StartTimeUtc = started,
+    CommandLine = string.Join(' ', args),
+    Runs = runs,
+    Unsupported = unsupported,
+    Errors = errors,
+};
+// Partial results are still written: a long run interrupted near the end should not lose what it measured.
+if (options.JsonPath is not null) results.Save(options.JsonPath);
+if (options.CsvPath is not null) File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results));
+if (!options.FirstCallChild) Console.Write(ResultsReport.Summary(results).Render(TableFormat.Text));
+return interrupted ? ExitCodes.Interrupted : errors.Count > 0 ? ExitCodes.Failed : ExitCodes.Ok;
+
+/// <summary>Writes progress lines immediately on the calling thread (between runs, never inside one).</summary>
+internal sealed class StderrProgress : IProgress<string>
+{
+    public void Report(string value) => Console.Error.WriteLine(value);
+}

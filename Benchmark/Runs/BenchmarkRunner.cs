@@ -1,0 +1,155 @@
+using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Serializers;
+using EtwSerializerProfiler.Benchmark.Verification;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Benchmark.Runs;
+
+/// <summary>
+/// Runs serialize/deserialize for every selected serializer and object count. Test data and serialized bytes
+/// are prepared outside the measured window; only the serializer call is inside it.
+/// </summary>
+public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>? progress)
+{
+    public List<RunResult> Results { get; } = [];
+    public List<UnsupportedSerializer> Unsupported { get; } = [];
+    public List<string> Errors { get; } = [];
+
+    public void Run(CancellationToken cancel)
+    {
+        using var marker = new MarkerThread();
+        var scope = new RunScope(marker, allThreads: options.Threads > 1);
+        var dataType = DataFactory.TypeOf(options.Data);
+        var dataName = dataType.Name;
+        var serializers = options.Serializers.Count == 0 ? SerializerCatalog.All : options.Serializers;
+        var doSerialize = options.Test is TestMode.Combined or TestMode.Serialize;
+        var doDeserialize = options.Test is TestMode.Combined or TestMode.Deserialize;
+        var total = serializers.Count * options.Counts.Count;
+        var done = 0;
+
+        foreach (var serializer in serializers)
+        {
+            var reason = serializer.UnsupportedReason ?? serializer.UnsupportedDataReason(dataType);
+            if (reason is not null)
+            {
+                Unsupported.Add(new UnsupportedSerializer(serializer.Name, reason));
+                done += options.Counts.Count;
+                continue;
+            }
+            foreach (var count in options.Counts)
+            {
+                cancel.ThrowIfCancellationRequested();
+                progress?.Report($"[{++done}/{total}] {serializer.Name} N={count}");
+                try
+                {
+                    RunOne(serializer, scope, dataName, count, doSerialize, doDeserialize, cancel);
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    // One failing serializer must not cost the user every other result.
+                    Errors.Add($"{serializer.Name} N={count}: {ex.GetType().Name}: {ex.Message}");
+                    progress?.Report($"  failed: {ex.GetType().Name}: {ex.Message}");
+                }
+            }
+        }
+    }
+
+    private void RunOne(Serializer serializer, RunScope scope, string dataName, int count, bool doSerialize, bool doDeserialize, CancellationToken cancel)
+    {
+        var data = DataFactory.Create(options.Data, count, options.PayloadBytes);
+        var dataType = data.GetType();
+        using var buffer = new MemoryStream();
+        serializer.Serialize(data, buffer); // also produces the input for deserialize runs
+        var bytes = buffer.ToArray();
+        string? verification = null;
+        if (options.ShouldVerify(count))
+        {
+            var back = serializer.Deserialize(dataType, new MemoryStream(bytes, writable: false));
+            verification = RoundTripVerifier.Verify(data, back).Summary;
+        }
+
+        if (doSerialize)
+        {
+            for (var run = 0; run < options.Runs; run++)
+            {
+                cancel.ThrowIfCancellationRequested();
+                buffer.Position = 0;
+                buffer.SetLength(0);
+                var m = scope.Measure(new RunContext(serializer.Name, "serialize", dataName, count, run), () => SerializeRun(serializer, data, buffer));
+                Results.Add(ToResult(serializer, "serialize", dataName, count, run, m, buffer.Length, verification, threads: 1));
+            }
+        }
+
+        if (doDeserialize)
+        {
+            for (var run = 0; run < options.Runs; run++)
+            {
+                cancel.ThrowIfCancellationRequested();
+                RunMeasurement m;
+                if (options.Threads == 1)
+                {
+                    var input = new MemoryStream(bytes, writable: false);
+                    object? result = null;
+                    m = scope.Measure(new RunContext(serializer.Name, "deserialize", dataName, count, run), () => result = DeserializeRun(serializer, dataType, input));
+                    GC.KeepAlive(result);
+                }
+                else
+                {
+                    m = MeasureConcurrent(scope, serializer, dataType, bytes, new RunContext(serializer.Name, "deserialize", dataName, count, run));
+                }
+                Results.Add(ToResult(serializer, "deserialize", dataName, count, run, m, bytes.Length, verification, options.Threads));
+            }
+        }
+    }
+
+    private RunMeasurement MeasureConcurrent(RunScope scope, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
+    {
+        // Threads are created and parked before the window opens so thread start-up is not measured.
+        using var startGate = new ManualResetEventSlim(false);
+        using var done = new CountdownEvent(options.Threads);
+        var failures = new List<Exception>();
+        var threads = Enumerable.Range(0, options.Threads).Select(i => new Thread(() =>
+        {
+            var input = new MemoryStream(bytes, writable: false);
+            startGate.Wait();
+            try { GC.KeepAlive(DeserializeRun(serializer, dataType, input)); }
+            catch (Exception ex) { lock (failures) failures.Add(ex); }
+            finally { done.Signal(); }
+        }) { IsBackground = true, Name = $"Deserialize worker {i}" }).ToList();
+        threads.ForEach(t => t.Start());
+        var m = scope.Measure(run, () => { startGate.Set(); done.Wait(); });
+        threads.ForEach(t => t.Join());
+        if (failures.Count > 0) throw new AggregateException($"{failures.Count} of {options.Threads} threads failed", failures);
+        return m;
+    }
+
+    // The measured calls: NoInlining so the runner frame is stable; the serializer's own frames sit below it.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void SerializeRun(Serializer serializer, object data, Stream output) => serializer.Serialize(data, output);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static object DeserializeRun(Serializer serializer, Type type, Stream input) => serializer.Deserialize(type, input);
+
+    private static RunResult ToResult(Serializer s, string operation, string data, int count, int run, RunMeasurement m, long size, string? verification, int threads) => new()
+    {
+        Serializer = s.Name,
+        SerializerVersion = s.Version,
+        Format = s.Format,
+        Operation = operation,
+        Data = data,
+        Objects = count,
+        Run = run,
+        Warmup = run == 0,
+        Threads = threads,
+        DurationMs = m.DurationMs,
+        SizeBytes = size,
+        GcCount = m.Gcs,
+        GcPauseMs = m.GcPauseMs,
+        AllocatedBytes = m.AllocatedBytes,
+        CpuMs = m.CpuMs,
+        WorkerThreadId = m.WorkerThreadId,
+        MarkerThreadId = m.MarkerThreadId,
+        Verification = verification,
+    };
+}

@@ -1,0 +1,113 @@
+using System.Runtime.CompilerServices;
+
+namespace EtwSerializerProfiler.Benchmark.Runs;
+
+/// <summary>
+/// A thread that blocks on an event for exactly the duration of each measured run, so the run shows up in any
+/// trace as one wait (EventPipe WaitHandle events, ETW context switches) inside a method named after the
+/// operation. Every step is a handshake: Begin returns only once the marker is about to block, End returns only
+/// once it has woken, so a wait can never span two runs and no signal is left over for the next one.
+/// </summary>
+public sealed class MarkerThread : IDisposable
+{
+    private readonly AutoResetEvent _go = new(false);
+    private readonly AutoResetEvent _armed = new(false);
+    private readonly AutoResetEvent _release = new(false);
+    private readonly AutoResetEvent _released = new(false);
+    private readonly Thread _thread;
+    private string? _operation;
+    private volatile bool _stopping;
+    private bool _inRun;
+
+    public int OsThreadId { get; private set; }
+
+    /// <summary>When the marker's wait began and ended (Stopwatch ticks), for tests that check the handshake.</summary>
+    public long LastWaitStart { get; private set; }
+    public long LastWaitEnd { get; private set; }
+
+    public MarkerThread()
+    {
+        using var started = new ManualResetEventSlim(false);
+        _thread = new Thread(() =>
+        {
+            OsThreadId = NativeThreadInfo.CurrentOsThreadId();
+            started.Set();
+            Loop();
+        })
+        { IsBackground = true, Name = "Run marker" };
+        _thread.Start();
+        started.Wait();
+    }
+
+    /// <summary>Arms the marker: on return the marker thread is blocking (or about to) for this operation.</summary>
+    public void Begin(string operation)
+    {
+        if (_inRun) throw new InvalidOperationException("MarkerThread.Begin called twice without End");
+        _inRun = true;
+        _operation = operation;
+        _go.Set();
+        _armed.WaitOne();
+    }
+
+    /// <summary>Releases the marker: on return the marker has woken and recorded the end of its wait.</summary>
+    public void End()
+    {
+        if (!_inRun) throw new InvalidOperationException("MarkerThread.End called without Begin");
+        _release.Set();
+        _released.WaitOne();
+        _inRun = false;
+    }
+
+    private void Loop()
+    {
+        while (true)
+        {
+            Idle();
+            if (_stopping) return;
+            switch (_operation)
+            {
+                case "serialize": SerializeDuration(); break;
+                case "deserialize": DeserializeDuration(); break;
+                case "firstcall": FirstCallDuration(); break;
+                default: OtherDuration(); break;
+            }
+            _released.Set();
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Idle() => _go.WaitOne();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void SerializeDuration() => WaitForRelease();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void DeserializeDuration() => WaitForRelease();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void FirstCallDuration() => WaitForRelease();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OtherDuration() => WaitForRelease();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WaitForRelease()
+    {
+        LastWaitStart = System.Diagnostics.Stopwatch.GetTimestamp();
+        _armed.Set();
+        _release.WaitOne();
+        LastWaitEnd = System.Diagnostics.Stopwatch.GetTimestamp();
+    }
+
+    public void Dispose()
+    {
+        if (_inRun) End();
+        _stopping = true;
+        _go.Set();
+        _thread.Join();
+        _go.Dispose();
+        _armed.Dispose();
+        _release.Dispose();
+        _released.Dispose();
+    }
+}

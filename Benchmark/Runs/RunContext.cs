@@ -1,0 +1,41 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Benchmark.Runs;
+
+/// <summary>What the runner knows about the current run; the same values go into RunStart/RunStop and results.</summary>
+public readonly record struct RunContext(string Serializer, string Operation, string Data, int Objects, int Run);
+
+/// <summary>
+/// Wraps one measured region: counters outside, marker window and Stopwatch inside, events around both.
+/// The order is fixed so the trace's view and the in-process view cover the same interval.
+/// </summary>
+public sealed class RunScope
+{
+    private readonly MarkerThread _marker;
+    private readonly bool _allThreads;
+
+    public RunScope(MarkerThread marker, bool allThreads)
+    {
+        _marker = marker;
+        _allThreads = allThreads;
+    }
+
+    public RunMeasurement Measure(RunContext run, Action body)
+    {
+        var workerTid = NativeThreadInfo.CurrentOsThreadId();
+        RunEventSource.Log.RunStart(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid);
+        var before = InProcessCounters.Take(_allThreads);
+        _marker.Begin(run.Operation);
+        var start = System.Diagnostics.Stopwatch.GetTimestamp();
+        body();
+        var stop = System.Diagnostics.Stopwatch.GetTimestamp();
+        _marker.End();
+        var after = InProcessCounters.Take(_allThreads);
+        var durationMs = System.Diagnostics.Stopwatch.GetElapsedTime(start, stop).TotalMilliseconds;
+        RunEventSource.Log.RunStop(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid, durationMs);
+        var (gcs, pauseMs, allocated, cpuMs) = InProcessCounters.Delta(before, after);
+        return new RunMeasurement(durationMs, gcs, pauseMs, allocated, cpuMs, workerTid, _marker.OsThreadId);
+    }
+}
+
+public readonly record struct RunMeasurement(double DurationMs, GcCounts Gcs, double GcPauseMs, long AllocatedBytes, double CpuMs, int WorkerThreadId, int MarkerThreadId);

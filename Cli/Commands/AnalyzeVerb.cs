@@ -1,0 +1,55 @@
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Cli.Commands;
+
+public sealed class AnalyzeVerb : ICommand
+{
+    public string Name => "analyze";
+    public string Summary => "per-serializer CPU, GC, allocation, reflection/Activator, exceptions, contention, JIT from a trace";
+
+    private const string Usage = """
+        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .zip (or .etl on Windows)
+
+          --format text|csv|json|markdown   output format (default text)
+          --out F                           write to F instead of the terminal
+          --serializers a,b                 only these serializers
+          --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
+          --top N                           hottest methods per serializer/operation (use with --serializers)
+        """;
+
+    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    {
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h" });
+        if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
+        var format = r.Enum("format", TableFormat.Text);
+        var outPath = r.String("out");
+        var top = r.Int("top", 0, min: 0, max: 10_000);
+        var options = new AnalyzerOptions
+        {
+            Serializers = r.List("serializers"),
+            StackTagsPath = r.String("stacktags"),
+            CollectHotMethods = top > 0,
+        };
+        r.RejectUnknown("analyze");
+        if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
+        if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
+
+        using var input = TraceInput.Open(r.Positional[0]);
+        var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
+        if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
+            analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+        var text = AnalysisReport.Render(analysis, format, top);
+        if (outPath is null) Console.Write(text);
+        else
+        {
+            File.WriteAllText(outPath, text);
+            Console.Error.WriteLine($"wrote {outPath}");
+        }
+        // Exit non-zero only when nothing could be analyzed; warnings alone keep 0.
+        return Task.FromResult(analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+    }
+}

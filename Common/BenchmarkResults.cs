@@ -1,0 +1,71 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace EtwSerializerProfiler.Common;
+
+/// <summary>
+/// What the benchmark measured in-process (the "truth" a trace is checked against). Written by the benchmark as
+/// results.json, read by the analyzer from a trace folder. Property names are the JSON contract.
+/// </summary>
+public sealed record BenchmarkResults
+{
+    public required string Runtime { get; init; }
+    public required string OperatingSystem { get; init; }
+    public required string Configuration { get; init; }
+    public required bool DebuggerAttached { get; init; }
+    public required int ProcessId { get; init; }
+    public required DateTime StartTimeUtc { get; init; }
+    public required string CommandLine { get; init; }
+    public List<RunResult> Runs { get; init; } = [];
+    public List<UnsupportedSerializer> Unsupported { get; init; } = [];
+    public List<string> Errors { get; init; } = [];
+
+    public static readonly JsonSerializerOptions JsonOptions = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    };
+
+    public static BenchmarkResults Load(string path) =>
+        JsonSerializer.Deserialize<BenchmarkResults>(File.ReadAllText(path), JsonOptions)
+        ?? throw new InvalidDataException($"{path}: empty benchmark results");
+
+    public void Save(string path)
+    {
+        var tmp = path + ".tmp";
+        File.WriteAllText(tmp, JsonSerializer.Serialize(this, JsonOptions));
+        File.Move(tmp, path, overwrite: true);
+    }
+}
+
+public sealed record GcCounts(int Gen0, int Gen1, int Gen2)
+{
+    public int Total => Gen0 + Gen1 + Gen2;
+    public static GcCounts operator +(GcCounts a, GcCounts b) => new(a.Gen0 + b.Gen0, a.Gen1 + b.Gen1, a.Gen2 + b.Gen2);
+    public static readonly GcCounts Zero = new(0, 0, 0);
+}
+
+public sealed record RunResult
+{
+    public required string Serializer { get; init; }
+    public string? SerializerVersion { get; init; }
+    public string? Format { get; init; }
+    public required string Operation { get; init; }
+    public required string Data { get; init; }
+    public required int Objects { get; init; }
+    public required int Run { get; init; }
+    public bool Warmup { get; init; }
+    public int Threads { get; init; } = 1;
+    public required double DurationMs { get; init; }
+    public long SizeBytes { get; init; }
+    public required GcCounts GcCount { get; init; }
+    public required double GcPauseMs { get; init; }
+    public required long AllocatedBytes { get; init; }
+    public double CpuMs { get; init; }
+    public int WorkerThreadId { get; init; }
+    public int MarkerThreadId { get; init; }
+    public string? Verification { get; init; }
+}
+
+public sealed record UnsupportedSerializer(string Serializer, string Reason);

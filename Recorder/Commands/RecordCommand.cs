@@ -1,0 +1,145 @@
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.EventPipe;
+using EtwSerializerProfiler.Recorder.Profiles;
+
+namespace EtwSerializerProfiler.Recorder.Commands;
+
+/// <summary>`esp record`: one trace folder per invocation, manifest always written once tracing started.</summary>
+public static class RecordCommand
+{
+    public const string BenchmarkAssembly = "SerializerBenchmark.dll";
+    public const string StackTagsSource = "stacktags/Serializers.stacktags";
+
+    public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
+    {
+        if (options.Help) { output.WriteLine(RecordOptions.Usage); return (ExitCodes.Ok, null); }
+        if (options.ListProfiles) { output.Write(ProfilesTable().Render(TableFormat.Text)); return (ExitCodes.Ok, null); }
+
+        var profile = ProfileCatalog.Get(options.Profile);
+        if (options.Backend == Backend.Etw)
+        {
+            if (!OperatingSystem.IsWindows())
+                throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
+            throw new UsageException("--backend etw: the ETW backend is not available in this build yet; use --backend eventpipe");
+        }
+        var command = BuildCommand(options, out var recordsBenchmark);
+        var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
+        if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+
+        var started = DateTime.UtcNow;
+        RecordingOutcome outcome;
+        try
+        {
+            outcome = await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel).ConfigureAwait(false);
+        }
+        catch (Exception) when (!File.Exists(folder.Trace) || new FileInfo(folder.Trace).Length == 0)
+        {
+            // Nothing was recorded: leave no stray folder or empty file behind.
+            File.Delete(folder.Trace);
+            folder.DeleteIfEmpty();
+            throw;
+        }
+
+        var stackTags = CopyStackTags(folder);
+        var manifest = BuildManifest(options, profile, command, started, outcome, folder, stackTags);
+        manifest.Save(folder.Manifest);
+        folder.MarkFinished();
+
+        output.WriteLine($"Trace folder: {folder.Path}");
+        output.WriteLine($"  {TraceFolder.TraceFileName}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
+        foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
+        var exit = outcome.Status switch
+        {
+            RecordingStatus.Complete => ExitCodes.Ok,
+            RecordingStatus.Interrupted => ExitCodes.Interrupted,
+            _ => ExitCodes.Failed,
+        };
+        return (exit, folder);
+    }
+
+    public static TextTable ProfilesTable()
+    {
+        var table = new TextTable("Trace profiles (Profiles/profiles.json)", ["Profile", "CPU sampling", "Providers", "Description"]);
+        foreach (var p in ProfileCatalog.Load())
+            table.AddRow(p.Name, p.CpuSamplingMs > 0 ? $"{p.CpuSamplingMs} ms" : "off",
+                string.Join("; ", p.Providers.Select(x => x.Keywords.Count > 0 ? $"{x.Name}({string.Join(",", x.Keywords)})" : x.Name)),
+                p.Description);
+        return table;
+    }
+
+    private static ChildCommand BuildCommand(RecordOptions options, out bool recordsBenchmark)
+    {
+        recordsBenchmark = options.Command.Count == 0;
+        if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), new Dictionary<string, string>());
+
+        foreach (var reserved in new[] { "--json", "--csv" })
+            if (options.BenchmarkArgs.Any(a => a.Equals(reserved, StringComparison.OrdinalIgnoreCase) || a.StartsWith(reserved + "=", StringComparison.OrdinalIgnoreCase)))
+                throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
+        if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
+            throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
+        var benchmark = Path.Combine(AppContext.BaseDirectory, BenchmarkAssembly);
+        if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
+        var dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
+        return new ChildCommand(dotnet, [benchmark, .. options.BenchmarkArgs], new Dictionary<string, string>());
+    }
+
+    private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)
+    {
+        string? Value(string name)
+        {
+            for (var i = 0; i < args.Count; i++)
+            {
+                if (args[i].Equals(name, StringComparison.OrdinalIgnoreCase) && i + 1 < args.Count) return args[i + 1];
+                if (args[i].StartsWith(name + "=", StringComparison.OrdinalIgnoreCase)) return args[i][(name.Length + 1)..];
+            }
+            return null;
+        }
+        if (!string.Equals(Value("--test"), "firstcall", StringComparison.OrdinalIgnoreCase)) return false;
+        var serializers = Value("--serializers");
+        return serializers is null || serializers.Contains(',', StringComparison.Ordinal);
+    }
+
+    private static string? CopyStackTags(TraceFolder folder)
+    {
+        var source = Path.Combine(AppContext.BaseDirectory, StackTagsSource);
+        if (!File.Exists(source)) return null;
+        File.Copy(source, folder.StackTags, overwrite: true);
+        return TraceFolder.StackTagsFileName;
+    }
+
+    private static Manifest BuildManifest(RecordOptions options, TraceProfile profile, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags)
+    {
+        var dropped = new List<string>();
+        if (profile.Kernel is not null) dropped.Add("kernel events (CPU sampling, context switches): ETW only; EventPipe samples managed stacks instead");
+        if (profile.Providers.Any(p => p.Etw is not null)) dropped.Add("per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
+        return new Manifest
+        {
+            RecorderVersion = Manifest.Version,
+            Backend = "eventpipe",
+            Profile = profile.Name,
+            ProfileDescription = profile.Description,
+            Providers = EventPipeProviders.For(profile).Select(p => new ManifestProvider(
+                p.Name, $"0x{p.Keywords:X}", p.EventLevel.ToString(),
+                profile.Providers.First(x => x.Name == p.Name).Keywords)).ToList(),
+            CommandLine = command.Display,
+            RecorderRuntime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+            OperatingSystem = Manifest.Os,
+            StartTimeUtc = started,
+            DurationSeconds = outcome.Duration.TotalSeconds,
+            CpuSamplingMs = profile.CpuSamplingMs > 0 ? 1.0 : null,
+            CpuSamplingNote = profile.CpuSamplingMs > 0
+                ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
+                : "CPU sampling off in this profile",
+            ChildProcessId = outcome.ChildProcessId,
+            ChildExitCode = outcome.ChildExitCode,
+            Status = outcome.Status,
+            Incomplete = outcome.Incomplete || outcome.Status == RecordingStatus.ChildFailed,
+            TraceBytes = outcome.TraceBytes,
+            TraceFile = TraceFolder.TraceFileName,
+            ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolder.ResultsJsonFileName : null,
+            StackTagsFile = stackTags,
+            Dropped = dropped,
+            Warnings = outcome.Warnings,
+        };
+    }
+}

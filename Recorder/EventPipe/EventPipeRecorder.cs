@@ -1,0 +1,174 @@
+using System.ComponentModel;
+using System.Diagnostics;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Profiles;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace EtwSerializerProfiler.Recorder.EventPipe;
+
+/// <summary>
+/// Records a child .NET process from its first instruction: the tool listens on a diagnostic port, the child is
+/// started with DOTNET_DiagnosticPorts pointing at it (connect + suspend are the runtime defaults), the session is
+/// started, and only then is the runtime resumed, so startup JIT and type loads are in the trace.
+/// </summary>
+public sealed class EventPipeRecorder(TimeSpan connectTimeout)
+{
+    public const int CircularBufferMB = 256;
+
+    public static EventPipeRecorder Default { get; } = new(TimeSpan.FromSeconds(30));
+
+    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel)
+    {
+        var port = DiagnosticPortName();
+        using var connectCancel = CancellationTokenSource.CreateLinkedTokenSource(cancel);
+        var connectTask = DiagnosticsClientConnector.FromDiagnosticPort(port, connectCancel.Token);
+        await WaitForListenerAsync(port, connectTask).ConfigureAwait(false);
+
+        var started = Stopwatch.StartNew();
+        using var child = StartChild(command, port);
+        var exitTask = child.WaitForExitAsync(CancellationToken.None);
+
+        DiagnosticsClientConnector connector;
+        try
+        {
+            var first = await Task.WhenAny(connectTask, exitTask, Task.Delay(connectTimeout, cancel)).ConfigureAwait(false);
+            if (first == exitTask)
+                throw new UsageException($"'{command.Display}' exited (code {child.ExitCode}) before connecting to the diagnostic port: is it a .NET program (.NET 5 or later)?");
+            if (first != connectTask)
+            {
+                cancel.ThrowIfCancellationRequested();
+                throw new UsageException($"'{command.Display}' did not connect to the diagnostic port within {connectTimeout.TotalSeconds:F0} s: is it a .NET program (.NET 5 or later)?");
+            }
+            connector = await connectTask.ConfigureAwait(false);
+        }
+        catch
+        {
+            await connectCancel.CancelAsync().ConfigureAwait(false);
+            KillTree(child);
+            CleanupPort(port);
+            throw;
+        }
+
+        await using (connector.ConfigureAwait(false))
+        {
+            var client = connector.Instance;
+            var config = new EventPipeSessionConfiguration(EventPipeProviders.For(profile), CircularBufferMB, requestRundown: true, requestStackwalk: true);
+            using var session = client.StartEventPipeSession(config);
+            client.ResumeRuntime();
+            progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
+
+            await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16, useAsync: true);
+            var copyTask = session.EventStream.CopyToAsync(file, CancellationToken.None);
+            var status = RecordingStatus.Complete;
+            var warnings = new List<string>();
+            try
+            {
+                await exitTask.WaitAsync(cancel).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                status = RecordingStatus.Interrupted;
+                progress?.Report("Ctrl+C: stopping the session (rundown) and the child...");
+                // Stop first so rundown resolves method names; the child may already be exiting on its own SIGINT.
+                TryStop(session, warnings);
+                if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(10)).ConfigureAwait(false)) KillTree(child);
+            }
+
+            // A normal exit ends the stream after the runtime's own shutdown rundown; a crash ends it abruptly.
+            if (!await WaitQuietly(copyTask, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
+            {
+                TryStop(session, warnings);
+                if (!await WaitQuietly(copyTask, TimeSpan.FromSeconds(30)).ConfigureAwait(false))
+                    warnings.Add("the trace stream did not end within 90 s after the child exited; the file may be truncated");
+            }
+            if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
+            await file.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+
+            var exitCode = child.HasExited ? child.ExitCode : -1;
+            if (status == RecordingStatus.Complete && exitCode != 0)
+                status = IsCrashExitCode(exitCode) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
+            CleanupPort(port);
+            return new RecordingOutcome
+            {
+                Status = status,
+                ChildExitCode = exitCode,
+                ChildProcessId = child.Id,
+                TraceBytes = file.Length,
+                Duration = started.Elapsed,
+                Warnings = warnings,
+            };
+        }
+    }
+
+    /// <summary>Unix: killed by a signal shows as 128+n; .NET's own unhandled-exception abort is SIGABRT (134).</summary>
+    private static bool IsCrashExitCode(int code) => code < 0 || (code >= 128 + 1 && code <= 128 + 64 && code != ExitCodes.Interrupted);
+
+    private static void TryStop(EventPipeSession session, List<string> warnings)
+    {
+        try { session.Stop(); }
+        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException)
+        {
+            warnings.Add($"session stop: {ex.Message} (the process had already ended; rundown may be missing)");
+        }
+    }
+
+    private static async Task<bool> WaitQuietly(Task task, TimeSpan timeout)
+    {
+        try { await task.WaitAsync(timeout).ConfigureAwait(false); return true; }
+        catch (TimeoutException) { return false; }
+        catch (Exception) { return true; } // faulted: finished, reported by the caller
+    }
+
+    private static string DiagnosticPortName()
+    {
+        var name = $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}";
+        return OperatingSystem.IsWindows() ? name : Path.Combine(Path.GetTempPath(), name + ".sock");
+    }
+
+    private static async Task WaitForListenerAsync(string port, Task connectTask)
+    {
+        if (OperatingSystem.IsWindows()) { await Task.Delay(50).ConfigureAwait(false); return; }
+        // The runtime gives up on a port that is not listening yet; wait until the socket exists.
+        for (var i = 0; i < 200 && !File.Exists(port); i++)
+        {
+            if (connectTask.IsFaulted) await connectTask.ConfigureAwait(false);
+            await Task.Delay(10).ConfigureAwait(false);
+        }
+        if (!File.Exists(port)) throw new IOException($"could not create diagnostic port {port}");
+    }
+
+    private static void CleanupPort(string port)
+    {
+        if (!OperatingSystem.IsWindows()) { try { File.Delete(port); } catch (IOException) { } }
+    }
+
+    private static Process StartChild(ChildCommand command, string port)
+    {
+        var psi = new ProcessStartInfo(command.FileName) { UseShellExecute = false };
+        foreach (var a in command.Arguments) psi.ArgumentList.Add(a);
+        psi.Environment["DOTNET_DiagnosticPorts"] = port;
+        // Children of the child must not wait on our port; only the direct child is recorded.
+        psi.Environment.Remove("DOTNET_DefaultDiagnosticPortSuspend");
+        foreach (var (k, v) in command.Environment) psi.Environment[k] = v;
+        try
+        {
+            return Process.Start(psi) ?? throw new UsageException($"could not start '{command.Display}'");
+        }
+        catch (Win32Exception ex)
+        {
+            throw new UsageException($"could not start '{command.Display}': {ex.Message}");
+        }
+    }
+
+    private static void KillTree(Process child)
+    {
+        try { if (!child.HasExited) child.Kill(entireProcessTree: true); }
+        catch (InvalidOperationException) { }
+    }
+}
+
+/// <summary>A program to record: file, arguments and extra environment.</summary>
+public sealed record ChildCommand(string FileName, IReadOnlyList<string> Arguments, IReadOnlyDictionary<string, string> Environment)
+{
+    public string Display => string.Join(' ', new[] { FileName }.Concat(Arguments));
+}

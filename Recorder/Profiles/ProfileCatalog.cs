@@ -1,0 +1,39 @@
+using System.Text.Json;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Recorder.Profiles;
+
+/// <summary>Loads Profiles/profiles.json (copied next to the tool). A profile is data: add one there, not here.</summary>
+public static class ProfileCatalog
+{
+    public const string FileName = "profiles.json";
+
+    public static string DefaultPath => Path.Combine(AppContext.BaseDirectory, "Profiles", FileName);
+
+    public static IReadOnlyList<TraceProfile> Load(string? path = null)
+    {
+        path ??= DefaultPath;
+        if (!File.Exists(path)) throw new UsageException($"profiles file not found: {path}");
+        try
+        {
+            var file = JsonSerializer.Deserialize<ProfileFile>(File.ReadAllText(path), ProfileFile.JsonOptions);
+            var profiles = file?.Profiles ?? [];
+            if (profiles.Count == 0) throw new BadInputException($"{path}: no profiles defined");
+            foreach (var p in profiles)
+                foreach (var provider in p.Providers)
+                    _ = provider.KeywordMask; // validate keyword names at load, not mid-recording
+            return profiles;
+        }
+        catch (JsonException ex)
+        {
+            throw new BadInputException($"{path}({ex.LineNumber + 1}): {ex.Message}", ex);
+        }
+    }
+
+    public static TraceProfile Get(string name, string? path = null)
+    {
+        var profiles = Load(path);
+        return profiles.FirstOrDefault(p => p.Name.Equals(name, StringComparison.OrdinalIgnoreCase))
+            ?? throw new UsageException($"unknown profile '{name}'; available: {string.Join(", ", profiles.Select(p => p.Name))}");
+    }
+}

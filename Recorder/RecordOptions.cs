@@ -1,0 +1,83 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Recorder;
+
+public enum Backend { EventPipe, Etw }
+
+/// <summary>`record` options. Everything the recorder does not know is passed to the benchmark unchanged.</summary>
+public sealed record RecordOptions
+{
+    public string? Out { get; init; }
+    public string Profile { get; init; } = "default";
+    public Backend Backend { get; init; } = Backend.EventPipe;
+    public bool Analyze { get; init; }
+    public bool ListProfiles { get; init; }
+    public bool Help { get; init; }
+    /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
+    public IReadOnlyList<string> Command { get; init; } = [];
+    public IReadOnlyList<string> BenchmarkArgs { get; init; } = [];
+
+    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend" };
+    private static readonly HashSet<string> OwnFlags = new(StringComparer.OrdinalIgnoreCase) { "analyze", "list-profiles", "help", "h" };
+
+    /// <summary>Splits the recorder's own options from the benchmark's, keeping the benchmark's in order.</summary>
+    public static RecordOptions Parse(IReadOnlyList<string> args)
+    {
+        var own = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
+        var benchmark = new List<string>();
+        var command = new List<string>();
+        for (var i = 0; i < args.Count; i++)
+        {
+            var a = args[i];
+            if (a == "--") { command.AddRange(args.Skip(i + 1)); break; }
+            var name = a.StartsWith("--", StringComparison.Ordinal) ? a[2..] : a.StartsWith('-') && a.Length == 2 ? a[1..] : null;
+            string? inlineValue = null;
+            if (name is not null && name.Contains('=', StringComparison.Ordinal))
+            {
+                inlineValue = name[(name.IndexOf('=', StringComparison.Ordinal) + 1)..];
+                name = name[..name.IndexOf('=', StringComparison.Ordinal)];
+            }
+            if (name is not null && OwnFlags.Contains(name)) own[name] = inlineValue;
+            else if (name is not null && OwnValueOptions.Contains(name))
+            {
+                if (inlineValue is null && i + 1 >= args.Count) throw new UsageException($"record: option --{name} needs a value");
+                own[name] = inlineValue ?? args[++i];
+            }
+            else benchmark.Add(a);
+        }
+        if (command.Count > 0 && benchmark.Count > 0)
+            throw new UsageException($"record: benchmark option '{benchmark[0]}' cannot be combined with '-- <command>'");
+        var backendDefault = Backend.EventPipe;
+        var backend = own.TryGetValue("backend", out var b) && b is not null
+            ? b.ToLowerInvariant() switch
+            {
+                "eventpipe" => Backend.EventPipe,
+                "etw" => Backend.Etw,
+                _ => throw new UsageException($"record: --backend must be eventpipe or etw, got '{b}'"),
+            }
+            : backendDefault;
+        return new RecordOptions
+        {
+            Out = own.GetValueOrDefault("out"),
+            Profile = own.GetValueOrDefault("profile") ?? "default",
+            Backend = backend,
+            Analyze = own.ContainsKey("analyze"),
+            ListProfiles = own.ContainsKey("list-profiles"),
+            Help = own.ContainsKey("help") || own.ContainsKey("h"),
+            Command = command,
+            BenchmarkArgs = benchmark,
+        };
+    }
+
+    public const string Usage = """
+        esp record [options] [benchmark options]     record the serializer benchmark
+        esp record [options] -- <command> [args]      record any .NET program
+
+          --out DIR            trace folder (default: traces/<timestamp>)
+          --profile NAME       trace profile (default: default; see --list-profiles)
+          --backend eventpipe|etw   (default: eventpipe)
+          --analyze            print the analyzer's per-serializer tables when recording ends
+          --list-profiles      list profiles with what each records
+        Benchmark options (--n, --runs, --serializers, --test, --threads, --data, ...) pass through unchanged.
+        """;
+}

@@ -1,0 +1,69 @@
+using System.Globalization;
+
+namespace EtwSerializerProfiler.Recorder;
+
+/// <summary>The layout of a recording: one folder, fixed file names, so the analyzer can find everything.</summary>
+public sealed class TraceFolder(string path)
+{
+    public const string TraceFileName = "trace.nettrace";
+    public const string EtlFileName = "trace.etl";
+    public const string ManifestFileName = "manifest.json";
+    public const string ResultsJsonFileName = "results.json";
+    public const string ResultsCsvFileName = "results.csv";
+    public const string StackTagsFileName = "Serializers.stacktags";
+
+    public string Path { get; } = System.IO.Path.GetFullPath(path);
+    public string Trace => System.IO.Path.Combine(Path, TraceFileName);
+    public string Etl => System.IO.Path.Combine(Path, EtlFileName);
+    public string Manifest => System.IO.Path.Combine(Path, ManifestFileName);
+    public string ResultsJson => System.IO.Path.Combine(Path, ResultsJsonFileName);
+    public string ResultsCsv => System.IO.Path.Combine(Path, ResultsCsvFileName);
+    public string StackTags => System.IO.Path.Combine(Path, StackTagsFileName);
+
+    /// <summary>traces/yyyyMMdd-HHmmss[-n]: unique even when two recordings start in the same second.</summary>
+    public static TraceFolder CreateDefault(string root = "traces")
+    {
+        var stamp = DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+        for (var n = 0; ; n++)
+        {
+            var candidate = System.IO.Path.Combine(root, n == 0 ? stamp : $"{stamp}-{n}");
+            if (TryCreateNew(candidate)) return new TraceFolder(candidate);
+        }
+    }
+
+    /// <summary>An explicit --out: created if missing; an existing folder must not already hold a trace.</summary>
+    public static TraceFolder CreateExplicit(string path)
+    {
+        var folder = new TraceFolder(path);
+        Directory.CreateDirectory(folder.Path);
+        if (File.Exists(folder.Trace) || File.Exists(folder.Etl))
+            throw new Common.UsageException($"{folder.Path} already holds a trace; choose another --out or delete it");
+        return folder;
+    }
+
+    private static bool TryCreateNew(string path)
+    {
+        if (Directory.Exists(path)) return false;
+        try
+        {
+            Directory.CreateDirectory(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+            // Directory.CreateDirectory succeeds on an existing folder, so claim the name with a marker file.
+            Directory.CreateDirectory(path);
+            using var claim = new FileStream(System.IO.Path.Combine(path, ".recording"), FileMode.CreateNew);
+            return true;
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Removes the folder if the recording never produced anything worth keeping.</summary>
+    public void DeleteIfEmpty()
+    {
+        File.Delete(System.IO.Path.Combine(Path, ".recording"));
+        if (Directory.Exists(Path) && !Directory.EnumerateFileSystemEntries(Path).Any()) Directory.Delete(Path);
+    }
+
+    public void MarkFinished() => File.Delete(System.IO.Path.Combine(Path, ".recording"));
+}
