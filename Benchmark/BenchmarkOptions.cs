@@ -31,6 +31,9 @@ public sealed record BenchmarkOptions
     /// <summary>Set for a firstcall child process: measure one serializer's first use, print nothing but results.</summary>
     public bool FirstCallChild { get; init; }
 
+    /// <summary>Fault injection for recorder tests: Environment.FailFast after this many measured runs.</summary>
+    public int? FailAfterRuns { get; init; }
+
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
     public static readonly IReadOnlySet<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
@@ -58,6 +61,7 @@ public sealed record BenchmarkOptions
             CsvPath = r.String("csv"),
             JsonPath = r.String("json"),
             FirstCallChild = r.Flag("firstcall-child"),
+            FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
         };
         r.RejectUnknown("benchmark");
         if (options.Counts.Count == 0) throw new UsageException("--n needs at least one object count");
@@ -79,5 +83,6 @@ public sealed record BenchmarkOptions
           --csv F | --json F              write results; the console table is always printed
           --list                          list serializers with version, format and capabilities
           --quiet                         no progress on stderr
+          --fail-after-runs K             crash (FailFast) after K runs: tests a recorder's crash handling
         """;
 }

@@ -41,6 +41,7 @@ public sealed record BenchmarkResults
 
 public sealed record GcCounts(int Gen0, int Gen1, int Gen2)
 {
+    [System.Text.Json.Serialization.JsonIgnore]
     public int Total => Gen0 + Gen1 + Gen2;
     public static GcCounts operator +(GcCounts a, GcCounts b) => new(a.Gen0 + b.Gen0, a.Gen1 + b.Gen1, a.Gen2 + b.Gen2);
     public static readonly GcCounts Zero = new(0, 0, 0);

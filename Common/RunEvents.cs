@@ -13,6 +13,10 @@ public static class RunEvents
 
     public const int RunStartId = 1;
     public const int RunStopId = 2;
+    /// <summary>Emitted on the worker thread immediately before the Stopwatch starts (no payload, no allocation).</summary>
+    public const int RunBeginId = 3;
+    /// <summary>Emitted on the worker thread immediately after the Stopwatch stops.</summary>
+    public const int RunEndId = 4;
     public const string RunStartName = "RunStart";
     public const string RunStopName = "RunStop";
 

@@ -14,6 +14,7 @@ public sealed record Manifest
     public required string ProfileDescription { get; init; }
     public required List<ManifestProvider> Providers { get; init; }
     public required string CommandLine { get; init; }
+    public Dictionary<string, string>? Environment { get; init; }
     public required string RecorderRuntime { get; init; }
     public required string OperatingSystem { get; init; }
     public required DateTime StartTimeUtc { get; init; }

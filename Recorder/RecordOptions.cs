@@ -16,6 +16,8 @@ public sealed record RecordOptions
     /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
     public IReadOnlyList<string> BenchmarkArgs { get; init; } = [];
+    /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
     private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend" };
     private static readonly HashSet<string> OwnFlags = new(StringComparer.OrdinalIgnoreCase) { "analyze", "list-profiles", "help", "h" };
@@ -24,6 +26,7 @@ public sealed record RecordOptions
     public static RecordOptions Parse(IReadOnlyList<string> args)
     {
         var own = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
+        var environment = new Dictionary<string, string>(StringComparer.Ordinal);
         var benchmark = new List<string>();
         var command = new List<string>();
         for (var i = 0; i < args.Count; i++)
@@ -37,7 +40,14 @@ public sealed record RecordOptions
                 inlineValue = name[(name.IndexOf('=', StringComparison.Ordinal) + 1)..];
                 name = name[..name.IndexOf('=', StringComparison.Ordinal)];
             }
-            if (name is not null && OwnFlags.Contains(name)) own[name] = inlineValue;
+            if (name is not null && name.Equals("env", StringComparison.OrdinalIgnoreCase))
+            {
+                var assignment = inlineValue ?? (i + 1 < args.Count ? args[++i] : throw new UsageException("record: --env needs NAME=VALUE"));
+                var eq = assignment.IndexOf('=', StringComparison.Ordinal);
+                if (eq <= 0) throw new UsageException($"record: --env expects NAME=VALUE, got '{assignment}'");
+                environment[assignment[..eq]] = assignment[(eq + 1)..];
+            }
+            else if (name is not null && OwnFlags.Contains(name)) own[name] = inlineValue;
             else if (name is not null && OwnValueOptions.Contains(name))
             {
                 if (inlineValue is null && i + 1 >= args.Count) throw new UsageException($"record: option --{name} needs a value");
@@ -66,6 +76,7 @@ public sealed record RecordOptions
             Help = own.ContainsKey("help") || own.ContainsKey("h"),
             Command = command,
             BenchmarkArgs = benchmark,
+            Environment = environment,
         };
     }
 
@@ -77,6 +88,7 @@ public sealed record RecordOptions
           --profile NAME       trace profile (default: default; see --list-profiles)
           --backend eventpipe|etw   (default: eventpipe)
           --analyze            print the analyzer's per-serializer tables when recording ends
+          --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records
         Benchmark options (--n, --runs, --serializers, --test, --threads, --data, ...) pass through unchanged.
         """;

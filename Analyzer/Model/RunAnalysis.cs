@@ -27,6 +27,11 @@ public sealed class RunAnalysis
     /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
     public double? StopwatchMs { get; set; }
     public double DurationMs => EndMs - StartMs;
+    /// <summary>The marker thread's own wait, as WPA shows it; the window itself is refined by RunBegin/RunEnd.</summary>
+    public double? MarkerWaitStartMs { get; set; }
+    public double? MarkerWaitEndMs { get; set; }
+    public double? MarkerWaitMs => MarkerWaitEndMs - MarkerWaitStartMs;
+    internal bool Closed { get; set; }
 
     public double CpuMs { get; set; }
     public int Samples { get; set; }

@@ -1,14 +1,15 @@
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
-/// Weights each EventPipe thread sample by the time since that thread's previous sample, capped so that gaps
-/// (GC suspensions, a starved sampler) are not charged to whatever stack happens to be sampled next.
-/// The interval is observed, not assumed: runtimes and loaded machines differ.
+/// Tracks, per thread, when it was last sampled, and the sampler's real interval. A sample stands for the time
+/// since that thread's previous sample (PerfView's rule), capped so that a long gap in sampling (a starved
+/// sampler on a loaded machine) is not all charged to whatever stack happens to be sampled next.
 /// </summary>
 public sealed class SampleWeigher
 {
     private const double AssumedIntervalMs = 1.0;
     private const int IntervalSamplesNeeded = 64;
+    private const double CapIntervals = 10;
     private readonly Dictionary<int, double> _lastByThread = [];
     private readonly List<double> _tickDeltas = [];
     private double _lastTick = double.NaN;
@@ -17,14 +18,16 @@ public sealed class SampleWeigher
     public double IntervalMs => _observedInterval ?? AssumedIntervalMs;
     public double? ObservedIntervalMs => _observedInterval ?? (_tickDeltas.Count > 4 ? Median(_tickDeltas) : null);
 
-    public double Weigh(int threadId, double timeMs)
+    /// <summary>Records a sample of the thread at timeMs and returns when it was sampled before (one interval ago if never).</summary>
+    public double Previous(int threadId, double timeMs)
     {
         ObserveTick(timeMs);
-        var cap = 4 * IntervalMs;
-        var weight = _lastByThread.TryGetValue(threadId, out var last) ? Math.Clamp(timeMs - last, 0, cap) : IntervalMs;
+        var previous = _lastByThread.TryGetValue(threadId, out var last) ? last : timeMs - IntervalMs;
         _lastByThread[threadId] = timeMs;
-        return weight;
+        return previous;
     }
+
+    public double Cap(double weightMs) => Math.Clamp(weightMs, 0, CapIntervals * IntervalMs);
 
     /// <summary>All threads are sampled at one tick; distinct timestamps more than 0.1 ms apart are ticks.</summary>
     private void ObserveTick(double timeMs)

@@ -22,6 +22,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
     private static readonly Guid ClrProvider = new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
+    public const string GcTag = "GC";
     private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
     private static readonly string[] MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", "OtherDuration"];
 
@@ -143,6 +144,8 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<int, double> _jitStart = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
+        private readonly List<Interval> _pauses = [];
+        private readonly Dictionary<int, (double StartMs, bool IsGc)> _suspensions = [];
         private RunAnalysis? _open;
         private int _openMarker;
         private long _events;
@@ -185,6 +188,16 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 r.ContentionMs += e.TimeStampRelativeMSec - start;
                 r.Contentions++;
             };
+            // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
+            // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
+            source.Clr.GCSuspendEEStart += e =>
+                _suspensions[e.ThreadID] = (e.TimeStampRelativeMSec,
+                    e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
+            source.Clr.GCStart += e => { if (_suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = (s.StartMs, true); };
+            source.Clr.GCRestartEEStop += e =>
+            {
+                if (_suspensions.Remove(e.ThreadID, out var s) && s.IsGc) _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
+            };
             source.Clr.MethodJittingStarted += e => { if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec; };
             source.Clr.MethodLoadVerbose += e =>
             {
@@ -201,7 +214,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         /// </summary>
         private RunAnalysis? RunOf(TraceEvent e)
         {
-            if (_open is not { } run || e.ThreadID == _openMarker) return null;
+            if (_open is not { } run || run.Closed || e.ThreadID == _openMarker || !options.Includes(run.Key.Serializer)) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
             return IsMeasuredWork(e.CallStackIndex()) ? run : null;
         }
@@ -219,8 +232,13 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             if ((int)e.ID == 0 && e.ProviderName == SampleProfilerProvider) { OnSample(e); return; }
             if (e.ProviderGuid == RunEvents.ProviderGuid || e.ProviderName == RunEvents.ProviderName)
             {
-                if ((int)e.ID == RunEvents.RunStartId || e.EventName == RunEvents.RunStartName) OnRunStart(e);
-                else if ((int)e.ID == RunEvents.RunStopId || e.EventName == RunEvents.RunStopName) OnRunStop(e);
+                switch ((int)e.ID)
+                {
+                    case RunEvents.RunStartId: OnRunStart(e); break;
+                    case RunEvents.RunStopId: OnRunStop(e); break;
+                    case RunEvents.RunBeginId: OnRunBegin(e); break;
+                    case RunEvents.RunEndId: OnRunEnd(e); break;
+                }
                 return;
             }
             if (!analysis.Trace.HasRundown && e.ProviderName == RundownProvider) analysis.Trace.HasRundown = true;
@@ -232,8 +250,33 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             var key = new RunKey(
                 Str(e, RunEvents.Fields.Serializer), Str(e, RunEvents.Fields.Operation),
                 Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
-            var marker = Int(e, RunEvents.Fields.MarkerThreadId);
-            _pendingByMarker[marker] = new PendingRun(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.WorkerThreadId), e.TimeStampRelativeMSec);
+            var pending = new PendingRun(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.WorkerThreadId), e.TimeStampRelativeMSec);
+            _pendingByMarker[Int(e, RunEvents.Fields.MarkerThreadId)] = pending;
+        }
+
+        /// <summary>
+        /// The worker's RunBegin/RunEnd sit next to its Stopwatch reads, while the marker's wake-ups can lag by
+        /// milliseconds on a busy machine, so they set the window's edges; the marker's wait is kept alongside
+        /// (it is what WPA shows) and compared. RunBegin can precede the marker's wait event when the marker is
+        /// preempted between arming and blocking, so either one opens the run.
+        /// </summary>
+        private void OnRunBegin(TraceEvent e)
+        {
+            if (_open is { Closed: false } open && open.WorkerThreadId == e.ThreadID)
+            {
+                open.StartMs = e.TimeStampRelativeMSec;
+                return;
+            }
+            var (marker, pending) = PendingForWorker(e.ThreadID);
+            if (pending is null) return;
+            NewRun(pending.Key, pending.Data, marker, e.ThreadID, e.TimeStampRelativeMSec, WindowSource.RunEvents);
+        }
+
+        private void OnRunEnd(TraceEvent e)
+        {
+            if (_open is not { Closed: false } open || open.WorkerThreadId != e.ThreadID) return;
+            open.EndMs = e.TimeStampRelativeMSec;
+            open.Closed = true;
         }
 
         private void OnRunStop(TraceEvent e)
@@ -241,21 +284,34 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             var marker = Int(e, RunEvents.Fields.MarkerThreadId);
             var stopwatch = Convert.ToDouble(e.PayloadByName(RunEvents.Fields.DurationMs), System.Globalization.CultureInfo.InvariantCulture);
             var key = new RunKey(Str(e, RunEvents.Fields.Serializer), Str(e, RunEvents.Fields.Operation), Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
-            var run = analysis.Runs.LastOrDefault(r => r.Key == key && r.MarkerThreadId == marker);
-            if (run is null && _pendingByMarker.Remove(marker, out var pending))
+            if (_pendingByMarker.Remove(marker, out var pending) && pending.Key == key)
             {
-                // No marker wait was seen (the profile lacks WaitHandle events): the run events bound the run.
-                run = NewRun(pending.Key, pending.Data, marker, pending.WorkerThreadId, pending.StartEventMs, WindowSource.RunEvents);
-                run.EndMs = e.TimeStampRelativeMSec;
-                if (_open == run) _open = null;
+                // Neither RunBegin nor a marker wait was seen (an older benchmark, or a profile without them):
+                // RunStart/RunStop bound the run, events in between could not be attributed as they came.
+                var late = NewRun(pending.Key, pending.Data, marker, pending.WorkerThreadId, pending.StartEventMs, WindowSource.RunEvents);
+                late.EndMs = e.TimeStampRelativeMSec;
+                late.Closed = true;
+                _open = null;
             }
-            if (run is null) return;
-            run.StopwatchMs = stopwatch;
+            if (_open is { } open && open.Key == key && open.MarkerThreadId == marker)
+            {
+                if (!open.Closed) { open.EndMs = e.TimeStampRelativeMSec; open.Closed = true; }
+                _open = null;
+            }
+            var run = analysis.Runs.LastOrDefault(r => r.Key == key && r.MarkerThreadId == marker);
+            if (run is not null) run.StopwatchMs = stopwatch;
         }
 
         private void OnWaitStart(TraceEvent e)
         {
             _sawWaits = true;
+            if (_open is { } open && open.MarkerThreadId == e.ThreadID && open.MarkerWaitStartMs is null)
+            {
+                // The run was opened by the worker's RunBegin a moment earlier: this is its marker wait.
+                open.MarkerWaitStartMs = e.TimeStampRelativeMSec;
+                open.Source = WindowSource.MarkerWait;
+                return;
+            }
             var isMarkerWait = _pendingByMarker.TryGetValue(e.ThreadID, out var pending);
             var markerMethod = MarkerMethodOf(e.CallStackIndex());
             if (!isMarkerWait && markerMethod is null) return;
@@ -263,14 +319,26 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 return; // a wait of the marker thread that is not the run wait (e.g. its idle wait)
             if (pending is not null) _pendingByMarker.Remove(e.ThreadID);
             var key = pending?.Key ?? new RunKey("(unnamed)", OperationOf(markerMethod), 0, _unnamed++);
-            NewRun(key, pending?.Data ?? "", e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
+            var run = NewRun(key, pending?.Data ?? "", e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
+            run.MarkerWaitStartMs = e.TimeStampRelativeMSec;
         }
 
         private void OnWaitStop(TraceEvent e)
         {
-            if (_open is null || e.ThreadID != _openMarker) return;
-            _open.EndMs = e.TimeStampRelativeMSec;
-            _open = null;
+            if (_open is not { } open || e.ThreadID != open.MarkerThreadId || open.MarkerWaitStartMs is null) return;
+            open.MarkerWaitEndMs = e.TimeStampRelativeMSec;
+            if (!open.Closed) { open.EndMs = e.TimeStampRelativeMSec; open.Closed = true; }
+        }
+
+        private (int Marker, PendingRun? Pending) PendingForWorker(int worker)
+        {
+            foreach (var (marker, pending) in _pendingByMarker)
+                if (pending.WorkerThreadId == worker)
+                {
+                    _pendingByMarker.Remove(marker);
+                    return (marker, pending);
+                }
+            return (0, null);
         }
 
         private RunAnalysis NewRun(RunKey key, string data, int marker, int worker, double startMs, WindowSource source)
@@ -278,8 +346,8 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             var run = new RunAnalysis { Key = key, Data = data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source };
             if (options.Includes(key.Serializer)) analysis.Runs.Add(run);
             // Runs are strictly sequential (the benchmark's handshake), so a new window closes any stale one.
-            if (_open is not null && _open.EndMs <= _open.StartMs) _open.EndMs = startMs;
-            _open = options.Includes(key.Serializer) ? run : null;
+            if (_open is not null && !_open.Closed) { _open.EndMs = startMs; _open.Closed = true; }
+            _open = run;
             _openMarker = marker;
             return run;
         }
@@ -287,8 +355,15 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         private void OnSample(TraceEvent e)
         {
             _samples++;
-            var weight = _weigher.Weigh(e.ThreadID, e.TimeStampRelativeMSec);
+            var now = e.TimeStampRelativeMSec;
+            var since = _weigher.Previous(e.ThreadID, now);
             if (!IsManagedSample(e) || RunOf(e) is not { } run) return;
+            // The time since this thread's previous sample, from the run's start at the earliest. No samples are
+            // taken while the runtime is suspended for a GC: that part of the gap is the GC's, not this stack's.
+            var from = Math.Max(since, run.StartMs);
+            var gcMs = OverlapWithPauses(from, now);
+            var weight = _weigher.Cap(now - from - gcMs);
+            if (gcMs > 0) run.Tags[GcTag] = run.Tags.GetValueOrDefault(GcTag) + gcMs;
             run.CpuMs += weight;
             run.Samples++;
             if (stacks is null) return;
@@ -329,6 +404,14 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             measured = stacks.Frames(stack).Any(f => MeasuredFrames.Any(m => f.Method.Contains(m, StringComparison.Ordinal)));
             _measuredByStack[stack] = measured;
             return measured;
+        }
+
+        private double OverlapWithPauses(double from, double to)
+        {
+            var total = 0.0;
+            for (var i = _pauses.Count - 1; i >= 0 && _pauses[i].EndMs > from - 1000; i--)
+                total += _pauses[i].Overlap(from, to);
+            return total;
         }
 
         private static bool IsManagedSample(TraceEvent e)
@@ -372,10 +455,12 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
 
         public void Finish(TraceLogEventSource source)
         {
-            if (_open is not null && _open.EndMs <= _open.StartMs)
+            if (_open is not null && !_open.Closed)
             {
-                _open.EndMs = source.SessionEndTimeRelativeMSec;
-                analysis.Warnings.Add($"run {Describe(_open.Key)} never ended (trace cut short): its window runs to the end of the trace");
+                // Partial results are kept only where valid: a run without an end has no duration to report.
+                analysis.Runs.Remove(_open);
+                analysis.Warnings.Add($"run {Describe(_open.Key)} never ended (trace cut short): left out");
+                _open = null;
             }
             AssignGcs(source);
             var trace = analysis.Trace;
@@ -396,11 +481,14 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             if (trace.UnresolvedSampleShare > 0.05) analysis.Warnings.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.Warnings.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
 
+            var disagreements = new List<string>();
             foreach (var run in analysis.Runs)
             {
-                if (run.StopwatchMs is { } sw && run.Source == WindowSource.MarkerWait && Math.Abs(run.DurationMs - sw) > 1.0)
-                    analysis.Warnings.Add($"run {Describe(run.Key)}: marker wait {run.DurationMs:F2} ms vs Stopwatch {sw:F2} ms differ by more than 1 ms");
+                if (run.StopwatchMs is { } sw && run.MarkerWaitMs is { } wait && Math.Abs(wait - sw) > 1.0)
+                    disagreements.Add($"{Describe(run.Key)} ({wait:F2} vs {sw:F2} ms)");
             }
+            if (disagreements.Count > 0)
+                analysis.Warnings.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
             MarkWarmups();
         }
 
@@ -424,9 +512,19 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                         case 1: run.Gen1++; break;
                         default: run.Gen2++; break;
                     }
-                    run.GcPauseMs += gc.PauseDurationMSec;
+                }
+                // Safety net: a GC whose suspension events were lost still has TraceEvent's own pause figure.
+                foreach (var gc in gcs.Where(g => g.PauseDurationMSec > 0))
+                {
+                    var pause = new Interval(gc.PauseStartRelativeMSec, gc.PauseStartRelativeMSec + gc.PauseDurationMSec);
+                    if (!_pauses.Any(p => p.Overlap(pause.StartMs, pause.EndMs) > 0)) _pauses.Add(pause);
                 }
             }
+            // Pauses are clipped to each window, as GC.GetTotalPauseDuration deltas are: a background GC that
+            // starts in one run may pause again in the next.
+            foreach (var run in runs)
+                foreach (var pause in _pauses)
+                    run.GcPauseMs += pause.Overlap(run.StartMs, run.EndMs);
         }
 
         /// <summary>Run 0 of each (serializer, operation, N) is the warm-up when there are more runs, as in the benchmark.</summary>
@@ -439,4 +537,10 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}/N={k.Objects}/run {k.Run}";
     }
+}
+
+/// <summary>A span of trace time in milliseconds.</summary>
+internal readonly record struct Interval(double StartMs, double EndMs)
+{
+    public double Overlap(double from, double to) => Math.Max(0, Math.Min(EndMs, to) - Math.Max(StartMs, from));
 }

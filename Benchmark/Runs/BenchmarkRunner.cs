@@ -19,7 +19,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
     public void Run(CancellationToken cancel)
     {
         using var marker = new MarkerThread();
-        var scope = new RunScope(marker, allThreads: options.Threads > 1);
+        var scope = new RunScope(marker, allThreads: options.Threads > 1, options.FailAfterRuns);
         var dataType = DataFactory.TypeOf(options.Data);
         var dataName = dataType.Name;
         var serializers = options.Serializers.Count == 0 ? SerializerCatalog.All : options.Serializers;

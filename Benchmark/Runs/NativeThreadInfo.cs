@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 /// OS-level thread id and thread CPU time. Traces key events by the OS thread id, which .NET does not expose,
 /// and per-thread CPU time is the in-process truth the sampled CPU column is compared with.
 /// </summary>
-internal static partial class NativeThreadInfo
+public static partial class NativeThreadInfo
 {
     public static int CurrentOsThreadId()
     {

@@ -13,11 +13,14 @@ public sealed class RunScope
 {
     private readonly MarkerThread _marker;
     private readonly bool _allThreads;
+    private readonly int? _failAfterRuns;
+    private int _completed;
 
-    public RunScope(MarkerThread marker, bool allThreads)
+    public RunScope(MarkerThread marker, bool allThreads, int? failAfterRuns = null)
     {
         _marker = marker;
         _allThreads = allThreads;
+        _failAfterRuns = failAfterRuns;
     }
 
     public RunMeasurement Measure(RunContext run, Action body)
@@ -26,13 +29,16 @@ public sealed class RunScope
         RunEventSource.Log.RunStart(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid);
         var before = InProcessCounters.Take(_allThreads);
         _marker.Begin(run.Operation);
+        RunEventSource.Log.RunBegin();
         var start = System.Diagnostics.Stopwatch.GetTimestamp();
         body();
         var stop = System.Diagnostics.Stopwatch.GetTimestamp();
+        RunEventSource.Log.RunEnd();
         _marker.End();
         var after = InProcessCounters.Take(_allThreads);
         var durationMs = System.Diagnostics.Stopwatch.GetElapsedTime(start, stop).TotalMilliseconds;
         RunEventSource.Log.RunStop(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid, durationMs);
+        if (++_completed == _failAfterRuns) Environment.FailFast($"--fail-after-runs {_failAfterRuns}: simulated crash");
         var (gcs, pauseMs, allocated, cpuMs) = InProcessCounters.Delta(before, after);
         return new RunMeasurement(durationMs, gcs, pauseMs, allocated, cpuMs, workerTid, _marker.OsThreadId);
     }

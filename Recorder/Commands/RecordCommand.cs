@@ -70,7 +70,7 @@ public static class RecordCommand
     private static ChildCommand BuildCommand(RecordOptions options, out bool recordsBenchmark)
     {
         recordsBenchmark = options.Command.Count == 0;
-        if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), new Dictionary<string, string>());
+        if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), options.Environment);
 
         foreach (var reserved in new[] { "--json", "--csv" })
             if (options.BenchmarkArgs.Any(a => a.Equals(reserved, StringComparison.OrdinalIgnoreCase) || a.StartsWith(reserved + "=", StringComparison.OrdinalIgnoreCase)))
@@ -80,7 +80,7 @@ public static class RecordCommand
         var benchmark = Path.Combine(AppContext.BaseDirectory, BenchmarkAssembly);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
         var dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        return new ChildCommand(dotnet, [benchmark, .. options.BenchmarkArgs], new Dictionary<string, string>());
+        return new ChildCommand(dotnet, [benchmark, .. options.BenchmarkArgs], options.Environment);
     }
 
     private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)
@@ -122,6 +122,7 @@ public static class RecordCommand
                 p.Name, $"0x{p.Keywords:X}", p.EventLevel.ToString(),
                 profile.Providers.First(x => x.Name == p.Name).Keywords)).ToList(),
             CommandLine = command.Display,
+            Environment = command.Environment.Count == 0 ? null : new Dictionary<string, string>(command.Environment),
             RecorderRuntime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
             OperatingSystem = Manifest.Os,
             StartTimeUtc = started,

@@ -71,7 +71,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 progress?.Report("Ctrl+C: stopping the session (rundown) and the child...");
                 // Stop first so rundown resolves method names; the child may already be exiting on its own SIGINT.
                 TryStop(session, warnings);
-                if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(10)).ConfigureAwait(false)) KillTree(child);
+                Interrupt(child);
+                if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillTree(child);
             }
 
             // A normal exit ends the stream after the runtime's own shutdown rundown; a crash ends it abruptly.
@@ -162,8 +163,24 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
     private static void KillTree(Process child)
     {
-        try { if (!child.HasExited) child.Kill(entireProcessTree: true); }
+        try
+        {
+            if (child.HasExited) return;
+            child.Kill(entireProcessTree: true);
+            child.WaitForExit(5000); // reap it, so nobody sees a stopped-but-present process
+        }
         catch (InvalidOperationException) { }
+    }
+
+    /// <summary>
+    /// Asks the child to stop the way a terminal's Ctrl+C would (SIGINT), so a benchmark can save partial
+    /// results. A real Ctrl+C already reached it through the process group; a second one is harmless.
+    /// </summary>
+    private static void Interrupt(Process child)
+    {
+        if (OperatingSystem.IsWindows() || child.HasExited) return;
+        const int SigInt = 2;
+        _ = NativeSignals.Kill(child.Id, SigInt);
     }
 }
 
@@ -171,4 +188,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 public sealed record ChildCommand(string FileName, IReadOnlyList<string> Arguments, IReadOnlyDictionary<string, string> Environment)
 {
     public string Display => string.Join(' ', new[] { FileName }.Concat(Arguments));
+}
+
+internal static partial class NativeSignals
+{
+    [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]
+    internal static partial int Kill(int pid, int signal);
 }

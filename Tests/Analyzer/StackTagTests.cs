@@ -347,7 +347,10 @@ public sealed class StackTagTests
         Assert.Equal(file.TagPaths.OrderBy(p => p, StringComparer.Ordinal), file.TagPaths);
         Assert.Contains(@"Deserialize\BinaryFormatter", file.TagPaths);
         Assert.Contains(@"Test Duration\FirstCallDuration", file.TagPaths);
-        Assert.All(file.Rules.Where(r => r.TagPath.StartsWith(@"Reflection\", StringComparison.Ordinal)), r => Assert.Equal(10, r.Priority));
+        Assert.All(file.Rules.Where(r => r.TagPath.StartsWith(@"Reflection\Field", StringComparison.Ordinal)), r => Assert.Equal(10, r.Priority));
+        // Invoke wraps callee subtrees, so it ranks below everything; type queries rank just below Activator.
+        Assert.All(file.Rules.Where(r => r.TagPath == @"Reflection\Invoke"), r => Assert.Equal(SerializerStackTagsGenerator.InvokePriority, r.Priority));
+        Assert.All(file.Rules.Where(r => r.TagPath == @"Reflection\Type queries"), r => Assert.Equal(SerializerStackTagsGenerator.TypeQueryPriority, r.Priority));
         Assert.All(file.Rules.Where(r => r.TagPath is "GC" or "JIT"), r => Assert.Equal(20, r.Priority));
         Assert.All(file.Rules.Where(r => r.TagPath == "Test Infrastructure"), r => Assert.Equal(-10, r.Priority));
     }

@@ -1,0 +1,61 @@
+using System.Diagnostics;
+using EtwSerializerProfiler.Benchmark.Runs;
+
+namespace EtwSerializerProfiler.Tests.Benchmark;
+
+public sealed class MarkerThreadTests
+{
+    [Fact]
+    public void The_markers_wait_covers_the_measured_interval()
+    {
+        using var marker = new MarkerThread();
+        marker.Begin("serialize");
+        var start = Stopwatch.GetTimestamp();
+        Thread.Sleep(30);
+        var stop = Stopwatch.GetTimestamp();
+        marker.End();
+        var run = Stopwatch.GetElapsedTime(start, stop).TotalMilliseconds;
+        var wait = Stopwatch.GetElapsedTime(marker.LastWaitStart, marker.LastWaitEnd).TotalMilliseconds;
+        Assert.True(marker.LastWaitStart <= start, "the wait must begin before the measured interval starts");
+        Assert.True(marker.LastWaitEnd >= stop, "the wait must end after the measured interval stops");
+        Assert.True(wait - run < 2.0, $"wait {wait:F3} ms vs run {run:F3} ms: too much slack around the run");
+    }
+
+    [Fact]
+    public void A_thousand_quick_runs_never_overlap_and_never_leave_a_stale_signal()
+    {
+        using var marker = new MarkerThread();
+        var previousEnd = 0L;
+        for (var i = 0; i < 1000; i++)
+        {
+            var before = Stopwatch.GetTimestamp();
+            marker.Begin(i % 2 == 0 ? "serialize" : "deserialize");
+            var start = Stopwatch.GetTimestamp();
+            var stop = Stopwatch.GetTimestamp();
+            marker.End();
+            var after = Stopwatch.GetTimestamp();
+            Assert.True(marker.LastWaitStart >= before && marker.LastWaitStart > previousEnd, $"run {i}: wait started before its run began (stale signal)");
+            Assert.True(marker.LastWaitStart <= start && marker.LastWaitEnd >= stop, $"run {i}: wait does not cover the run");
+            Assert.True(marker.LastWaitEnd <= after, $"run {i}: wait ended after End returned");
+            previousEnd = marker.LastWaitEnd;
+        }
+    }
+
+    [Fact]
+    public void The_marker_reports_an_os_thread_id_different_from_the_caller()
+    {
+        using var marker = new MarkerThread();
+        Assert.True(marker.OsThreadId > 0);
+        Assert.NotEqual(NativeThreadInfo.CurrentOsThreadId(), marker.OsThreadId);
+    }
+
+    [Fact]
+    public void Misuse_is_an_error_not_a_silent_misattribution()
+    {
+        using var marker = new MarkerThread();
+        Assert.Throws<InvalidOperationException>(marker.End);
+        marker.Begin("serialize");
+        Assert.Throws<InvalidOperationException>(() => marker.Begin("serialize"));
+        marker.End();
+    }
+}

@@ -1,0 +1,69 @@
+using EtwSerializerProfiler.Cli.Commands;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.EndToEnd;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Cli;
+
+/// <summary>The esp tool as a process: exit codes and one-line errors a script can rely on.</summary>
+[Collection(RecordedBenchmarkCollection.Name)]
+public sealed class EspCommandTests(RecordedBenchmark recorded)
+{
+    private static string Esp => Path.Combine(Repo.BinDir, "esp.dll");
+
+    [Fact]
+    public void The_committed_stack_tags_file_is_up_to_date_with_the_serializer_list()
+    {
+        var committed = File.ReadAllText(Path.Combine(Repo.Root, StackTagsVerb.RepoFile));
+        Assert.True(committed == StackTagsVerb.Generate(), "stacktags/Serializers.stacktags is stale: run `dotnet run --project Cli -c Release -- stacktags generate`");
+    }
+
+    [Fact]
+    public void Analyze_prints_a_table_per_operation_and_writes_json_on_request()
+    {
+        var text = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path);
+        Assert.True(text.ExitCode == 0, text.StdErr);
+        Assert.Contains("serialize: per serializer", text.StdOut, StringComparison.Ordinal);
+        Assert.Contains("deserialize: per serializer", text.StdOut, StringComparison.Ordinal);
+
+        var json = Path.Combine(Path.GetTempPath(), $"a-{Guid.NewGuid():N}.json");
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--format", "json", "--out", json, "--serializers", "reflection");
+        Assert.Equal(0, r.ExitCode);
+        var doc = System.Text.Json.JsonDocument.Parse(File.ReadAllText(json)).RootElement;
+        Assert.All(doc.GetProperty("runs").EnumerateArray(), run => Assert.Equal("Reflection", run.GetProperty("serializer").GetString()));
+        File.Delete(json);
+    }
+
+    [Fact]
+    public void Top_lists_hot_methods()
+    {
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--serializers", "Reflection", "--top", "5");
+        Assert.Equal(0, r.ExitCode);
+        Assert.Contains("Reflection deserialize: top 5 methods", r.StdOut, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(ExitCodes.Usage, "frobnicate")]
+    [InlineData(ExitCodes.Usage, "analyze", "--format", "yaml", "x")]
+    [InlineData(ExitCodes.Usage, "analyze", "--wat", "1", "x")]
+    [InlineData(ExitCodes.BadInput, "analyze", "/no/such/trace")]
+    [InlineData(ExitCodes.Usage, "record", "--profile", "nope")]
+    public void Errors_are_one_line_with_a_distinct_exit_code(int expected, params string[] args)
+    {
+        var r = ProcessRunner.Dotnet(Esp, args);
+        Assert.Equal(expected, r.ExitCode);
+        Assert.Single(r.StdErr.Trim().Split('\n'));
+        Assert.DoesNotContain("   at ", r.StdErr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Malformed_stack_tags_name_the_file_and_line()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"bad-{Guid.NewGuid():N}.stacktags");
+        File.WriteAllText(path, "<?xml version=\"1.0\"?>\n<Tag Name=\"\">\n  <Tag Name=\"A\" Priority=\"high\">\n  </Tag>\n</Tag>\n");
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--stacktags", path);
+        Assert.Equal(ExitCodes.BadInput, r.ExitCode);
+        Assert.Contains(path + "(3)", r.StdErr, StringComparison.Ordinal);
+        File.Delete(path);
+    }
+}

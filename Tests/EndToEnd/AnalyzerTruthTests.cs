@@ -1,0 +1,115 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Tests.EndToEnd;
+
+/// <summary>
+/// The analyzer's numbers, taken from a real EventPipe trace, against what the benchmark measured in-process
+/// around the same runs (GC.CollectionCount, GC.GetTotalPauseDuration, GC.GetAllocatedBytesForCurrentThread,
+/// Stopwatch). Tolerances are the ones promised in docs/analyzer.md.
+/// </summary>
+[Collection(RecordedBenchmarkCollection.Name)]
+public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
+{
+    private IReadOnlyList<RunAnalysis> Runs => recorded.Analysis.Runs;
+
+    [Fact]
+    public void Every_benchmark_run_is_found_in_the_trace_and_joined_with_its_in_process_result()
+    {
+        Assert.Equal(0, recorded.ExitCode);
+        var expected = recorded.InProcess.Runs.Select(r => (r.Serializer, r.Operation, r.Objects, r.Run)).Order().ToList();
+        var found = Runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects, r.Key.Run)).Order().ToList();
+        Assert.Equal(RecordedBenchmark.Serializers.Length * 2 * RecordedBenchmark.Runs, expected.Count);
+        Assert.Equal(expected, found);
+        Assert.All(Runs, r => Assert.NotNull(r.InProcess));
+        Assert.All(Runs, r => Assert.Equal(WindowSource.MarkerWait, r.Source));
+    }
+
+    [Fact]
+    public void Gc_counts_per_generation_equal_the_in_process_CollectionCount_deltas()
+    {
+        foreach (var run in Runs)
+            Assert.True(run.GcCount == run.InProcess!.GcCount, $"{run.Key}: trace {run.GcCount} vs in-process {run.InProcess.GcCount}");
+        // The comparison above means something only if collections happened inside runs.
+        Assert.True(Runs.Sum(r => r.GcCount.Total) >= 3, $"only {Runs.Sum(r => r.GcCount.Total)} GCs inside runs: the fixture no longer exercises GC attribution");
+    }
+
+    [Fact]
+    public void Gc_pause_is_within_10_percent_or_1_ms_of_GetTotalPauseDuration()
+    {
+        foreach (var run in Runs)
+        {
+            var truth = run.InProcess!.GcPauseMs;
+            var tolerance = Math.Max(1.0, truth * 0.10);
+            Assert.True(Math.Abs(run.GcPauseMs - truth) <= tolerance, $"{run.Key}: trace pause {run.GcPauseMs:F3} ms vs in-process {truth:F3} ms");
+        }
+    }
+
+    [Fact]
+    public void Duration_is_within_2_percent_or_half_a_millisecond_of_the_Stopwatch()
+    {
+        foreach (var run in Runs)
+        {
+            var truth = run.InProcess!.DurationMs;
+            var tolerance = Math.Max(0.5, truth * 0.02);
+            Assert.True(Math.Abs(run.DurationMs - truth) <= tolerance, $"{run.Key}: marker wait {run.DurationMs:F3} ms vs Stopwatch {truth:F3} ms");
+        }
+    }
+
+    [Fact]
+    public void Allocated_bytes_from_allocation_ticks_are_within_25_percent_of_GetAllocatedBytesForCurrentThread()
+    {
+        // Ticks fire about every 100 KB, so the estimate is only meaningful well above that.
+        var sizable = Runs.Where(r => r.InProcess!.AllocatedBytes >= 2_000_000).ToList();
+        Assert.NotEmpty(sizable);
+        foreach (var run in sizable)
+        {
+            var truth = (double)run.InProcess!.AllocatedBytes;
+            Assert.True(Math.Abs(run.AllocatedBytes - truth) <= truth * 0.25, $"{run.Key}: ticks {run.AllocatedBytes:N0} B vs in-process {truth:N0} B");
+        }
+    }
+
+    [Fact]
+    public void Sampled_cpu_of_a_single_threaded_run_does_not_exceed_its_duration()
+    {
+        // One worker thread cannot run managed code for longer than the run lasted (plus one sample of slack).
+        var slack = 2 * (recorded.Analysis.Trace.ObservedSampleIntervalMs ?? 1.0);
+        foreach (var run in Runs)
+            Assert.True(run.CpuMs <= run.DurationMs + slack, $"{run.Key}: CPU {run.CpuMs:F2} ms > duration {run.DurationMs:F2} ms");
+        // No samples are taken while the runtime is suspended for GC, so GC pauses are not managed time.
+        var busy = Runs.Where(r => r.DurationMs - r.GcPauseMs > 20).ToList();
+        Assert.All(busy, r => Assert.True(r.CpuMs >= (r.DurationMs - r.GcPauseMs) * 0.5, $"{r.Key}: CPU {r.CpuMs:F2} ms of {r.DurationMs:F2} ms ({r.GcPauseMs:F2} ms GC): samples are being lost"));
+    }
+
+    [Fact]
+    public void The_reflection_baseline_spends_most_deserialize_samples_under_Reflection_and_Activator_protobuf_does_not()
+    {
+        static double Share(IEnumerable<RunAnalysis> runs)
+        {
+            var list = runs.ToList();
+            var total = list.Sum(r => r.Tags.Values.Sum());
+            return total == 0 ? 0 : list.Sum(r => r.TagMs("Reflection") + r.TagMs("Activator")) / total;
+        }
+        var reflection = Share(Runs.Where(r => r.Key.Serializer == "Reflection" && r.Key.Operation == "deserialize"));
+        var protobuf = Share(Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "deserialize"));
+        Assert.True(reflection > 0.5, $"Reflection serializer: only {reflection:P0} of deserialize samples under Reflection/Activator");
+        Assert.True(protobuf < 0.2, $"Google.Protobuf: {protobuf:P0} of deserialize samples under Reflection/Activator");
+    }
+
+    [Fact]
+    public void Serializer_samples_are_tagged_with_their_serializer()
+    {
+        var protobufSerialize = Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "serialize").ToList();
+        var tagged = protobufSerialize.Sum(r => r.TagMs("Serialize"));
+        var total = protobufSerialize.Sum(r => r.Tags.Values.Sum());
+        Assert.True(total > 0 && tagged / total > 0.5, $"Google.Protobuf serialize: {tagged:F1} of {total:F1} ms tagged Serialize");
+        Assert.Contains(protobufSerialize.SelectMany(r => r.Tags.Keys), k => k == "Serialize\\Google.Protobuf");
+    }
+
+    [Fact]
+    public void Hot_methods_name_the_reflection_serializers_own_code()
+    {
+        var methods = recorded.Analysis.HotMethods[("Reflection", "deserialize")];
+        Assert.Contains(methods.Keys, m => m.Contains("ReflectionSerializer.Deserialize", StringComparison.Ordinal));
+        Assert.All(methods.Values, v => Assert.True(v.Exclusive <= v.Inclusive + 1e-9));
+    }
+}

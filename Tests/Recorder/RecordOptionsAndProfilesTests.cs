@@ -1,0 +1,94 @@
+using System.Diagnostics.Tracing;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder;
+using EtwSerializerProfiler.Recorder.EventPipe;
+using EtwSerializerProfiler.Recorder.Profiles;
+
+namespace EtwSerializerProfiler.Tests.Recorder;
+
+public sealed class RecordOptionsAndProfilesTests
+{
+    [Fact]
+    public void Recorder_options_are_split_from_benchmark_options_in_order()
+    {
+        var o = RecordOptions.Parse(["--out", "x", "--n", "1000,20000", "--profile=gc", "--runs", "3", "--analyze", "--env", "A=1", "--env=B=2=3"]);
+        Assert.Equal("x", o.Out);
+        Assert.Equal("gc", o.Profile);
+        Assert.True(o.Analyze);
+        Assert.Equal(["--n", "1000,20000", "--runs", "3"], o.BenchmarkArgs);
+        Assert.Equal("1", o.Environment["A"]);
+        Assert.Equal("2=3", o.Environment["B"]);
+        Assert.Empty(o.Command);
+        Assert.Equal(Backend.EventPipe, o.Backend);
+    }
+
+    [Fact]
+    public void Everything_after_double_dash_is_the_command()
+    {
+        var o = RecordOptions.Parse(["--profile", "startup", "--", "dotnet", "app.dll", "--out", "ignored"]);
+        Assert.Equal(["dotnet", "app.dll", "--out", "ignored"], o.Command);
+        Assert.Null(o.Out);
+        Assert.Throws<UsageException>(() => RecordOptions.Parse(["--n", "1", "--", "dotnet", "x.dll"]));
+        Assert.Throws<UsageException>(() => RecordOptions.Parse(["--backend", "perf"]));
+    }
+
+    [Fact]
+    public async Task Etw_backend_off_windows_is_a_clear_error()
+    {
+        if (OperatingSystem.IsWindows()) return; // the Windows path is covered by the ETW tests
+        var options = RecordOptions.Parse(["--backend", "etw", "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
+        var ex = await Assert.ThrowsAsync<UsageException>(() => EtwSerializerProfiler.Recorder.Commands.RecordCommand.RunAsync(options, TextWriter.Null, new Progress<string>(), default));
+        Assert.Contains("needs Windows", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Shipped_profiles_load_and_render_the_documented_eventpipe_providers()
+    {
+        var profiles = ProfileCatalog.Load();
+        Assert.Equal(["default", "gc", "startup"], profiles.Select(p => p.Name));
+        Assert.All(profiles, p => Assert.False(string.IsNullOrWhiteSpace(p.Description)));
+
+        var byName = EventPipeProviders.For(ProfileCatalog.Get("default")).ToDictionary(p => p.Name);
+        var clr = byName["Microsoft-Windows-DotNETRuntime"];
+        Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000 | 0x40000000000, clr.Keywords);
+        Assert.Equal(EventLevel.Verbose, clr.EventLevel); // allocation ticks and WaitHandle events are Verbose
+        Assert.True(byName.ContainsKey(RunEvents.ProviderName));
+        Assert.True(byName.ContainsKey("Microsoft-DotNETCore-SampleProfiler"));
+
+        var gc = EventPipeProviders.For(ProfileCatalog.Get("gc")).ToDictionary(p => p.Name);
+        Assert.False(gc.ContainsKey("Microsoft-DotNETCore-SampleProfiler"));
+        Assert.Equal(0x1 | 0x40000000000, gc["Microsoft-Windows-DotNETRuntime"].Keywords);
+
+        var startup = EventPipeProviders.For(ProfileCatalog.Get("STARTUP")).ToDictionary(p => p.Name);
+        Assert.NotEqual(0, startup["Microsoft-Windows-DotNETRuntime"].Keywords & 0x80000); // Type
+    }
+
+    [Fact]
+    public void Unknown_profiles_and_keywords_are_errors_that_name_them()
+    {
+        var ex = Assert.Throws<UsageException>(() => ProfileCatalog.Get("fast"));
+        Assert.Contains("default, gc, startup", ex.Message, StringComparison.Ordinal);
+        var kw = Assert.Throws<UsageException>(() => KeywordNames.Resolve(KeywordNames.ClrProvider, ["GC", "Garbage"]));
+        Assert.Contains("'Garbage'", kw.Message, StringComparison.Ordinal);
+        Assert.Equal(0x4001, KeywordNames.Resolve(KeywordNames.ClrProvider, ["gc", "0x4000"]));
+    }
+
+    [Fact]
+    public void Malformed_profile_file_names_the_file_and_line()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"profiles-{Guid.NewGuid():N}.json");
+        File.WriteAllText(path, "{\n  \"profiles\": [\n    { \"name\": \"x\", \n  ]\n}\n");
+        var ex = Assert.Throws<BadInputException>(() => ProfileCatalog.Load(path));
+        Assert.StartsWith(path + "(", ex.Message, StringComparison.Ordinal);
+        File.Delete(path);
+    }
+
+    [Fact]
+    public void Default_trace_folders_are_unique_even_within_one_second()
+    {
+        var root = Path.Combine(Path.GetTempPath(), $"traces-{Guid.NewGuid():N}");
+        var folders = Enumerable.Range(0, 5).Select(_ => TraceFolder.CreateDefault(root).Path).ToList();
+        Assert.Equal(5, folders.Distinct().Count());
+        Directory.Delete(root, recursive: true);
+    }
+}

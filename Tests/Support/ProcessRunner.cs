@@ -1,0 +1,26 @@
+using System.Diagnostics;
+
+namespace EtwSerializerProfiler.Tests.Support;
+
+/// <summary>Runs a real process (the benchmark or the esp tool) and captures what a user would see.</summary>
+public static class ProcessRunner
+{
+    public sealed record Result(int ExitCode, string StdOut, string StdErr);
+
+    public static Result Dotnet(string dll, params string[] args) => Run("dotnet", [dll, .. args]);
+
+    public static Result Run(string file, IReadOnlyList<string> args, TimeSpan? timeout = null)
+    {
+        var psi = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var a in args) psi.ArgumentList.Add(a);
+        using var p = Process.Start(psi)!;
+        var stdout = p.StandardOutput.ReadToEndAsync();
+        var stderr = p.StandardError.ReadToEndAsync();
+        if (!p.WaitForExit(timeout ?? TimeSpan.FromMinutes(3)))
+        {
+            p.Kill(entireProcessTree: true);
+            throw new TimeoutException($"{file} {string.Join(' ', args)} did not finish");
+        }
+        return new Result(p.ExitCode, stdout.Result, stderr.Result);
+    }
+}

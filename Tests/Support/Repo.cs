@@ -1,0 +1,25 @@
+namespace EtwSerializerProfiler.Tests.Support;
+
+/// <summary>Paths the tests need: the repository root (for committed files) and the tool's output folder.</summary>
+public static class Repo
+{
+    public static string Root { get; } = FindRoot();
+
+    public static string BinDir => AppContext.BaseDirectory;
+
+    public static string BenchmarkDll => Path.Combine(BinDir, "SerializerBenchmark.dll");
+
+    public static string NewTempDir(string prefix)
+    {
+        var dir = Path.Combine(Path.GetTempPath(), $"esp-test-{prefix}-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(dir);
+        return dir;
+    }
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+            if (File.Exists(Path.Combine(dir.FullName, "EtwSerializerProfiler.sln"))) return dir.FullName;
+        throw new InvalidOperationException("repository root (EtwSerializerProfiler.sln) not found above " + AppContext.BaseDirectory);
+    }
+}
