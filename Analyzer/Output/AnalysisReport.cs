@@ -33,9 +33,10 @@ public static class AnalysisReport
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = sampled managed time)",
-                ["Serializer", "N", "Runs", "Mean ms", "Min ms", "CPU ms", "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"]);
+                ["Serializer", "N", "Runs", "Mean ms", "Min ms", "Size KB", "CPU ms", "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"]);
             foreach (var s in op)
-                table.AddRow(s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs), Fmt.Ms(s.CpuMs),
+                table.AddRow(s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs),
+                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs));
             yield return table;
@@ -156,6 +157,7 @@ public static class AnalysisReport
                 ["warmupDurationMs"] = s.WarmupDurationMs,
                 ["durationMs"] = s.MeanDurationMs,
                 ["minDurationMs"] = s.MinDurationMs,
+                ["sizeBytes"] = s.SizeBytes,
                 ["cpuMs"] = s.CpuMs,
                 ["gcCount"] = new JsonObject { ["gen0"] = s.Gen0, ["gen1"] = s.Gen1, ["gen2"] = s.Gen2 },
                 ["gcPauseMs"] = s.GcPauseMs,

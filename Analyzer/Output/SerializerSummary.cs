@@ -24,6 +24,8 @@ public sealed record SerializerSummary
     public required double ContentionMs { get; init; }
     public required double JitMs { get; init; }
     public required IReadOnlyDictionary<string, double> Tags { get; init; }
+    /// <summary>Serialized size from the benchmark's results, when the trace folder has them.</summary>
+    public long? SizeBytes { get; init; }
 
     public static IReadOnlyList<SerializerSummary> From(IEnumerable<RunAnalysis> runs) =>
         runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
@@ -58,6 +60,7 @@ public sealed record SerializerSummary
                         .GroupBy(t => t.Key)
                         .OrderByDescending(t => t.Sum(x => x.Value))
                         .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Count)),
+                    SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
                 };
             })
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
