@@ -19,11 +19,12 @@ public sealed class AnalyzeVerb : ICommand
           --serializers a,b                 only these serializers
           --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
           --top N                           hottest methods per serializer/operation (use with --serializers)
+          --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
         """;
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h" });
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache" });
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
@@ -33,6 +34,7 @@ public sealed class AnalyzeVerb : ICommand
             Serializers = r.List("serializers"),
             StackTagsPath = r.String("stacktags"),
             CollectHotMethods = top > 0,
+            CacheEtlx = !r.Flag("no-cache"),
         };
         r.RejectUnknown("analyze");
         if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");

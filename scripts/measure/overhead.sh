@@ -33,7 +33,7 @@ for round in $(seq "$rounds"); do
   if [ -x "$dt" ]; then
     start=$(date +%s.%N)
     # Comparable to the default profile: CPU samples, CLR GC/Loader/Jit/Contention/Exception/WaitHandle at Verbose, the run events.
-    "$dt" collect -o "$work/dt.nettrace" --providers "Microsoft-DotNETCore-SampleProfiler,Microsoft-Windows-DotNETRuntime:0x4000000C019:5,EtwSerializerProfiler-Runs" \
+    "$dt" collect -o "$work/dt.nettrace" --providers "Microsoft-DotNETCore-SampleProfiler,Microsoft-Windows-DotNETRuntime:0x4000000C019:5,EtwSerializerProfiler-Runs:0xFFFFFFFFFFFFFFFF:4" \
       -- dotnet $bin/SerializerBenchmark.dll "${bench_args[@]}" --json "$work/dt.json" >/dev/null 2>&1
     wall=$(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}')
     size=$(stat -c %s "$work/dt.nettrace")
