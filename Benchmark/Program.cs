@@ -35,23 +35,10 @@ Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
 // Synchronous on purpose: Progress<T> posts to the thread pool, whose spinning workers would run during measured runs.
 IProgress<string>? progress = options.Quiet ? null : new StderrProgress();
 var started = DateTime.UtcNow;
-List<RunResult> runs;
-List<UnsupportedSerializer> unsupported;
-List<string> errors;
+var runner = Runner.For(options, progress);
 var interrupted = false;
-if (options.Test == TestMode.FirstCall)
-{
-    var runner = new FirstCallRunner(options, progress);
-    try { runner.Run(cancel.Token); } catch (OperationCanceledException) { interrupted = true; }
-    (runs, unsupported, errors) = (runner.Results, runner.Unsupported, runner.Errors);
-}
-else
-{
-    var runner = new BenchmarkRunner(options, progress);
-    try { runner.Run(cancel.Token); } catch (OperationCanceledException) { interrupted = true; }
-    (runs, unsupported, errors) = (runner.Results, runner.Unsupported, runner.Errors);
-}
-if (interrupted) errors.Add("interrupted by Ctrl+C: results are partial");
+try { runner.Run(cancel.Token); } catch (OperationCanceledException) { interrupted = true; }
+if (interrupted) runner.Errors.Add("interrupted by Ctrl+C: results are partial");
 
 var results = new BenchmarkResults
 {
@@ -62,15 +49,15 @@ var results = new BenchmarkResults
     ProcessId = Environment.ProcessId,
     StartTimeUtc = started,
     CommandLine = string.Join(' ', args),
-    Runs = runs,
-    Unsupported = unsupported,
-    Errors = errors,
+    Runs = runner.Results,
+    Unsupported = runner.Unsupported,
+    Errors = runner.Errors,
 };
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
 if (options.JsonPath is not null) results.Save(options.JsonPath);
 if (options.CsvPath is not null) File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results));
 if (!options.FirstCallChild) Console.Write(ResultsReport.Summary(results).Render(TableFormat.Text));
-return interrupted ? ExitCodes.Interrupted : errors.Count > 0 ? ExitCodes.Failed : ExitCodes.Ok;
+return interrupted ? ExitCodes.Interrupted : runner.Errors.Count > 0 ? ExitCodes.Failed : ExitCodes.Ok;
 
 /// <summary>Writes progress lines immediately on the calling thread (between runs, never inside one).</summary>
 internal sealed class StderrProgress : IProgress<string>

@@ -34,16 +34,7 @@ public sealed class TraceInput : IDisposable
             return new TraceInput { DisplayName = path, TracePath = path, Format = TraceFormat.Etl };
         }
         CheckNetTrace(path);
-        var dir = Path.GetDirectoryName(Path.GetFullPath(path))!;
-        return new TraceInput
-        {
-            DisplayName = path,
-            TracePath = path,
-            Format = TraceFormat.NetTrace,
-            ResultsPath = Companion(dir, "results.json"),
-            StackTagsPath = Companion(dir, "Serializers.stacktags"),
-            ManifestPath = Companion(dir, "manifest.json"),
-        };
+        return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!);
     }
 
     private static TraceInput FromFolder(string dir)
@@ -60,16 +51,20 @@ public sealed class TraceInput : IDisposable
             trace = any;
         }
         CheckNetTrace(trace);
-        return new TraceInput
-        {
-            DisplayName = dir,
-            TracePath = trace,
-            Format = TraceFormat.NetTrace,
-            ResultsPath = Companion(dir, "results.json"),
-            StackTagsPath = Companion(dir, "Serializers.stacktags"),
-            ManifestPath = Companion(dir, "manifest.json"),
-        };
+        return WithCompanions(dir, trace, dir);
     }
+
+    /// <summary>A trace and what the recorder leaves beside it: benchmark results, stack tags, manifest.</summary>
+    private static TraceInput WithCompanions(string displayName, string trace, string dir, string? extractedDir = null) => new()
+    {
+        DisplayName = displayName,
+        TracePath = trace,
+        Format = TraceFormat.NetTrace,
+        ResultsPath = Companion(dir, "results.json"),
+        StackTagsPath = Companion(dir, "Serializers.stacktags"),
+        ManifestPath = Companion(dir, "manifest.json"),
+        _extractedDir = extractedDir,
+    };
 
     private static TraceInput FromZip(string zipPath)
     {
@@ -77,29 +72,18 @@ public sealed class TraceInput : IDisposable
         try
         {
             ZipFile.ExtractToDirectory(zipPath, dir);
+            var trace = Directory.EnumerateFiles(dir, "*.nettrace", SearchOption.AllDirectories).Order(StringComparer.Ordinal).FirstOrDefault()
+                ?? throw new BadInputException($"{zipPath}: the zip holds no .nettrace file");
+            CheckNetTrace(trace);
+            return WithCompanions(zipPath, trace, Path.GetDirectoryName(trace)!, extractedDir: dir);
         }
-        catch (InvalidDataException ex)
+        catch (Exception ex)
         {
-            throw new BadInputException($"{zipPath}: not a readable zip file ({ex.Message})", ex);
+            // Nothing extracted may outlive a failed open.
+            if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true);
+            if (ex is InvalidDataException) throw new BadInputException($"{zipPath}: not a readable zip file ({ex.Message})", ex);
+            throw;
         }
-        var trace = Directory.EnumerateFiles(dir, "*.nettrace", SearchOption.AllDirectories).Order(StringComparer.Ordinal).FirstOrDefault();
-        if (trace is null)
-        {
-            Directory.Delete(dir, recursive: true);
-            throw new BadInputException($"{zipPath}: the zip holds no .nettrace file");
-        }
-        var input = FromFolder(Path.GetDirectoryName(trace)!);
-        input._extractedDir = dir;
-        return new TraceInput
-        {
-            DisplayName = zipPath,
-            TracePath = input.TracePath,
-            Format = input.Format,
-            ResultsPath = input.ResultsPath,
-            StackTagsPath = input.StackTagsPath,
-            ManifestPath = input.ManifestPath,
-            _extractedDir = dir,
-        };
     }
 
     private static string? Companion(string dir, string name)

@@ -10,13 +10,9 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 /// Runs serialize/deserialize for every selected serializer and object count. Test data and serialized bytes
 /// are prepared outside the measured window; only the serializer call is inside it.
 /// </summary>
-public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>? progress)
+public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>? progress) : Runner
 {
-    public List<RunResult> Results { get; } = [];
-    public List<UnsupportedSerializer> Unsupported { get; } = [];
-    public List<string> Errors { get; } = [];
-
-    public void Run(CancellationToken cancel)
+    public override void Run(CancellationToken cancel)
     {
         using var marker = new MarkerThread();
         var scope = new RunScope(marker, allThreads: options.Threads > 1, options.FailAfterRuns);

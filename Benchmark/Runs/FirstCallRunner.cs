@@ -10,13 +10,9 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 /// serializer selected the current process is fresh enough and measures itself, which is also how a recorder
 /// traces a single first call; with several, one child process per serializer.
 /// </summary>
-public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>? progress)
+public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>? progress) : Runner
 {
-    public List<RunResult> Results { get; } = [];
-    public List<UnsupportedSerializer> Unsupported { get; } = [];
-    public List<string> Errors { get; } = [];
-
-    public void Run(CancellationToken cancel)
+    public override void Run(CancellationToken cancel)
     {
         var serializers = options.Serializers.Count == 0 ? SerializerCatalog.All : options.Serializers;
         if (serializers.Count == 1 || options.FirstCallChild)

@@ -1,0 +1,16 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Benchmark.Runs;
+
+/// <summary>A way of running the benchmark (steady-state runs, first calls): what it measured, skipped and failed.</summary>
+public abstract class Runner
+{
+    public List<RunResult> Results { get; } = [];
+    public List<UnsupportedSerializer> Unsupported { get; } = [];
+    public List<string> Errors { get; } = [];
+
+    public abstract void Run(CancellationToken cancel);
+
+    public static Runner For(BenchmarkOptions options, IProgress<string>? progress) =>
+        options.Test == TestMode.FirstCall ? new FirstCallRunner(options, progress) : new BenchmarkRunner(options, progress);
+}
