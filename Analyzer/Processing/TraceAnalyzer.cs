@@ -48,7 +48,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         if (tags is null) analysis.Warnings.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
 
         using var log = OpenTraceLog(input, analysis, progress);
-        var state = new PassState(analysis, log, tags is null ? null : new StackResolver(log, new StackTagMatcher(tags)), options);
+        var state = new PassState(analysis, log, tags is null ? null : new StackResolver(log, new StackTagMatcher(tags)), options, progress);
         var source = log.Events.GetSource();
         source.NeedLoadedDotNetRuntimes();
         state.Subscribe(source);
@@ -136,8 +136,9 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options)
+    private sealed class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options, IProgress<string>? progress)
     {
+        private readonly long _progressStep = Math.Max(1, log.EventCount / 10);
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
         private readonly Dictionary<int, double> _contentionStart = [];
@@ -221,7 +222,8 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
 
         private void OnEvent(TraceEvent e)
         {
-            _events++;
+            if (++_events % _progressStep == 0 && log.EventCount > 1_000_000)
+                progress?.Report($"  {100 * _events / log.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
             if (e.ProviderGuid == ClrProvider)
             {
                 var id = (int)e.ID;

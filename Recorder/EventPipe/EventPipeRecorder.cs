@@ -63,7 +63,13 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var warnings = new List<string>();
             try
             {
-                await exitTask.WaitAsync(cancel).ConfigureAwait(false);
+                // Long recordings show that they are alive and how big the trace is getting.
+                while (!exitTask.IsCompleted)
+                {
+                    await Task.WhenAny(exitTask, Task.Delay(TimeSpan.FromSeconds(5), cancel)).ConfigureAwait(false);
+                    cancel.ThrowIfCancellationRequested();
+                    if (!exitTask.IsCompleted) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
+                }
             }
             catch (OperationCanceledException)
             {
