@@ -9,6 +9,8 @@ var verbs = new ICommand[]
     new AnalyzeVerb(),
     new StatsVerb(),
     new StackTagsVerb(),
+    new ScriptsVerb(),
+    new CleanupVerb(),
 };
 
 if (args.Length == 0 || args[0] is "-h" or "--help" or "help")

@@ -22,6 +22,12 @@ public sealed record Manifest
     /// <summary>EventPipe's sampler interval is fixed by the runtime (1 ms); ETW uses the profile's.</summary>
     public double? CpuSamplingMs { get; init; }
     public string? CpuSamplingNote { get; init; }
+    /// <summary>ETW only: the kernel keywords (profile names), their combined mask, and the kernel events with stacks.</summary>
+    public List<string>? KernelKeywords { get; init; }
+    public string? KernelFlags { get; init; }
+    public List<string>? KernelStacks { get; init; }
+    /// <summary>ETW only: the sessions that recorded (one on Windows 8+, kernel logger plus user session before).</summary>
+    public List<string>? EtwSessions { get; init; }
     public int? ChildProcessId { get; init; }
     public int? ChildExitCode { get; init; }
     [JsonConverter(typeof(JsonStringEnumConverter<RecordingStatus>))]

@@ -31,7 +31,16 @@ public sealed class TraceInput : IDisposable
         {
             if (!OperatingSystem.IsWindows())
                 throw new BadInputException($"{path}: .etl files can only be read on Windows (ETW); record with EventPipe (.nettrace) here, or convert to .etlx on Windows");
-            return new TraceInput { DisplayName = path, TracePath = path, Format = TraceFormat.Etl };
+            var etlDir = Path.GetDirectoryName(Path.GetFullPath(path))!;
+            return new TraceInput
+            {
+                DisplayName = path,
+                TracePath = path,
+                Format = TraceFormat.Etl,
+                ResultsPath = Companion(etlDir, "results.json"),
+                StackTagsPath = Companion(etlDir, "Serializers.stacktags"),
+                ManifestPath = Companion(etlDir, "manifest.json"),
+            };
         }
         CheckNetTrace(path);
         return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!);

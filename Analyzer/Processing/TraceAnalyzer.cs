@@ -48,7 +48,10 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         if (tags is null) analysis.Warnings.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
 
         using var log = OpenTraceLog(input, analysis, progress);
-        var state = new PassState(analysis, log, tags is null ? null : new StackResolver(log, new StackTagMatcher(tags)), options, progress);
+        var etw = input.Format == TraceFormat.Etl;
+        // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
+        var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
+        var state = new PassState(analysis, log, tags is null ? null : new StackResolver(log, new StackTagMatcher(tags)), options, etw, kernelSampleMs, progress);
         var source = log.Events.GetSource();
         source.NeedLoadedDotNetRuntimes();
         state.Subscribe(source);
@@ -69,8 +72,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
 
     private TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
     {
-        if (input.Format == TraceFormat.Etl)
-            throw new BadInputException($"{input.TracePath}: .etl analysis needs the Windows build of the analyzer");
+        if (input.Format == TraceFormat.Etl) return OpenEtl(input, progress);
         var etlx = EtlxPath(input.TracePath);
         var fresh = File.Exists(etlx) && File.GetLastWriteTimeUtc(etlx) >= File.GetLastWriteTimeUtc(input.TracePath);
         if (!fresh)
@@ -101,6 +103,25 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         catch (Exception ex)
         {
             throw new BadInputException($"{input.TracePath}: cannot open converted trace ({ex.Message})", ex);
+        }
+    }
+
+    /// <summary>
+    /// ETW traces go through TraceEvent's own ETL reader, which exists only on Windows; the .etlx it writes next to
+    /// the .etl is reused while it is newer. From there on .etl and .nettrace share one analysis pass.
+    /// </summary>
+    private static TraceLog OpenEtl(TraceInput input, IProgress<string>? progress)
+    {
+        if (!OperatingSystem.IsWindows())
+            throw new BadInputException($"{input.TracePath}: .etl analysis needs Windows (TraceEvent reads ETW files only there)");
+        progress?.Report($"opening {input.TracePath} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB; the first time converts it to .etlx)...");
+        try
+        {
+            return TraceLog.OpenOrConvert(input.TracePath, new TraceLogOptions { ContinueOnError = true, ConversionLog = new StringWriter() });
+        }
+        catch (Exception ex) when (ex is not BadInputException)
+        {
+            throw new BadInputException($"{input.TracePath}: cannot read ETW trace ({ex.GetType().Name}: {ex.Message})", ex);
         }
     }
 
@@ -136,9 +157,14 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options, IProgress<string>? progress)
+    private sealed class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
     {
         private readonly long _progressStep = Math.Max(1, log.EventCount / 10);
+        // ETW: run windows from the marker's context switches (what WPA shows; also on .NET Framework, which has no
+        // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
+        private readonly MarkerSwitchDetector? _switches = etw ? new MarkerSwitchDetector() : null;
+        private int _processId;
+        private int _lateWindows;
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
         private readonly Dictionary<int, double> _contentionStart = [];
@@ -161,6 +187,15 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         public void Subscribe(TraceLogEventSource source)
         {
             source.AllEvents += OnEvent;
+            if (_switches is not null)
+            {
+                source.Kernel.ThreadCSwitch += e =>
+                {
+                    var cs = new ContextSwitch(e.TimeStampRelativeMSec, e.OldThreadID, e.NewThreadID, e.OldThreadState == System.Diagnostics.ThreadState.Wait);
+                    if (_switches.OnContextSwitch(cs) is { } wait) OnMarkerWait(wait);
+                };
+                source.Kernel.PerfInfoSample += OnKernelSample;
+            }
             source.Clr.GCAllocationTick += e =>
             {
                 if (RunOf(e) is not { } r) return;
@@ -192,12 +227,14 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
             // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
             source.Clr.GCSuspendEEStart += e =>
-                _suspensions[e.ThreadID] = (e.TimeStampRelativeMSec,
+            {
+                if (InProcess(e)) _suspensions[e.ThreadID] = (e.TimeStampRelativeMSec,
                     e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
-            source.Clr.GCStart += e => { if (_suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = (s.StartMs, true); };
+            };
+            source.Clr.GCStart += e => { if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = (s.StartMs, true); };
             source.Clr.GCRestartEEStop += e =>
             {
-                if (_suspensions.Remove(e.ThreadID, out var s) && s.IsGc) _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
+                if (InProcess(e) && _suspensions.Remove(e.ThreadID, out var s) && s.IsGc) _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
             };
             source.Clr.MethodJittingStarted += e => { if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec; };
             source.Clr.MethodLoadVerbose += e =>
@@ -213,6 +250,9 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         /// while it executes the benchmark's measured call (--threads). Background tier-1 JIT, thread-pool
         /// spinning or the marker itself are not the serializer's cost.
         /// </summary>
+        /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
+        private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
+
         private RunAnalysis? RunOf(TraceEvent e)
         {
             if (_open is not { } run || run.Closed || e.ThreadID == _openMarker || !options.Includes(run.Key.Serializer)) return null;
@@ -227,6 +267,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             if (e.ProviderGuid == ClrProvider)
             {
                 var id = (int)e.ID;
+                if (etw) return; // context switches delimit marker waits on ETW
                 if (id == WaitStartId) OnWaitStart(e);
                 else if (id == WaitStopId) OnWaitStop(e);
                 return;
@@ -234,12 +275,26 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             if ((int)e.ID == 0 && e.ProviderName == SampleProfilerProvider) { OnSample(e); return; }
             if (e.ProviderGuid == RunEvents.ProviderGuid || e.ProviderName == RunEvents.ProviderName)
             {
+                var t = e.TimeStampRelativeMSec;
                 switch ((int)e.ID)
                 {
-                    case RunEvents.RunStartId: OnRunStart(e); break;
-                    case RunEvents.RunStopId: OnRunStop(e); break;
-                    case RunEvents.RunBeginId: OnRunBegin(e); break;
-                    case RunEvents.RunEndId: OnRunEnd(e); break;
+                    case RunEvents.RunStartId:
+                        if (_processId == 0) _processId = e.ProcessID;
+                        OnRunStart(e);
+                        _switches?.RunStart(t, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId));
+                        break;
+                    case RunEvents.RunStopId:
+                        if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) OnMarkerWait(wait);
+                        OnRunStop(e);
+                        break;
+                    case RunEvents.RunBeginId:
+                        _switches?.RunBegin(t, e.ThreadID);
+                        OnRunBegin(e);
+                        break;
+                    case RunEvents.RunEndId:
+                        _switches?.RunEnd(t, e.ThreadID);
+                        OnRunEnd(e);
+                        break;
                 }
                 return;
             }
@@ -332,6 +387,33 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             if (!open.Closed) { open.EndMs = e.TimeStampRelativeMSec; open.Closed = true; }
         }
 
+        /// <summary>
+        /// A marker wait found in context switches. Usually the worker's RunBegin opened the run already and the wait
+        /// is kept alongside, as on EventPipe; without RunBegin the wait is the only window, found only after the fact.
+        /// </summary>
+        private void OnMarkerWait(MarkerWait wait)
+        {
+            _sawWaits = true;
+            if (_pendingByMarker.Remove(wait.MarkerThreadId, out var pending))
+            {
+                var late = NewRun(pending.Key, pending.Data, wait.MarkerThreadId, pending.WorkerThreadId, wait.StartMs, WindowSource.MarkerWait);
+                late.EndMs = wait.EndMs;
+                late.Closed = true;
+                late.MarkerWaitStartMs = wait.StartMs;
+                late.MarkerWaitEndMs = wait.EndMs;
+                _open = null;
+                _lateWindows++;
+                return;
+            }
+            var run = analysis.Runs.LastOrDefault(r => r.MarkerThreadId == wait.MarkerThreadId);
+            if (run is null || run.MarkerWaitStartMs is not null) return;
+            // The run wait spans RunEnd; an older run of this marker (the newest one was filtered out) does not match.
+            if (run.Closed && (wait.StartMs > run.EndMs || wait.EndMs < run.EndMs)) return;
+            run.MarkerWaitStartMs = wait.StartMs;
+            run.MarkerWaitEndMs = wait.EndMs;
+            run.Source = WindowSource.MarkerWait;
+        }
+
         private (int Marker, PendingRun? Pending) PendingForWorker(int worker)
         {
             foreach (var (marker, pending) in _pendingByMarker)
@@ -366,10 +448,22 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             var gcMs = OverlapWithPauses(from, now);
             var weight = _weigher.Cap(now - from - gcMs);
             if (gcMs > 0) run.Tags[GcTag] = run.Tags.GetValueOrDefault(GcTag) + gcMs;
+            Charge(run, e.CallStackIndex(), weight);
+        }
+
+        /// <summary>A kernel profile interrupt: on-CPU time, one sampling interval per sample, any thread of the process.</summary>
+        private void OnKernelSample(Microsoft.Diagnostics.Tracing.Parsers.Kernel.SampledProfileTraceData e)
+        {
+            if (!InProcess(e)) return;
+            _samples++;
+            if (RunOf(e) is { } run) Charge(run, e.CallStackIndex(), kernelSampleMs);
+        }
+
+        private void Charge(RunAnalysis run, CallStackIndex stack, double weight)
+        {
             run.CpuMs += weight;
             run.Samples++;
             if (stacks is null) return;
-            var stack = e.CallStackIndex();
             if (stacks.LeafUnresolved(stack)) _unresolvedSamples++;
             var tag = stacks.Tag(stack);
             run.Tags[tag] = run.Tags.GetValueOrDefault(tag) + weight;
@@ -469,16 +563,21 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             trace.Events = _events;
             trace.DurationMs = source.SessionDuration.TotalMilliseconds;
             trace.EventsLost = log.EventsLost;
-            trace.ObservedSampleIntervalMs = _weigher.ObservedIntervalMs;
+            trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
             trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_unresolvedSamples / _samples;
-            var process = log.Processes.FirstOrDefault(p => p.ProcessID > 0);
+            var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == _processId && _processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
-            trace.RuntimeVersion = source.Processes().Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
+            trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
 
             if (!_sawRunEvents && !_sawWaits) analysis.Warnings.Add("no run events and no WaitHandle events: this trace was not recorded with the run EventSource or the WaitHandle keyword; nothing to attribute");
             else if (!_sawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only, unnamed");
+            else if (!_sawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
             else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
-            if (_samples == 0) analysis.Warnings.Add("no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty");
+            if (_samples == 0) analysis.Warnings.Add(etw
+                ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
+                : "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty");
+            if (_switches is { LostSwitches: > 0 } lost) analysis.Warnings.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
+            if (_lateWindows > 0) analysis.Warnings.Add($"{_lateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
             if (!trace.HasRundown) analysis.Warnings.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
             if (trace.UnresolvedSampleShare > 0.05) analysis.Warnings.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.Warnings.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
@@ -500,6 +599,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             var starts = runs.Select(r => r.StartMs).ToArray();
             foreach (var process in source.Processes())
             {
+                if (etw && process.ProcessID != _processId) continue;
                 var gcs = process.LoadedDotNetRuntime()?.GC?.GCs;
                 if (gcs is null) continue;
                 foreach (var gc in gcs)

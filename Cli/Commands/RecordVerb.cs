@@ -13,7 +13,7 @@ public sealed class RecordVerb : ICommand
     {
         var options = RecordOptions.Parse(args);
         var (exit, folder) = await RecordCommand.RunAsync(options, Console.Out, CommandRunner.StderrProgress, cancel).ConfigureAwait(false);
-        if (options.Analyze && folder is not null && File.Exists(folder.Trace))
+        if (options.Analyze && folder is not null && (File.Exists(folder.Trace) || File.Exists(folder.Etl)))
         {
             Console.WriteLine();
             var analyzeExit = await new AnalyzeVerb().RunAsync([folder.Path], CancellationToken.None).ConfigureAwait(false);

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Etw;
 using EtwSerializerProfiler.Recorder.EventPipe;
 using EtwSerializerProfiler.Recorder.Profiles;
 
@@ -16,37 +17,45 @@ public static class RecordCommand
         if (options.ListProfiles) { output.Write(ProfilesTable().Render(TableFormat.Text)); return (ExitCodes.Ok, null); }
 
         var profile = ProfileCatalog.Get(options.Profile);
+        EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
             if (!OperatingSystem.IsWindows())
                 throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
-            throw new UsageException("--backend etw: the ETW backend is not available in this build yet; use --backend eventpipe");
+            EtwRecorder.EnsureCanRecord();
+            etwPlan = EtwSessionPlan.For(profile, EtwSessionNames.ForRecording(Environment.ProcessId), EtwSessionPlan.LayoutFor(Environment.OSVersion.Version));
         }
         var command = BuildCommand(options, out var recordsBenchmark);
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+        var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
 
         var started = DateTime.UtcNow;
         RecordingOutcome outcome;
         try
         {
-            outcome = await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel).ConfigureAwait(false);
+            outcome = etwPlan is null
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel).ConfigureAwait(false)
+                : OperatingSystem.IsWindows()
+                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, progress, cancel).ConfigureAwait(false)
+                    : throw new PlatformNotSupportedException("ETW");
         }
-        catch (Exception) when (!File.Exists(folder.Trace) || new FileInfo(folder.Trace).Length == 0)
+        catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
         {
             // Nothing was recorded: leave no stray folder or empty file behind.
-            File.Delete(folder.Trace);
+            File.Delete(traceFile);
             folder.DeleteIfEmpty();
             throw;
         }
 
         var stackTags = CopyStackTags(folder);
         var manifest = BuildManifest(options, profile, command, started, outcome, folder, stackTags);
+        if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         manifest.Save(folder.Manifest);
         folder.MarkFinished();
 
         output.WriteLine($"Trace folder: {folder.Path}");
-        output.WriteLine($"  {TraceFolder.TraceFileName}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
+        output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
         foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
         var exit = outcome.Status switch
         {
