@@ -30,7 +30,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
         foreach (var serializer in serializers)
         {
-            var reason = serializer.UnsupportedReason ?? serializer.UnsupportedDataReason(dataType);
+            var reason = serializer.UnsupportedReason ?? serializer.UnsupportedDataReason(dataType) ?? options.Scenario?.UnsupportedReason(serializer);
             if (reason is not null)
             {
                 Unsupported.Add(new UnsupportedSerializer(serializer.Name, reason));
@@ -62,6 +62,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         using var buffer = new MemoryStream();
         serializer.Serialize(data, buffer); // also produces the input for deserialize runs
         var bytes = buffer.ToArray();
+        if (options.Scenario is { } scenario) bytes = scenario.Rewrite(bytes); // verified below, like any input
         string? verification = null;
         if (options.ShouldVerify(count))
         {
