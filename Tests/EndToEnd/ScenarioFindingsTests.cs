@@ -110,9 +110,14 @@ public sealed class ScenarioFindingsTests : IDisposable
             "--serializers", "Google.Protobuf");
         var finding = Assert.Single(rec.Of(FindingKinds.GcBound, "Google.Protobuf"));
         Assert.True(finding.EvidenceValue("gcPauseShare") >= FindingThresholds.Default.MinGcPauseShare, finding.Message);
-        // The trace's pause agrees with what the benchmark measured in-process for the same runs.
-        var runs = rec.Runs("Google.Protobuf").Where(r => !r.IsWarmup).ToList();
-        Assert.All(runs, r => Assert.True(Math.Abs(r.GcPauseMs - r.InProcess!.GcPauseMs) <= Math.Max(1, r.InProcess.GcPauseMs * 0.1), $"{r.Key}: {r.GcPauseMs} vs {r.InProcess.GcPauseMs}"));
+        // The benchmark's own counters saw the same collections in those runs (how closely the pause times agree is
+        // AnalyzerTruthTests' job).
+        Assert.All(finding.Runs, k =>
+        {
+            var run = rec.Runs("Google.Protobuf").Single(r => r.Key == k);
+            Assert.Equal(run.GcCount, run.InProcess!.GcCount);
+            Assert.True(run.InProcess.GcPauseMs > 0, $"{k}: no GC pause in-process");
+        });
     }
 
     [Fact]
