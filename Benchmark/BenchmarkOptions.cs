@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Scenarios;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
 
@@ -21,6 +22,8 @@ public sealed record BenchmarkOptions
     public DataKind Data { get; init; } = DataKind.BookShelf;
     public int PayloadBytes { get; init; }
     public int Threads { get; init; } = 1;
+    /// <summary>A known slow path reproduced by rewriting the input (--scenario); null = the serializer's own bytes.</summary>
+    public InputScenario? Scenario { get; init; }
     public bool? Verify { get; init; }
     public bool List { get; init; }
     public bool Quiet { get; init; }
@@ -55,6 +58,7 @@ public sealed record BenchmarkOptions
             Data = r.Enum("data", DataKind.BookShelf),
             PayloadBytes = r.Int("payload-bytes", 0, min: 0, max: 100_000_000),
             Threads = r.Int("threads", 1, min: 1, max: 1024),
+            Scenario = ScenarioCatalog.Parse(r.String("scenario")),
             Verify = r.Flag("no-verify") ? false : r.Has("verify") ? r.Flag("verify") : null,
             List = r.Flag("list"),
             Quiet = r.Flag("quiet"),
@@ -65,6 +69,11 @@ public sealed record BenchmarkOptions
         };
         r.RejectUnknown("benchmark");
         if (options.Counts.Count == 0) throw new UsageException("--n needs at least one object count");
+        if (options.Scenario is { } scenario)
+        {
+            if (options.Test == TestMode.FirstCall) throw new UsageException($"--scenario {scenario.Name} rewrites deserialize input; --test firstcall has none");
+            if (scenario.InvalidOptionsReason(options) is { } invalid) throw new UsageException(invalid);
+        }
         return options;
     }
 
@@ -79,6 +88,8 @@ public sealed record BenchmarkOptions
           --data bookshelf|large|sharedstrings   payload type (default bookshelf)
           --payload-bytes B               byte[] payload per book (default 0)
           --threads T                     concurrent deserialization on T threads (default 1)
+          --scenario NAME                 rewrite deserialize input into a known slow shape (docs/findings.md):
+                                          base64-linebreaks | base64-indented-linebreaks
           --verify | --no-verify          round-trip check (default on for N <= 10,000)
           --csv F | --json F              write results; the console table is always printed
           --list                          list serializers with version, format and capabilities

@@ -46,6 +46,8 @@ public sealed class RunAnalysis
     public Dictionary<string, int> ExceptionsByTypeAndFrame { get; } = new(StringComparer.Ordinal);
     public double ContentionMs { get; set; }
     public int Contentions { get; set; }
+    /// <summary>Contention ms by the frame that waited for the lock ("Module!Type.Method", first frame outside System.Threading).</summary>
+    public Dictionary<string, double> ContentionMsByFrame { get; } = new(StringComparer.Ordinal);
     public double JitMs { get; set; }
     public int JitMethods { get; set; }
     public RunResult? InProcess { get; set; }

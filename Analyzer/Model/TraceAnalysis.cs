@@ -8,6 +8,8 @@ public sealed class TraceAnalysis
     /// <summary>Per (serializer, operation): method -> (exclusive ms, inclusive ms); filled only for --top.</summary>
     public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods { get; } = [];
     public List<string> Warnings { get; } = [];
+    /// <summary>Diagnoses with evidence (Analyzer/Findings), most severe first; filled at the end of the analysis.</summary>
+    public List<Findings.Finding> Findings { get; } = [];
 }
 
 public sealed class TraceInfo

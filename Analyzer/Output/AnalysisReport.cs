@@ -24,6 +24,7 @@ public static class AnalysisReport
         if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
         var notes = TraceNotes(analysis);
         sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + n + "\n")) : string.Join("", notes.Select(n => n + "\n")));
+        sb.AppendLine().Append(FindingsReport.Text(analysis.Findings, format));
         return sb.ToString();
     }
 
@@ -176,6 +177,7 @@ public static class AnalysisReport
             ["warnings"] = new JsonArray(analysis.Warnings.Select(w => (JsonNode?)w).ToArray()),
             ["runs"] = runs,
             ["serializers"] = serializers,
+            ["findings"] = FindingsReport.Json(analysis.Findings),
         };
     }
 

@@ -60,6 +60,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         state.Finish(source);
 
         JoinInProcessResults(input, analysis);
+        analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
         analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
         return analysis;
     }
@@ -167,7 +168,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         private int _lateWindows;
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
-        private readonly Dictionary<int, double> _contentionStart = [];
+        private readonly Dictionary<int, (double Ms, string Frame)> _contentionStart = [];
         private readonly Dictionary<int, double> _jitStart = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
@@ -211,18 +212,21 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 {
                     // The top managed frame that is not the runtime's own throw helper names the thrower.
                     var frames = stacks.Frames(e.CallStackIndex());
-                    var thrower = frames.FirstOrDefault(f => f.Method != StackResolver.Unresolved && !f.Method.StartsWith("System.Runtime.ExceptionServices", StringComparison.Ordinal));
+                    // .NET 9+ dispatches exceptions in managed code (System.Runtime.EH): that frame tops every stack.
+                    var thrower = frames.FirstOrDefault(f => f.Method != StackResolver.Unresolved && !f.Method.StartsWith("System.Runtime.ExceptionServices", StringComparison.Ordinal)
+                        && !f.Method.StartsWith("System.Runtime.EH.", StringComparison.Ordinal));
                     if (thrower != default) frame = StackResolver.Display(thrower);
                 }
                 var key = $"{e.ExceptionType} at {frame}";
                 r.ExceptionsByTypeAndFrame[key] = r.ExceptionsByTypeAndFrame.GetValueOrDefault(key) + 1;
             };
-            source.Clr.ContentionStart += e => { if (RunOf(e) is not null) _contentionStart[e.ThreadID] = e.TimeStampRelativeMSec; };
+            source.Clr.ContentionStart += e => { if (RunOf(e) is not null) _contentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, LockTaker(e.CallStackIndex())); };
             source.Clr.ContentionStop += e =>
             {
-                if (!_contentionStart.Remove(e.ThreadID, out var start) || _open is not { } r || start < r.StartMs) return;
-                r.ContentionMs += e.TimeStampRelativeMSec - start;
+                if (!_contentionStart.Remove(e.ThreadID, out var start) || _open is not { } r || start.Ms < r.StartMs) return;
+                r.ContentionMs += e.TimeStampRelativeMSec - start.Ms;
                 r.Contentions++;
+                r.ContentionMsByFrame[start.Frame] = r.ContentionMsByFrame.GetValueOrDefault(start.Frame) + e.TimeStampRelativeMSec - start.Ms;
             };
             // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
             // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
@@ -487,6 +491,14 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 var (ex, inc) = methods.GetValueOrDefault(name);
                 methods[name] = (ex + (i == leaf ? weight : 0), inc + weight);
             }
+        }
+
+        /// <summary>The first frame outside System.Threading (Monitor.Enter, Lock, ...) is the code that wanted the lock.</summary>
+        private string LockTaker(CallStackIndex stack)
+        {
+            if (stacks is null || stack == CallStackIndex.Invalid) return "?";
+            var taker = stacks.Frames(stack).FirstOrDefault(f => f.Method != StackResolver.Unresolved && !f.Method.StartsWith("System.Threading.", StringComparison.Ordinal));
+            return taker == default ? "?" : StackResolver.Display(taker);
         }
 
         /// <summary>

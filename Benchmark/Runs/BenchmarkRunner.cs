@@ -26,7 +26,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
         foreach (var serializer in serializers)
         {
-            var reason = serializer.UnsupportedReason ?? serializer.UnsupportedDataReason(dataType);
+            var reason = serializer.UnsupportedReason ?? serializer.UnsupportedDataReason(dataType) ?? options.Scenario?.UnsupportedReason(serializer);
             if (reason is not null)
             {
                 Unsupported.Add(new UnsupportedSerializer(serializer.Name, reason));
@@ -58,6 +58,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         using var buffer = new MemoryStream();
         serializer.Serialize(data, buffer); // also produces the input for deserialize runs
         var bytes = buffer.ToArray();
+        if (options.Scenario is { } scenario) bytes = scenario.Rewrite(bytes); // verified below, like any input
         string? verification = null;
         if (options.ShouldVerify(count))
         {
@@ -79,6 +80,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
         if (doDeserialize)
         {
+            using var crew = options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
             for (var run = 0; run < options.Runs; run++)
             {
                 cancel.ThrowIfCancellationRequested();
@@ -92,32 +94,19 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 }
                 else
                 {
-                    m = MeasureConcurrent(scope, serializer, dataType, bytes, new RunContext(serializer.Name, "deserialize", dataName, count, run));
+                    m = MeasureConcurrent(scope, crew!, serializer, dataType, bytes, new RunContext(serializer.Name, "deserialize", dataName, count, run));
                 }
                 Results.Add(ToResult(serializer, "deserialize", dataName, count, run, m, bytes.Length, verification, options.Threads));
             }
         }
     }
 
-    private RunMeasurement MeasureConcurrent(RunScope scope, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
+    private static RunMeasurement MeasureConcurrent(RunScope scope, WorkerCrew crew, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
     {
-        // Threads are created and parked before the window opens so thread start-up is not measured.
-        using var startGate = new ManualResetEventSlim(false);
-        using var done = new CountdownEvent(options.Threads);
-        var failures = new List<Exception>();
-        var threads = Enumerable.Range(0, options.Threads).Select(i => new Thread(() =>
-        {
-            var input = new MemoryStream(bytes, writable: false);
-            startGate.Wait();
-            try { GC.KeepAlive(DeserializeRun(serializer, dataType, input)); }
-            catch (Exception ex) { lock (failures) failures.Add(ex); }
-            finally { done.Signal(); }
-        }) { IsBackground = true, Name = $"Deserialize worker {i}" }).ToList();
-        threads.ForEach(t => t.Start());
-        var m = scope.Measure(run, () => { startGate.Set(); done.Wait(); });
-        threads.ForEach(t => t.Join());
-        if (failures.Count > 0) throw new AggregateException($"{failures.Count} of {options.Threads} threads failed", failures);
-        return m;
+        // The crew's threads are parked before the window opens so neither thread start-up nor input setup is measured.
+        var inputs = Enumerable.Range(0, crew.Count).Select(_ => new MemoryStream(bytes, writable: false)).ToArray();
+        Action<int> work = i => GC.KeepAlive(DeserializeRun(serializer, dataType, inputs[i]));
+        return scope.Measure(run, () => crew.Run(work));
     }
 
     // The measured calls: NoInlining so the runner frame is stable; the serializer's own frames sit below it.

@@ -13,7 +13,7 @@ public sealed class SerializerRoundTripTests
     private static readonly string[] s_expectedNames =
     [
         "Newtonsoft.Json", "System.Text.Json", "System.Text.Json.SourceGen", "DataContract", "DataContract.Binary",
-        "XmlSerializer", "Google.Protobuf", "ServiceStack.Text", "YamlDotNet", "Reflection", "BinaryFormatter",
+        "XmlSerializer", "Google.Protobuf", "ServiceStack.Text", "YamlDotNet", "Reflection", "BinaryFormatter", "ObjectGraph",
     ];
 
     public static TheoryData<string, DataKind> SupportedCases()

@@ -1,0 +1,53 @@
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// Time threads spent waiting for a lock inside a serializer's runs (Contention events), summed over threads and
+/// compared with the run's wall-clock time. Names the frame that wanted the lock (seed 004: DataContractSerializer's
+/// type caches under concurrent requests).
+/// </summary>
+public sealed class ContentionDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.Contention;
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var g in context.Groups)
+        {
+            var perRun = g.Mean(r => r.ContentionMs);
+            var duration = g.Sum(r => r.DurationMs);
+            var share = duration <= 0 ? 0 : g.Sum(r => r.ContentionMs) / duration;
+            if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
+            var top = g.Runs.SelectMany(r => r.ContentionMsByFrame)
+                .GroupBy(p => p.Key, StringComparer.Ordinal)
+                .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))
+                .OrderByDescending(p => p.Ms).ThenBy(p => p.Frame, StringComparer.Ordinal)
+                .FirstOrDefault();
+            var frame = top.Frame ?? "?";
+            var frameShare = top.Frame is null ? 0 : top.Ms / g.Sum(r => r.ContentionMs);
+            var contentions = g.Mean(r => r.Contentions);
+            yield return new Finding
+            {
+                Kind = Kind,
+                Severity = FindingSeverity.Warning,
+                Serializer = g.Serializer,
+                Operation = g.Operation,
+                Objects = g.Objects,
+                Runs = g.Keys,
+                Frame = frame,
+                Message = Invariant($"threads waited {perRun:F2} ms per run for locks ({Pct(share)} of the {g.Mean(r => r.DurationMs):F2} ms run on {g.Threads} thread(s), {contentions:0.#} contended acquisitions), {Pct(frameShare)} of it in {frame}: a lock shared by concurrent calls"),
+                Evidence =
+                [
+                    new("contentionMsPerRun", perRun),
+                    new("contentionShare", share),
+                    new("contentionsPerRun", contentions),
+                    new("threads", g.Threads),
+                    new("topFrameShare", frameShare),
+                    new("durationMs", g.Mean(r => r.DurationMs)),
+                ],
+            };
+        }
+    }
+}

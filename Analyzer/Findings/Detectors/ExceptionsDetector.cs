@@ -1,0 +1,61 @@
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// Exceptions thrown inside a serializer's measured runs. A run that completed had caught them all, so they are a
+/// first-chance cost on the serializer's own path (seed 003: DataContractSerializer throwing FormatException per
+/// base64 chunk). Reports the exception type and throwing frame that account for most of them.
+/// </summary>
+public sealed class ExceptionsDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.Exceptions;
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var g in context.Groups)
+        {
+            var perRun = g.Mean(r => r.Exceptions);
+            if (perRun < t.MinExceptionsPerRun) continue;
+            var pairs = g.Runs.SelectMany(r => r.ExceptionsByTypeAndFrame)
+                .GroupBy(p => p.Key, StringComparer.Ordinal)
+                .Select(p => (Key: p.Key, Count: p.Sum(x => x.Value)))
+                .OrderByDescending(p => p.Count).ThenBy(p => p.Key, StringComparer.Ordinal)
+                .ToList();
+            var total = g.Sum(r => r.Exceptions);
+            var (type, frame) = pairs.Count == 0 ? ("exceptions", "?") : Split(pairs[0].Key);
+            var topShare = pairs.Count == 0 || total == 0 ? 0 : pairs[0].Count / total;
+            var warning = perRun >= t.WarningExceptionsPerRun;
+            var others = pairs.Count > 1 ? $" (+{pairs.Count - 1} other type/frame pair{(pairs.Count > 2 ? "s" : "")})" : "";
+            yield return new Finding
+            {
+                Kind = Kind,
+                Severity = warning ? FindingSeverity.Warning : FindingSeverity.Info,
+                Serializer = g.Serializer,
+                Operation = g.Operation,
+                Objects = g.Objects,
+                Runs = g.Keys,
+                Frame = frame,
+                Message = warning
+                    ? Invariant($"{perRun:N0} exceptions per run ({perRun / Math.Max(1, g.Objects):0.##} per object), {Pct(topShare)} of them {type} thrown at {frame}{others} and caught inside the serializer: an exception-driven slow path")
+                    : Invariant($"{perRun:0.#} exception(s) per run: {type} thrown at {frame}{others}, caught inside the serializer"),
+                Evidence =
+                [
+                    new("exceptionsPerRun", perRun),
+                    new("exceptionsPerObject", perRun / Math.Max(1, g.Objects)),
+                    new("exceptions", total),
+                    new("topPairShare", topShare),
+                    new("durationMs", g.Mean(r => r.DurationMs)),
+                ],
+            };
+        }
+    }
+
+    /// <summary>The analyzer keys exceptions as "Type at Module!Method".</summary>
+    private static (string Type, string Frame) Split(string key)
+    {
+        var at = key.IndexOf(" at ", StringComparison.Ordinal);
+        return at < 0 ? (key, "?") : (key[..at], key[(at + 4)..]);
+    }
+}

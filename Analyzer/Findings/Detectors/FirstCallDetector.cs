@@ -1,0 +1,48 @@
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// A slow first use (--test firstcall) and how much of it was JIT (seed 000: XmlSerializer's 70 ms, Jil's startup
+/// until NGen). JIT-dominated first calls are what ReadyToRun removes; the rest is type loading, reflection and
+/// run-time code generation (XmlSerializer, emit-based serializers), which precompiling the app does not remove.
+/// </summary>
+public sealed class FirstCallDetector : IFindingDetector
+{
+    public const string Operation = "firstcall";
+
+    public string Kind => FindingKinds.FirstCall;
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var g in context.Groups.Where(g => g.Operation == Operation))
+        {
+            var duration = g.Mean(r => r.DurationMs);
+            if (duration < t.MinFirstCallMs) continue;
+            var jit = g.Mean(r => r.JitMs);
+            var share = duration <= 0 ? 0 : jit / duration;
+            var methods = g.Mean(r => r.JitMethods);
+            var dominated = share >= t.FirstCallJitDominantShare;
+            yield return new Finding
+            {
+                Kind = Kind,
+                Severity = FindingSeverity.Warning,
+                Serializer = g.Serializer,
+                Operation = g.Operation,
+                Objects = g.Objects,
+                Runs = g.Keys,
+                Message = dominated
+                    ? Invariant($"first call took {duration:F1} ms, {jit:F1} ms ({Pct(share)}) of it JIT-compiling {methods:N0} methods: precompile (ReadyToRun) or warm up off the critical path")
+                    : Invariant($"first call took {duration:F1} ms but JIT only {jit:F1} ms ({Pct(share)}, {methods:N0} methods): the rest is type loading, reflection and run-time code generation"),
+                Evidence =
+                [
+                    new("firstCallMs", duration),
+                    new("jitMs", jit),
+                    new("jitShare", share),
+                    new("jitMethods", methods),
+                ],
+            };
+        }
+    }
+}

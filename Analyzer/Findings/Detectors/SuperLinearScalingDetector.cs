@@ -1,0 +1,61 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// Time per object that grows with N (seed 000: BinaryFormatter's fixed 4096-bucket object table made reads of
+/// 1M objects take 80 s instead of ~2). Fits log(time) over log(N) across the object counts of one serializer and
+/// operation. Time is the worker's CPU time from results.json when the run was single-threaded (immune to a busy
+/// machine's preemption; it includes the ephemeral GCs run on that thread, which copy each survivor a bounded
+/// number of times, i.e. linear work), else the run's duration minus its GC pauses (wall-clock pauses would be
+/// preemption too, so they are not subtracted from CPU time). The cheapest measured run of each N is used.
+/// </summary>
+public sealed class SuperLinearScalingDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.SuperLinear;
+
+    /// <summary>The time one run is charged with for the fit, in ms.</summary>
+    public static double WorkMs(RunAnalysis run)
+    {
+        var p = run.InProcess;
+        var ms = p is { CpuMs: > 0, Threads: <= 1 } ? p.CpuMs : run.DurationMs - run.GcPauseMs;
+        return Math.Max(0.001, ms);
+    }
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var series in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation).GroupBy(g => (g.Serializer, g.Operation)))
+        {
+            var points = series.Where(g => g.Runs.Count > 0).OrderBy(g => g.Objects)
+                .Select(g => (N: (double)g.Objects, Ms: g.Runs.Min(WorkMs), Group: g)).ToList();
+            if (points.Count < t.MinScalingCounts) continue;
+            var (first, last) = (points[0], points[^1]);
+            if (first.N <= 0 || last.N / first.N < t.MinScalingSpread || last.Ms < t.MinScalingLargestMs) continue;
+            var slope = LogLogFit.Slope([.. points.Select(p => (p.N, p.Ms))]);
+            if (slope is not { } k || k < t.SuperLinearSlope) continue;
+            var usFirst = first.Ms * 1000 / first.N;
+            var usLast = last.Ms * 1000 / last.N;
+            var evidence = new List<KeyValuePair<string, double>>
+            {
+                new("slope", k),
+                new("minObjects", first.N),
+                new("maxObjects", last.N),
+                new("usPerObjectAtMin", usFirst),
+                new("usPerObjectAtMax", usLast),
+            };
+            evidence.AddRange(points.Select(p => new KeyValuePair<string, double>($"msAtN{p.N:0}", p.Ms)));
+            yield return new Finding
+            {
+                Kind = Kind,
+                Severity = FindingSeverity.Warning,
+                Serializer = series.Key.Serializer,
+                Operation = series.Key.Operation,
+                Runs = [.. points.SelectMany(p => p.Group.Keys)],
+                Message = Invariant($"time grows as N^{k:F2} over N={first.N:N0}..{last.N:N0} ({points.Count} sizes): {usFirst:F2} us per object at N={first.N:N0}, {usLast:F2} us at N={last.N:N0} ({usLast / usFirst:F1}x); something in it is worse than linear in the object count (e.g. an identity table that does not grow)"),
+                Evidence = evidence,
+            };
+        }
+    }
+}

@@ -1,0 +1,14 @@
+namespace EtwSerializerProfiler.Analyzer.Findings;
+
+/// <summary>The kind names of findings: stable strings, because they are the JSON contract (findings[].kind).</summary>
+public static class FindingKinds
+{
+    public const string Exceptions = "exceptions";
+    public const string Contention = "contention";
+    public const string FirstCall = "first-call";
+    public const string Reflection = "reflection";
+    public const string GcBound = "gc-bound";
+    public const string SuperLinear = "super-linear";
+    public const string DebugBuild = "debug-build";
+    public const string DebuggerAttached = "debugger-attached";
+}

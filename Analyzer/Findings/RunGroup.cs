@@ -1,0 +1,30 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Findings;
+
+/// <summary>
+/// The measured runs of one serializer, operation and object count: what a finding is about. Warm-up runs are left
+/// out (one-time costs belong to --test firstcall), unless a group has nothing else (a single run is never a warm-up).
+/// </summary>
+public sealed record RunGroup(string Serializer, string Operation, int Objects, IReadOnlyList<RunAnalysis> Runs)
+{
+    public IReadOnlyList<RunKey> Keys => [.. Runs.Select(r => r.Key)];
+
+    public double Mean(Func<RunAnalysis, double> value) => Runs.Count == 0 ? 0 : Runs.Average(value);
+
+    public double Sum(Func<RunAnalysis, double> value) => Runs.Sum(value);
+
+    /// <summary>Threads that ran the operation at once (--threads), from results.json; 1 when unknown.</summary>
+    public int Threads => Runs.Select(r => r.InProcess?.Threads ?? 1).DefaultIfEmpty(1).Max();
+
+    public string Describe() => $"{Serializer} {Operation} N={Objects:N0}";
+
+    public static IReadOnlyList<RunGroup> From(IEnumerable<RunAnalysis> runs) =>
+        [.. runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
+            .Select(g =>
+            {
+                var measured = g.Where(r => !r.IsWarmup).OrderBy(r => r.Key.Run).ToList();
+                return new RunGroup(g.Key.Serializer, g.Key.Operation, g.Key.Objects, measured.Count > 0 ? measured : [.. g.OrderBy(r => r.Key.Run)]);
+            })
+            .OrderBy(g => g.Serializer, StringComparer.Ordinal).ThenBy(g => g.Operation, StringComparer.Ordinal).ThenBy(g => g.Objects)];
+}

@@ -1,0 +1,60 @@
+namespace EtwSerializerProfiler.Benchmark.Runs;
+
+/// <summary>
+/// T threads that run one piece of work together per <see cref="Run"/>, created once per serializer and object
+/// count for --threads. Reusing them across runs keeps per-thread one-time costs (ArrayPool.Shared registering a
+/// new thread's buckets under a lock, [ThreadStatic] caches) in the warm-up run, as on a server whose threads
+/// outlive requests; fresh threads per run showed that registration as lock contention in every measured run.
+/// Each worker waits on its own semaphore, so releasing them takes no lock they would contend on.
+/// </summary>
+public sealed class WorkerCrew : IDisposable
+{
+    private readonly Thread[] _threads;
+    private readonly SemaphoreSlim[] _go;
+    private readonly CountdownEvent _done;
+    private readonly List<Exception> _failures = [];
+    private Action<int>? _work;
+    private volatile bool _stopping;
+
+    public WorkerCrew(int count, string name)
+    {
+        _go = [.. Enumerable.Range(0, count).Select(_ => new SemaphoreSlim(0))];
+        _done = new CountdownEvent(count);
+        _threads = [.. Enumerable.Range(0, count).Select(i => new Thread(() => Loop(i)) { IsBackground = true, Name = $"{name} {i}" })];
+        foreach (var t in _threads) t.Start();
+    }
+
+    public int Count => _threads.Length;
+
+    /// <summary>Runs work(i) on every worker at once and returns when all are done; failures are rethrown together.</summary>
+    public void Run(Action<int> work)
+    {
+        _failures.Clear();
+        _work = work;
+        _done.Reset(_threads.Length);
+        foreach (var go in _go) go.Release();
+        _done.Wait();
+        if (_failures.Count > 0) throw new AggregateException($"{_failures.Count} of {_threads.Length} threads failed", _failures);
+    }
+
+    private void Loop(int index)
+    {
+        while (true)
+        {
+            _go[index].Wait();
+            if (_stopping) return;
+            try { _work!(index); }
+            catch (Exception ex) { lock (_failures) _failures.Add(ex); }
+            finally { _done.Signal(); }
+        }
+    }
+
+    public void Dispose()
+    {
+        _stopping = true;
+        foreach (var go in _go) go.Release();
+        foreach (var t in _threads) t.Join();
+        foreach (var go in _go) go.Dispose();
+        _done.Dispose();
+    }
+}
