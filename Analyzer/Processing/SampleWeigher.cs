@@ -2,14 +2,14 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// Tracks, per thread, when it was last sampled, and the sampler's real interval. A sample stands for the time
-/// since that thread's previous sample (PerfView's rule), capped so that a long gap in sampling (a starved
-/// sampler on a loaded machine) is not all charged to whatever stack happens to be sampled next.
+/// since that thread's previous sample (PerfView's rule). GC pauses are taken out of a gap by the caller; what
+/// remains is a sampler that was starved while the thread ran, so only absurd gaps are capped.
 /// </summary>
 public sealed class SampleWeigher
 {
     private const double AssumedIntervalMs = 1.0;
     private const int IntervalSamplesNeeded = 64;
-    private const double CapIntervals = 10;
+    private const double CapIntervals = 50;
     private readonly Dictionary<int, double> _lastByThread = [];
     private readonly List<double> _tickDeltas = [];
     private double _lastTick = double.NaN;
