@@ -24,6 +24,7 @@ public static class HeapSnapshotAnalyzer
         {
             var clr = target.ClrVersions.FirstOrDefault()
                 ?? throw new BadInputException($"{dumpPath}: no .NET runtime in this dump");
+            var version = RuntimeVersion(clr);
             ClrRuntime runtime;
             try
             {
@@ -31,13 +32,24 @@ public static class HeapSnapshotAnalyzer
             }
             catch (Exception ex) when (ex is FileNotFoundException or InvalidOperationException or IOException or ClrDiagnosticsException)
             {
-                throw new BadInputException($"{dumpPath}: cannot read .NET {clr.Version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {clr.Version} is installed ({ex.Message})", ex);
+                throw new BadInputException($"{dumpPath}: cannot read .NET {version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {version} is installed ({ex.Message})", ex);
             }
             using (runtime)
             {
-                return Analyze(dumpPath, runtime, clr.Version.ToString(), recorded);
+                return Analyze(dumpPath, runtime, version, recorded);
             }
         }
+    }
+
+    /// <summary>
+    /// ClrMD reads no version resource from a Linux core dump (it reports 0.0); the runtime's folder is named after
+    /// its version (shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so), which is what a user needs to match.
+    /// </summary>
+    private static string RuntimeVersion(ClrInfo clr)
+    {
+        if (clr.Version.Major > 0) return clr.Version.ToString();
+        var folder = Path.GetFileName(Path.GetDirectoryName(clr.ModuleInfo.FileName.Replace('\\', '/')) ?? "");
+        return Version.TryParse(folder.Split('-')[0], out _) ? folder : "(unknown version)";
     }
 
     private static HeapSnapshotAnalysis Analyze(string dumpPath, ClrRuntime runtime, string version, HeapSnapshotInfo? recorded)

@@ -20,7 +20,7 @@ public static class HeapDumpWriter
         var path = Path.Combine(folder, file);
         var result = snapshot with { File = file, DumpType = Type.ToString() };
         if (HeapDumpProblems.BeforeDump(path, workingSetBytes) is { } problem)
-            return result with { Status = HeapSnapshotStatus.Failed, Error = problem };
+            return result with { Status = HeapSnapshotStatus.Failed, Error = problem, File = null };
 
         var stopwatch = Stopwatch.StartNew();
         string? error = null;
