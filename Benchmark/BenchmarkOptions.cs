@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Runs;
 using EtwSerializerProfiler.Benchmark.Scenarios;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
@@ -37,6 +38,9 @@ public sealed record BenchmarkOptions
     /// <summary>Fault injection for recorder tests: Environment.FailFast after this many measured runs.</summary>
     public int? FailAfterRuns { get; init; }
 
+    /// <summary>--heap: serializers whose deserialized graph is held for a heap snapshot (see HeapSnapshotPlan).</summary>
+    public HeapSnapshotPlan? Heap { get; init; }
+
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
     public static readonly IReadOnlySet<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
@@ -67,6 +71,7 @@ public sealed record BenchmarkOptions
             FirstCallChild = r.Flag("firstcall-child"),
             FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
         };
+        options = options with { Heap = HeapSnapshotPlan.Parse(r, options) };
         r.RejectUnknown("benchmark");
         if (options.Counts.Count == 0) throw new UsageException("--n needs at least one object count");
         if (options.Scenario is { } scenario)
@@ -95,5 +100,8 @@ public sealed record BenchmarkOptions
           --list                          list serializers with version, format and capabilities
           --quiet                         no progress on stderr
           --fail-after-runs K             crash (FailFast) after K runs: tests a recorder's crash handling
+          --heap a,b                      after a,b's runs of one size, deserialize once more and hold original and
+                                          result for a heap snapshot (taken by `esp record --heap`; see docs/heap.md)
+          --heap-objects N                the size to snapshot (default: the first --n)
         """;
 }

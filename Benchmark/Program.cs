@@ -52,6 +52,7 @@ var results = new BenchmarkResults
     Runs = runner.Results,
     Unsupported = runner.Unsupported,
     Errors = runner.Errors,
+    HeapSnapshots = runner.HeapSnapshots,
 };
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
 if (options.JsonPath is not null) results.Save(options.JsonPath);

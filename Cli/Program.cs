@@ -8,6 +8,7 @@ var verbs = new ICommand[]
     new RecordVerb(),
     new AnalyzeVerb(),
     new StatsVerb(),
+    new HeapVerb(),
     new StackTagsVerb(),
     new ScriptsVerb(),
     new CleanupVerb(),

@@ -19,6 +19,8 @@ public sealed record BenchmarkResults
     public List<RunResult> Runs { get; init; } = [];
     public List<UnsupportedSerializer> Unsupported { get; init; } = [];
     public List<string> Errors { get; init; } = [];
+    /// <summary>--heap: the snapshot points and their in-process measurements (null when none were requested).</summary>
+    public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {

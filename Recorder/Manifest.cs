@@ -40,6 +40,8 @@ public sealed record Manifest
     /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
     public List<string> Dropped { get; init; } = [];
     public List<string> Warnings { get; init; } = [];
+    /// <summary>--heap: every requested snapshot, taken or not, with the run it belongs to and the dump's file.</summary>
+    public List<Common.HeapSnapshotInfo>? HeapSnapshots { get; init; }
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {

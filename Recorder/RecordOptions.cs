@@ -91,5 +91,7 @@ public sealed record RecordOptions
           --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records
         Benchmark options (--n, --runs, --serializers, --test, --threads, --data, ...) pass through unchanged.
+          --heap a,b [--heap-objects N]   also dump the heap after a,b's deserialize of N objects (default: the first
+                                          --n), original and result alive; read with `esp heap FOLDER` (docs/heap.md)
         """;
 }

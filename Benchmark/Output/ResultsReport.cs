@@ -36,8 +36,15 @@ public static class ResultsReport
         table.Notes.Add("Mean/Min over measured runs; run 0 is the warm-up. GC columns are collections per run by condemned generation.");
         foreach (var u in results.Unsupported.DistinctBy(u => u.Serializer)) table.Notes.Add($"{u.Serializer}: not run: {u.Reason}");
         foreach (var e in results.Errors) table.Notes.Add($"ERROR {e}");
+        foreach (var h in results.HeapSnapshots ?? []) table.Notes.Add(HeapNote(h));
         return table;
     }
+
+    /// <summary>The in-process sizes (GC.GetTotalMemory deltas) and where the dump went; `esp heap` has the details.</summary>
+    private static string HeapNote(HeapSnapshotInfo h) =>
+        $"heap snapshot {h.Serializer} N={Fmt.Int(h.Objects)}: original {Fmt.Num((h.OriginalInProcessBytes ?? 0) / 1024.0)} KB, " +
+        $"deserialized {Fmt.Num((h.DeserializedInProcessBytes ?? 0) / 1024.0)} KB in-process, serialized {Fmt.Num(h.SerializedBytes / 1024.0)} KB; " +
+        (h.Status == HeapSnapshotStatus.Taken ? $"dump {h.File}" : $"{h.Status}: {h.Error}");
 
     public static string RunsCsv(BenchmarkResults results)
     {

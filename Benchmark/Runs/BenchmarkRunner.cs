@@ -12,8 +12,12 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 /// </summary>
 public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>? progress) : Runner
 {
+    private HeapSnapshotPoint? _heap;
+
     public override void Run(CancellationToken cancel)
     {
+        using var heap = _heap = options.Heap is { } plan ? new HeapSnapshotPoint(plan, DataFactory.TypeOf(options.Data).Name, progress) : null;
+        if (heap is not null) HeapSnapshots = [];
         using var marker = new MarkerThread();
         var scope = new RunScope(marker, allThreads: options.Threads > 1, options.FailAfterRuns);
         var dataType = DataFactory.TypeOf(options.Data);
@@ -53,7 +57,11 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
     private void RunOne(Serializer serializer, RunScope scope, string dataName, int count, bool doSerialize, bool doDeserialize, CancellationToken cancel)
     {
-        var data = DataFactory.Create(options.Data, count, options.PayloadBytes);
+        var snapshot = _heap?.Wants(serializer, count) == true;
+        long originalBytes = 0;
+        var data = snapshot
+            ? HeapSnapshotPoint.CreateMeasured(() => DataFactory.Create(options.Data, count, options.PayloadBytes), out originalBytes)
+            : DataFactory.Create(options.Data, count, options.PayloadBytes);
         var dataType = data.GetType();
         using var buffer = new MemoryStream();
         serializer.Serialize(data, buffer); // also produces the input for deserialize runs
@@ -99,6 +107,9 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 Results.Add(ToResult(serializer, "deserialize", dataName, count, run, m, bytes.Length, verification, options.Threads));
             }
         }
+
+        // After the measured runs, so the forced GCs and the wait for the dump never fall inside one.
+        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, options.Runs, data, originalBytes, bytes, cancel));
     }
 
     private static RunMeasurement MeasureConcurrent(RunScope scope, WorkerCrew crew, Serializer serializer, Type dataType, byte[] bytes, RunContext run)

@@ -8,6 +8,8 @@ public abstract class Runner
     public List<RunResult> Results { get; } = [];
     public List<UnsupportedSerializer> Unsupported { get; } = [];
     public List<string> Errors { get; } = [];
+    /// <summary>--heap snapshot points reached (null when none were requested).</summary>
+    public List<HeapSnapshotInfo>? HeapSnapshots { get; protected set; }
 
     public abstract void Run(CancellationToken cancel);
 

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -45,6 +46,8 @@ public sealed class AnalyzeVerb : ICommand
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
             analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
         var text = AnalysisReport.Render(analysis, format, top);
+        if (Directory.Exists(r.Positional[0]) && Directory.EnumerateFiles(r.Positional[0], HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
+            Console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {r.Positional[0]}");
         if (outPath is null) Console.Write(text);
         else
         {

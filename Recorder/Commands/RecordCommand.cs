@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Etw;
 using EtwSerializerProfiler.Recorder.EventPipe;
+using EtwSerializerProfiler.Recorder.Heap;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Recorder.Commands;
@@ -28,6 +29,9 @@ public static class RecordCommand
         var command = BuildCommand(options, out var recordsBenchmark);
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
+        if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
+        heap?.Start(cancel);
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
 
         var started = DateTime.UtcNow;
@@ -48,8 +52,9 @@ public static class RecordCommand
             throw;
         }
 
+        var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
         var stackTags = CopyStackTags(folder);
-        var manifest = BuildManifest(options, profile, command, started, outcome, folder, stackTags);
+        var manifest = BuildManifest(options, profile, command, started, outcome, folder, stackTags) with { HeapSnapshots = heapSnapshots };
         if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         manifest.Save(folder.Manifest);
         folder.MarkFinished();
@@ -57,8 +62,10 @@ public static class RecordCommand
         output.WriteLine($"Trace folder: {folder.Path}");
         output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
         foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
+        foreach (var h in heapSnapshots ?? []) output.WriteLine(HeapSnapshotListener.Describe(h));
         var exit = outcome.Status switch
         {
+            RecordingStatus.Complete when heapSnapshots?.Any(h => h.Status != HeapSnapshotStatus.Taken) == true => ExitCodes.Failed,
             RecordingStatus.Complete => ExitCodes.Ok,
             RecordingStatus.Interrupted => ExitCodes.Interrupted,
             _ => ExitCodes.Failed,

@@ -1,0 +1,106 @@
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Heap;
+
+/// <summary>Renders heap snapshot analyses like the other commands: terminal tables, CSV (the summary), Markdown, JSON.</summary>
+public static partial class HeapReport
+{
+    public const int SchemaVersion = 1;
+
+    public static string Render(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken, TableFormat format, int top)
+    {
+        if (format == TableFormat.Json) return Json(source, analyses, notTaken).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
+        var summary = SummaryTable(analyses, notTaken);
+        if (format == TableFormat.Csv) return summary.Render(TableFormat.Csv);
+        var sb = new StringBuilder();
+        sb.Append(summary.Render(format)).AppendLine();
+        foreach (var a in analyses)
+        {
+            sb.Append(TypesTable(a, top).Render(format)).AppendLine();
+            if (DuplicatesTable(a, top) is { } duplicates) sb.Append(duplicates.Render(format)).AppendLine();
+        }
+        return sb.ToString();
+    }
+
+    public static TextTable SummaryTable(IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken)
+    {
+        var table = new TextTable("Heap snapshots: the deserialized graph vs the original the benchmark built",
+            ["Serializer", "Data", "N", "Serialized KB", "Original objects", "Original KB", "Deserialized objects", "Deserialized KB",
+             "x original", "x serialized", "In-process KB", "Walk/in-process", "Strings", "Distinct", "Duplicate KB"]);
+        foreach (var a in analyses.OrderBy(a => a.Snapshot.Objects).ThenBy(a => a.Deserialized.Bytes))
+        {
+            var s = a.Snapshot;
+            table.AddRow(s.Serializer, s.Data, Fmt.Int(s.Objects), Kb(s.SerializedBytes),
+                Fmt.Int(a.Original.Objects), Kb(a.Original.Bytes), Fmt.Int(a.Deserialized.Objects), Kb(a.Deserialized.Bytes),
+                Ratio(a.Deserialized.Bytes, a.Original.Bytes), Ratio(a.Deserialized.Bytes, s.SerializedBytes),
+                s.DeserializedInProcessBytes is { } inProcess ? Kb(inProcess) : "-",
+                s.DeserializedInProcessBytes is { } p && p > 0 ? Fmt.Num((double)a.Deserialized.Bytes / p, "F3") : "-",
+                Fmt.Int(a.Deserialized.Strings), Fmt.Int(a.Deserialized.DistinctStrings), Kb(a.Deserialized.DuplicateStringBytes));
+        }
+        table.Notes.Add("Objects/KB: everything reachable from the holder's field in the dump (ClrMD walk; each object once, so a shared instance counts once).");
+        table.Notes.Add("In-process KB: GC.GetTotalMemory(true) after minus before the snapshot's deserialize, measured by the benchmark itself.");
+        table.Notes.Add("Strings/Distinct: string instances and distinct contents in the deserialized graph; Duplicate KB: instances whose content another one already has.");
+        foreach (var a in analyses)
+        {
+            if (a.Original.Strings > 0)
+                table.Notes.Add($"{a.Snapshot.Serializer} N={a.Snapshot.Objects}: strings (instances/distinct values): original {a.Original.Strings}/{a.Original.DistinctStrings}, deserialized {a.Deserialized.Strings}/{a.Deserialized.DistinctStrings}.");
+            if (a.SharedObjects > 0)
+                table.Notes.Add($"{a.Snapshot.Serializer} N={a.Snapshot.Objects}: {a.SharedObjects} objects ({Kb(a.SharedBytes)} KB) are reachable from both graphs (counted in each).");
+            if (a.Deserialized.FrozenObjects + a.Original.FrozenObjects > 0)
+                table.Notes.Add($"{a.Snapshot.Serializer} N={a.Snapshot.Objects}: {a.Deserialized.FrozenObjects} (deserialized) and {a.Original.FrozenObjects} (original) references lead to frozen string literals, not counted (not GC heap).");
+            if (a.Deserialized.Unreadable + a.Original.Unreadable > 0)
+                table.Notes.Add($"{a.Snapshot.Serializer} N={a.Snapshot.Objects}: {a.Deserialized.Unreadable + a.Original.Unreadable} references could not be read from the dump; totals are low by that much.");
+        }
+        foreach (var n in notTaken) table.Notes.Add($"{n.Serializer} N={n.Objects}: no snapshot ({n.Status}): {n.Error}");
+        return table;
+    }
+
+    public static TextTable TypesTable(HeapSnapshotAnalysis a, int top)
+    {
+        var table = new TextTable($"{a.Snapshot.Serializer} N={a.Snapshot.Objects} ({a.File}): objects by type, deserialized vs original",
+            ["Type", "Original count", "Original KB", "Deserialized count", "Deserialized KB", "Delta KB"]);
+        foreach (var t in a.Types.Take(top))
+            table.AddRow(ShortTypeName(t.Type), Fmt.Int(t.OriginalCount), Kb(t.OriginalBytes), Fmt.Int(t.DeserializedCount), Kb(t.DeserializedBytes),
+                Kb(t.DeserializedBytes - t.OriginalBytes));
+        if (a.Types.Count > top) table.Notes.Add($"{a.Types.Count - top} more types (--top, or --format json for all)");
+        table.AddRow("(total)", Fmt.Int(a.Original.Objects), Kb(a.Original.Bytes), Fmt.Int(a.Deserialized.Objects), Kb(a.Deserialized.Bytes), Kb(a.Deserialized.Bytes - a.Original.Bytes));
+        return table;
+    }
+
+    public static TextTable? DuplicatesTable(HeapSnapshotAnalysis a, int top)
+    {
+        if (a.DuplicateStrings.Count == 0) return null;
+        var table = new TextTable($"{a.Snapshot.Serializer} N={a.Snapshot.Objects}: duplicate strings (same content, different instances)",
+            ["Graph", "Length", "Instances", "KB", "Wasted KB", "Value"]);
+        foreach (var d in a.DuplicateStrings.Take(top))
+            table.AddRow(d.Graph, Fmt.Int(d.Length), Fmt.Int(d.Instances), Kb(d.InstanceBytes), Kb(d.WastedBytes), d.Preview);
+        if (a.DuplicateStrings.Count > top) table.Notes.Add($"{a.DuplicateStrings.Count - top} more duplicated values");
+        return table;
+    }
+
+    public static JsonObject Json(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken)
+    {
+        var options = new JsonSerializerOptions(BenchmarkResults.JsonOptions) { WriteIndented = false };
+        return new JsonObject
+        {
+            ["schemaVersion"] = SchemaVersion,
+            ["source"] = source,
+            ["snapshots"] = JsonSerializer.SerializeToNode(analyses, options),
+            ["notTaken"] = JsonSerializer.SerializeToNode(notTaken, options),
+        };
+    }
+
+    /// <summary>List&lt;EtwSerializerProfiler.Benchmark.Data.SharedTitleBook&gt; → List&lt;SharedTitleBook&gt;: namespaces make tables unreadable.</summary>
+    public static string ShortTypeName(string name) => Namespace().Replace(name, "");
+
+    [GeneratedRegex(@"\b(?:[A-Za-z_][A-Za-z0-9_]*\.)+(?=[A-Za-z_])")]
+    private static partial Regex Namespace();
+
+    private static string Kb(long bytes) => Fmt.Num(bytes / 1024.0);
+
+    private static string Ratio(long a, long b) => b > 0 ? Fmt.Num((double)a / b) + "x" : "-";
+}

@@ -1,0 +1,59 @@
+using System.Text.Json;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Heap;
+
+/// <summary>One dump to read, with what the recorder wrote about it (null for a dump given on its own).</summary>
+public sealed record HeapSnapshotFile(string Path, HeapSnapshotInfo? Recorded);
+
+/// <summary>
+/// Resolves what `esp heap` was pointed at: a dump file, or a trace folder whose manifest lists the snapshots
+/// (taken or not). Dumps in the folder that the manifest does not list (copied in by hand) are read too.
+/// </summary>
+public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSnapshotFile> Dumps, IReadOnlyList<HeapSnapshotInfo> NotTaken)
+{
+    public const string DumpPattern = "heap-*.dmp";
+
+    private static readonly JsonSerializerOptions s_manifestOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
+
+    public static HeapSnapshotInput Open(string path)
+    {
+        if (File.Exists(path)) return new HeapSnapshotInput(path, [new HeapSnapshotFile(path, null)], []);
+        if (!Directory.Exists(path)) throw new BadInputException($"{path}: no such file or folder");
+
+        var recorded = ReadManifest(path);
+        var dumps = recorded
+            .Where(r => r.Status == HeapSnapshotStatus.Taken && r.File is not null && File.Exists(System.IO.Path.Combine(path, r.File)))
+            .Select(r => new HeapSnapshotFile(System.IO.Path.Combine(path, r.File!), r))
+            .ToList();
+        var listed = dumps.Select(d => System.IO.Path.GetFileName(d.Path)).ToHashSet(StringComparer.Ordinal);
+        dumps.AddRange(Directory.EnumerateFiles(path, DumpPattern).Order(StringComparer.Ordinal)
+            .Where(f => !listed.Contains(System.IO.Path.GetFileName(f)))
+            .Select(f => new HeapSnapshotFile(f, null)));
+        var notTaken = recorded.Where(r => r.Status != HeapSnapshotStatus.Taken).ToList();
+        var missing = recorded.Where(r => r.Status == HeapSnapshotStatus.Taken && (r.File is null || !File.Exists(System.IO.Path.Combine(path, r.File))))
+            .Select(r => r with { Status = HeapSnapshotStatus.Failed, Error = $"{r.File} was taken but is no longer in the folder" });
+        notTaken.AddRange(missing);
+        if (dumps.Count == 0 && notTaken.Count == 0)
+            throw new BadInputException($"{path}: no heap snapshots in this folder (record with `esp record --heap SERIALIZER`)");
+        return new HeapSnapshotInput(path, dumps, notTaken);
+    }
+
+    /// <summary>Only the heapSnapshots part of manifest.json: the analyzer does not depend on the recorder.</summary>
+    private static List<HeapSnapshotInfo> ReadManifest(string folder)
+    {
+        var manifest = System.IO.Path.Combine(folder, "manifest.json");
+        if (!File.Exists(manifest)) return [];
+        try
+        {
+            using var doc = JsonDocument.Parse(File.ReadAllText(manifest));
+            return doc.RootElement.TryGetProperty("heapSnapshots", out var list) && list.ValueKind == JsonValueKind.Array
+                ? list.Deserialize<List<HeapSnapshotInfo>>(s_manifestOptions) ?? []
+                : [];
+        }
+        catch (JsonException ex)
+        {
+            throw new BadInputException($"{manifest}: not readable ({ex.Message})", ex);
+        }
+    }
+}
