@@ -25,6 +25,12 @@ public static class RecordCommand
         var command = BuildCommand(options, out var recordsBenchmark);
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+        if (recordsBenchmark && BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) is { Count: > 0 } switches)
+        {
+            var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
+            BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
+            command = command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
+        }
 
         var started = DateTime.UtcNow;
         RecordingOutcome outcome;
