@@ -8,6 +8,8 @@ public sealed class TraceAnalysis
     /// <summary>Per (serializer, operation): method -> (exclusive ms, inclusive ms); filled only for --top.</summary>
     public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods { get; } = [];
     public List<string> Warnings { get; } = [];
+    /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
+    public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; set; }
 }
 
 public sealed class TraceInfo
