@@ -142,17 +142,16 @@ public static class DiffReport
     public static string Verdict(RowDiff row, ExplainedDiff e)
     {
         var total = row.Metric(e.Metric);
-        var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
-        if (total.Noise.Significant == false && withinTolerance) return "no change";
-        var verdict = e.FactoredOutShare >= 0.5
+        var mostly = e.FactoredOutShare >= 0.5;
+        if (total.Noise.Significant == false)
+        {
+            var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
+            return withinTolerance ? "no change" : "no significant change" + (mostly ? "; factored-out tags carry most of it" : "");
+        }
+        var verdict = mostly
             ? e.RemainderWithinNoise == true || e.WithinTolerance ? "explained by factored-out tags" : "mostly factored-out tags; remainder significant"
             : "not explained by factored-out tags";
-        return verdict + total.Noise.Significant switch
-        {
-            false => " (Δ within noise)",
-            null => " (noise n/a)",
-            _ => "",
-        };
+        return total.Noise.Significant is null ? verdict + " (noise n/a)" : verdict;
     }
 
     private static string MetricLabel(string metric) => metric switch
