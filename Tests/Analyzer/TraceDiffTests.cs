@@ -219,4 +219,18 @@ public sealed class TraceDiffTests
         // Without in-process results (a foreign program recorded with `record -- cmd`) the metric is left out.
         Assert.Null(Assert.Single(TraceDiffer.Compute(Emit, [Run(Stj, "serialize", 1, 10)], Reflection, [Run(Stj, "serialize", 1, 10)]).Rows).TryMetric(RowDiff.ThreadCpuMs));
     }
+
+    [Fact]
+    public void Reflection_that_replaces_emitted_code_counted_under_the_serializer_explains_more_than_the_delta()
+    {
+        // Emitted accessors run inside the serializer's own frames (20 ms); without dynamic code those 10 ms of
+        // accessor work become 25 ms of reflection: Δ = 15, factored out = 25, the rest shrinks by 10.
+        var b = new[] { 19.8, 20.2, 20.0, 20.1 }.Select((ms, i) => Run(Stj, "serialize", i + 1, ms, (@"Serialize\" + Stj, ms))).ToList();
+        var t = new[] { 9.8, 10.2, 10.0, 10.1 }.Select((ms, i) => Run(Stj, "serialize", i + 1, ms + 25, (@"Serialize\" + Stj, ms), (Invoke, 25))).ToList();
+        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var e = row.Explained.Single(x => x.Metric == RowDiff.DurationMs);
+        Assert.Equal(25.0 / 15.0, e.FactoredOutShare!.Value, 6);
+        Assert.Equal(-10, e.Remainder.Delta!.Value, 6);
+        Assert.Equal("explained by factored-out tags (they exceed Δ)", DiffReport.Verdict(row, e));
+    }
 }
