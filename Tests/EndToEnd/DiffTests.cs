@@ -109,8 +109,10 @@ public sealed class DiffTests(DiffRecordings recorded)
                 string.Join("; ", rows.Select(r => $"{r.Operation}: {string.Join(", ", r.Tags.Take(3).Select(t => $"{t.Name} {t.Delta:+0.0;-0.0}"))}"));
             Assert.True(lines.All(l => l.FactoredOut > 0) && lines.Any(l => l.Delta > 0), "no slowdown from the switch: " + detail);
             Assert.True(lines.Any(l => l.Delta > 0 && l.FactoredOut > 0.5 * l.Delta), "reflection/Activator tags do not carry most of the delta: " + detail);
-            // The explaining tag is the top one by |Δ| in at least one operation.
-            Assert.Contains(rows, r => r.Tags[0].Name.StartsWith("Reflection\\", StringComparison.Ordinal) || r.Tags[0].Name.StartsWith("Activator\\", StringComparison.Ordinal));
+            // The tag that grew most is a reflection or Activator tag in at least one operation (the own tag may
+            // shrink by more: the emitted accessors it used to contain are gone).
+            Assert.Contains(rows, r => r.Tags.Where(t => t.Delta > 0).MaxBy(t => t.Delta) is { } top &&
+                (top.Name.StartsWith("Reflection\\", StringComparison.Ordinal) || top.Name.StartsWith("Activator\\", StringComparison.Ordinal)));
         }
     }
 
@@ -123,9 +125,11 @@ public sealed class DiffTests(DiffRecordings recorded)
             // in the same operation (robust, unlike their total Δ, which a busy machine can shrink or inflate).
             var effect = recorded.Diff.Rows.Where(r => r.Operation == control.Operation && DiffRecordings.Switching.Contains(r.Serializer))
                 .Min(r => r.Explained[0].FactoredOutDelta);
-            var delta = control.Metric(RowDiff.DurationMs);
-            Assert.True(delta.Noise.Significant != true || Math.Abs(delta.Delta!.Value) < 0.25 * effect,
-                $"{DiffRecordings.Control} {control.Operation}: Δ {delta.Delta:F2} ms (p={delta.Noise.PValue:F3}) vs the switchers' smallest reflection Δ {effect:F2} ms");
+            // Duration or the thread's CPU clock: a GC in one run, or another process's load, can move either alone.
+            var metrics = new[] { RowDiff.DurationMs, RowDiff.ThreadCpuMs }.Select(control.Metric).ToList();
+            Assert.True(metrics.Any(m => m.Noise.Significant != true || Math.Abs(m.Delta!.Value) < 0.25 * effect),
+                $"{DiffRecordings.Control} {control.Operation}: " + string.Join(", ", metrics.Select(m => $"{m.Name} Δ {m.Delta:F2} ms (p={m.Noise.PValue:F3})")) +
+                $" vs the switchers' smallest reflection Δ {effect:F2} ms");
             // Hand-written code calls no reflection in either configuration.
             Assert.True(Math.Abs(control.Explained[0].FactoredOutDelta) < 0.5, $"{DiffRecordings.Control} {control.Operation}: reflection Δ {control.Explained[0].FactoredOutDelta:F2} ms");
         }
