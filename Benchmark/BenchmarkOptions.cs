@@ -65,7 +65,7 @@ public sealed record BenchmarkOptions
             JsonPath = r.String("json"),
             FirstCallChild = r.Flag("firstcall-child"),
             FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
-            AppContext = r.Strings("appcontext").Select(AppContextSwitches.Parse).ToList(),
+            AppContext = r.Strings("appcontext").Select(AppContextSwitch.Parse).ToList(),
         };
         r.RejectUnknown("benchmark");
         if (options.Counts.Count == 0) throw new UsageException("--n needs at least one object count");

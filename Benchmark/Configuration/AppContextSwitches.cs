@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Benchmark.Configuration;
 
@@ -15,16 +14,6 @@ public static class AppContextSwitches
     /// XmlSerializer, System.Linq.Expressions and Reflection.Emit consult that property to choose emit vs reflection.
     /// </summary>
     public const string DynamicCodeSupported = "System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported";
-
-    public static KeyValuePair<string, bool> Parse(string assignment)
-    {
-        var eq = assignment.IndexOf('=', StringComparison.Ordinal);
-        if (eq <= 0) throw new UsageException($"--appcontext expects Name=true|false, got '{assignment}'");
-        var value = assignment[(eq + 1)..].Trim();
-        if (!bool.TryParse(value, out var on))
-            throw new UsageException($"--appcontext {assignment[..eq]}: value must be true or false, got '{value}'");
-        return KeyValuePair.Create(assignment[..eq].Trim(), on);
-    }
 
     /// <summary>
     /// Sets the switches. Must run before any serializer is used: libraries cache what they read. Returns an error

@@ -47,7 +47,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 {
                     RunOne(serializer, scope, dataName, count, doSerialize, doDeserialize, cancel);
                 }
-                catch (Exception ex) when (ex is not OperationCanceledException && NotRunnable.Reason(ex, anyMeasured: Results.Count > resultsBefore) is { } why)
+                catch (Exception ex) when (NotRunnable.Reason(ex, anyMeasured: Results.Count > resultsBefore) is { } why)
                 {
                     // A configuration without dynamic code is a legitimate thing to measure; a serializer that cannot
                     // work in it is reported once, like BinaryFormatter on .NET 9+ (its other counts would fail alike).

@@ -16,19 +16,21 @@ public static class BenchmarkRuntimeConfig
 {
     public const string FileName = "benchmark.runtimeconfig.json";
 
-    /// <summary>The --appcontext assignments among benchmark arguments whose value is a boolean; others are left to the benchmark to reject.</summary>
+    /// <summary>The --appcontext assignments among benchmark arguments; a malformed one is the same usage error as in the benchmark.</summary>
     public static IReadOnlyList<KeyValuePair<string, bool>> AppContextSwitches(IReadOnlyList<string> benchmarkArgs)
     {
         var switches = new List<KeyValuePair<string, bool>>();
         for (var i = 0; i < benchmarkArgs.Count; i++)
         {
-            string? assignment = null;
-            if (benchmarkArgs[i].Equals("--appcontext", StringComparison.OrdinalIgnoreCase) && i + 1 < benchmarkArgs.Count) assignment = benchmarkArgs[++i];
-            else if (benchmarkArgs[i].StartsWith("--appcontext=", StringComparison.OrdinalIgnoreCase)) assignment = benchmarkArgs[i]["--appcontext=".Length..];
-            if (assignment is null) continue;
-            var eq = assignment.IndexOf('=', StringComparison.Ordinal);
-            if (eq > 0 && bool.TryParse(assignment[(eq + 1)..].Trim(), out var value))
-                switches.Add(KeyValuePair.Create(assignment[..eq].Trim(), value));
+            if (benchmarkArgs[i].Equals("--appcontext", StringComparison.OrdinalIgnoreCase))
+            {
+                if (i + 1 >= benchmarkArgs.Count) throw new Common.UsageException("option --appcontext needs a value");
+                switches.Add(Common.AppContextSwitch.Parse(benchmarkArgs[++i]));
+            }
+            else if (benchmarkArgs[i].StartsWith("--appcontext=", StringComparison.OrdinalIgnoreCase))
+            {
+                switches.Add(Common.AppContextSwitch.Parse(benchmarkArgs[i]["--appcontext=".Length..]));
+            }
         }
         return switches;
     }

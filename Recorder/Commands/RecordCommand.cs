@@ -23,9 +23,10 @@ public static class RecordCommand
             throw new UsageException("--backend etw: the ETW backend is not available in this build yet; use --backend eventpipe");
         }
         var command = BuildCommand(options, out var recordsBenchmark);
+        var switches = recordsBenchmark ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
-        if (recordsBenchmark && BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) is { Count: > 0 } switches)
+        if (switches.Count > 0)
         {
             var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
             BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);

@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Commands;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -8,11 +9,13 @@ namespace EtwSerializerProfiler.Tests.Recorder;
 public sealed class BenchmarkRuntimeConfigTests
 {
     [Fact]
-    public void Boolean_appcontext_assignments_are_found_in_either_spelling()
+    public void Appcontext_assignments_are_found_in_either_spelling_and_rejected_like_the_benchmark_does()
     {
-        var switches = BenchmarkRuntimeConfig.AppContextSwitches(["--n", "10", "--appcontext", "A=false", "--appcontext=B.C=True", "--appcontext", "D=maybe", "--appcontext"]);
+        var switches = BenchmarkRuntimeConfig.AppContextSwitches(["--n", "10", "--appcontext", "A=false", "--appcontext=B.C=True"]);
         Assert.Equal([KeyValuePair.Create("A", false), KeyValuePair.Create("B.C", true)], switches);
         Assert.Empty(BenchmarkRuntimeConfig.AppContextSwitches(["--runs", "3"]));
+        Assert.Throws<UsageException>(() => BenchmarkRuntimeConfig.AppContextSwitches(["--appcontext", "D=maybe"]));
+        Assert.Throws<UsageException>(() => BenchmarkRuntimeConfig.AppContextSwitches(["--appcontext"]));
     }
 
     [Fact]
