@@ -22,18 +22,9 @@ public static class DiffReport
         if (format == TableFormat.Json) return Json(diff).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
         if (format == TableFormat.Csv) return LongTable(diff).Render(TableFormat.Csv);
         var sb = new StringBuilder();
-        var header = Header(diff);
-        if (format == TableFormat.Markdown)
-        {
-            sb.AppendLine("## esp diff").AppendLine();
-            foreach (var line in header) sb.AppendLine("- " + line);
-            sb.AppendLine();
-        }
-        else
-        {
-            foreach (var line in header) sb.AppendLine(line);
-            sb.AppendLine();
-        }
+        if (format == TableFormat.Markdown) sb.AppendLine("## esp diff").AppendLine();
+        foreach (var line in Header(diff)) sb.AppendLine((format == TableFormat.Markdown ? "- " : "") + line);
+        sb.AppendLine();
         foreach (var table in Tables(diff)) sb.Append(table.Render(format)).AppendLine();
         return sb.ToString();
     }
@@ -78,8 +69,7 @@ public static class DiffReport
 
     private static TextTable DurationTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var ci = (1 - settings.Alpha).ToString("P0", CultureInfo.InvariantCulture).Replace(" ", "", StringComparison.Ordinal);
-        var table = new TextTable($"Duration, ms per run (Runs = measured runs baseline/trace; CI = {ci} confidence interval of Δ)",
+        var table = new TextTable($"Duration, ms per run (Runs = measured runs baseline/trace; CI = {Fmt.Pct(1 - settings.Alpha)} confidence interval of Δ)",
             ["Serializer", "Operation", "N", "Runs", "Base ms", "Trace ms", "Δ ms", "Δ %", "Δ CI", "Noise"]);
         foreach (var r in rows)
         {
@@ -125,7 +115,7 @@ public static class DiffReport
     private static TextTable ExplainedTable(List<RowDiff> rows, DiffSettings settings)
     {
         var factored = string.Join(" and ", settings.FactoredOutTags.Select(t => t + "\\*"));
-        var table = new TextTable($"Explained: Δ with {factored} factored out (remainder = Δ − Δ of those tags; within {settings.Tolerance.ToString("P0", CultureInfo.InvariantCulture).Replace(" ", "", StringComparison.Ordinal)} = negligible next to the baseline; thread CPU: the tags' share of samples × the thread's CPU time)",
+        var table = new TextTable($"Explained: Δ with {factored} factored out (remainder = Δ − Δ of those tags; within {Fmt.Pct(settings.Tolerance)} = negligible next to the baseline; thread CPU: the tags' share of samples × the thread's CPU time)",
             ["Serializer", "Operation", "N", "Metric", "Δ ms", "Δ factored out ms", "Share", "Remainder ms", "Remainder %", "Remainder noise", "Verdict"]);
         foreach (var r in rows)
             foreach (var e in r.Explained)
