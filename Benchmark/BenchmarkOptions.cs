@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Benchmark.Configuration;
 using EtwSerializerProfiler.Benchmark.Data;
 using EtwSerializerProfiler.Benchmark.Runs;
 using EtwSerializerProfiler.Benchmark.Scenarios;
@@ -31,6 +32,8 @@ public sealed record BenchmarkOptions
     public string? CsvPath { get; init; }
     public string? JsonPath { get; init; }
     public bool Help { get; init; }
+    /// <summary>--appcontext Name=true|false (repeatable), applied at startup by <see cref="AppContextSwitches"/>.</summary>
+    public IReadOnlyList<KeyValuePair<string, bool>> AppContext { get; init; } = [];
 
     /// <summary>Set for a firstcall child process: measure one serializer's first use, print nothing but results.</summary>
     public bool FirstCallChild { get; init; }
@@ -70,6 +73,7 @@ public sealed record BenchmarkOptions
             JsonPath = r.String("json"),
             FirstCallChild = r.Flag("firstcall-child"),
             FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
+            AppContext = r.Strings("appcontext").Select(AppContextSwitch.Parse).ToList(),
         };
         options = options with { Heap = HeapSnapshotPlan.Parse(r, options) };
         r.RejectUnknown("benchmark");
@@ -99,6 +103,8 @@ public sealed record BenchmarkOptions
           --csv F | --json F              write results; the console table is always printed
           --list                          list serializers with version, format and capabilities
           --quiet                         no progress on stderr
+          --appcontext Name=true|false    AppContext switch set at startup (repeatable), e.g.
+                                          System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported=false
           --fail-after-runs K             crash (FailFast) after K runs: tests a recorder's crash handling
           --heap a,b                      after a,b's runs of one size, deserialize once more and hold original and
                                           result for a heap snapshot (taken by `esp record --heap`; see docs/heap.md)

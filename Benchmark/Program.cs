@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Benchmark;
+using EtwSerializerProfiler.Benchmark.Configuration;
 using EtwSerializerProfiler.Benchmark.Output;
 using EtwSerializerProfiler.Benchmark.Runs;
 using EtwSerializerProfiler.Benchmark.Serializers;
@@ -12,6 +13,12 @@ try
 catch (UsageException ex)
 {
     Console.Error.WriteLine($"error: {ex.Message}");
+    return ExitCodes.Usage;
+}
+// Before any serializer runs: libraries read feature switches once, on first use.
+if (AppContextSwitches.Apply(options.AppContext) is { } switchError)
+{
+    Console.Error.WriteLine($"error: {switchError}");
     return ExitCodes.Usage;
 }
 if (options.Help)
@@ -49,6 +56,8 @@ var results = new BenchmarkResults
     ProcessId = Environment.ProcessId,
     StartTimeUtc = started,
     CommandLine = string.Join(' ', args),
+    AppContextSwitches = options.AppContext.Count == 0 ? null : options.AppContext.ToDictionary(),
+    DynamicCodeSupported = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported,
     Runs = runner.Results,
     Unsupported = runner.Unsupported,
     Errors = runner.Errors,

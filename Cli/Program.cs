@@ -7,6 +7,7 @@ var verbs = new ICommand[]
 {
     new RecordVerb(),
     new AnalyzeVerb(),
+    new DiffVerb(),
     new StatsVerb(),
     new HeapVerb(),
     new StackTagsVerb(),

@@ -9,6 +9,7 @@ namespace EtwSerializerProfiler.Common;
 public sealed class ArgReader
 {
     private readonly Dictionary<string, string?> _values = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, List<string?>> _allValues = new(StringComparer.OrdinalIgnoreCase);
     private readonly HashSet<string> _consumed = new(StringComparer.OrdinalIgnoreCase);
 
     public IReadOnlyList<string> Positional { get; }
@@ -36,6 +37,8 @@ public sealed class ArgReader
                     value = args[++i];
                 }
                 _values[name] = value;
+                if (!_allValues.TryGetValue(name, out var all)) _allValues[name] = all = [];
+                all.Add(value);
             }
             else positional.Add(arg);
         }
@@ -55,6 +58,13 @@ public sealed class ArgReader
     public string? String(string name) { _consumed.Add(name); return _values.TryGetValue(name, out var v) ? v : null; }
 
     public string String(string name, string fallback) => String(name) ?? fallback;
+
+    /// <summary>Every value of a repeatable option, in command-line order (String returns only the last).</summary>
+    public IReadOnlyList<string> Strings(string name)
+    {
+        _consumed.Add(name);
+        return _allValues.TryGetValue(name, out var all) ? all.Select(v => v ?? "").ToList() : [];
+    }
 
     public int Int(string name, int fallback, int min = int.MinValue, int max = int.MaxValue)
     {

@@ -16,6 +16,10 @@ public sealed record BenchmarkResults
     public required int ProcessId { get; init; }
     public required DateTime StartTimeUtc { get; init; }
     public required string CommandLine { get; init; }
+    /// <summary>--appcontext switches the benchmark set at startup; null when none.</summary>
+    public Dictionary<string, bool>? AppContextSwitches { get; init; }
+    /// <summary>RuntimeFeature.IsDynamicCodeSupported as the serializers saw it: false means reflection instead of emitted code.</summary>
+    public bool? DynamicCodeSupported { get; init; }
     public List<RunResult> Runs { get; init; } = [];
     public List<UnsupportedSerializer> Unsupported { get; init; } = [];
     public List<string> Errors { get; init; } = [];

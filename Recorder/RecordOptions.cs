@@ -90,7 +90,8 @@ public sealed record RecordOptions
           --analyze            print the analyzer's per-serializer tables when recording ends
           --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records
-        Benchmark options (--n, --runs, --serializers, --test, --threads, --data, ...) pass through unchanged.
+        Benchmark options (--n, --runs, --serializers, --test, --threads, --data, ...) pass through unchanged;
+        --appcontext Name=true|false is also written to a runtimeconfig so it holds from the traced process's start.
           --heap a,b [--heap-objects N]   also dump the heap after a,b's deserialize of N objects (default: the first
                                           --n), original and result alive; read with `esp heap FOLDER` (docs/heap.md)
         """;

@@ -10,6 +10,8 @@ public sealed class TraceAnalysis
     public List<string> Warnings { get; } = [];
     /// <summary>Diagnoses with evidence (Analyzer/Findings), most severe first; filled at the end of the analysis.</summary>
     public List<Findings.Finding> Findings { get; } = [];
+    /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
+    public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; set; }
 }
 
 public sealed class TraceInfo

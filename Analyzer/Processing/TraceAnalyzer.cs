@@ -152,6 +152,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             analysis.Warnings.Add($"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");
             return;
         }
+        analysis.InProcess = results;
         var byKey = results.Runs.GroupBy(r => new RunKey(r.Serializer, r.Operation, r.Objects, r.Run)).ToDictionary(g => g.Key, g => g.Last());
         foreach (var run in analysis.Runs)
             if (byKey.TryGetValue(run.Key, out var r)) run.InProcess = r;

@@ -40,6 +40,14 @@ public static class SerializerStackTagsGenerator
     /// </summary>
     public const int InvokePriority = -20;
 
+    /// <summary>
+    /// The invoke machinery itself where no emitted stub exists (dynamic code off, or the very first call): on .NET 8+
+    /// PropertyInfo.Get/SetValue, MethodInfo.Invoke and ConstructorInfo.Invoke end in these frames, which is where
+    /// System.Text.Json, DataContractSerializer and Newtonsoft.Json spend their reflection-only time. Ranked with the
+    /// other reflection tags: like PropertyInfo.GetValue, it then also claims the (usually trivial) callee.
+    /// </summary>
+    public const string InterpretedInvokeTag = "Interpreted invoke";
+
     private sealed record Node(string Name, int? Priority, List<Node> Children, List<(string Module, string Method)> Entrypoints)
     {
         public Node(string name, int? priority = null) : this(name, priority, [], []) { }
@@ -98,6 +106,9 @@ public static class SerializerStackTagsGenerator
             .Add(new Node("PropertyInfo", ReflectionPriority).Entry("*",
                 "System.Reflection.*PropertyInfo::GetValue*",
                 "System.Reflection.*PropertyInfo::SetValue*"))
+            .Add(new Node(InterpretedInvokeTag, ReflectionPriority).Entry("*",
+                "System.Reflection.MethodBaseInvoker::InterpretedInvoke*",
+                "System.RuntimeMethodHandle::InvokeMethod*"))
             .Add(new Node("Invoke", InvokePriority).Entry("*",
                 "System.Reflection.*MethodInfo::Invoke*",
                 "System.Reflection.*MethodBase::Invoke*",

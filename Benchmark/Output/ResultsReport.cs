@@ -34,6 +34,8 @@ public static class ResultsReport
                 all[0].Verification ?? "-");
         }
         table.Notes.Add("Mean/Min over measured runs; run 0 is the warm-up. GC columns are collections per run by condemned generation.");
+        if (results.AppContextSwitches is { Count: > 0 } switches)
+            table.Notes.Add($"AppContext: {string.Join(", ", switches.Select(s => $"{s.Key}={(s.Value ? "true" : "false")}"))}; dynamic code supported: {(results.DynamicCodeSupported == true ? "yes" : "no")}");
         foreach (var u in results.Unsupported.DistinctBy(u => u.Serializer)) table.Notes.Add($"{u.Serializer}: not run: {u.Reason}");
         foreach (var e in results.Errors) table.Notes.Add($"ERROR {e}");
         foreach (var h in results.HeapSnapshots ?? []) table.Notes.Add(HeapNote(h));

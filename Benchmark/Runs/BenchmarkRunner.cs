@@ -37,13 +37,24 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 done += options.Counts.Count;
                 continue;
             }
-            foreach (var count in options.Counts)
+            var resultsBefore = Results.Count;
+            for (var i = 0; i < options.Counts.Count; i++)
             {
+                var count = options.Counts[i];
                 cancel.ThrowIfCancellationRequested();
                 progress?.Report($"[{++done}/{total}] {serializer.Name} N={count}");
                 try
                 {
                     RunOne(serializer, scope, dataName, count, doSerialize, doDeserialize, cancel);
+                }
+                catch (Exception ex) when (NotRunnable.Reason(ex, anyMeasured: Results.Count > resultsBefore) is { } why)
+                {
+                    // A configuration without dynamic code is a legitimate thing to measure; a serializer that cannot
+                    // work in it is reported once, like BinaryFormatter on .NET 9+ (its other counts would fail alike).
+                    Unsupported.Add(new UnsupportedSerializer(serializer.Name, why));
+                    progress?.Report($"  not runnable here: {why}");
+                    done += options.Counts.Count - i - 1;
+                    break;
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {

@@ -40,12 +40,21 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
         var scope = new RunScope(marker, allThreads: false);
         var output = new MemoryStream();
         // First use = one serialize and one deserialize, the cost a service pays on its first request.
-        var m = scope.Measure(new RunContext(serializer.Name, "firstcall", dataType.Name, count, 0), () =>
+        RunMeasurement m;
+        try
         {
-            serializer.Serialize(data, output);
-            output.Position = 0;
-            GC.KeepAlive(serializer.Deserialize(dataType, output));
-        });
+            m = scope.Measure(new RunContext(serializer.Name, "firstcall", dataType.Name, count, 0), () =>
+            {
+                serializer.Serialize(data, output);
+                output.Position = 0;
+                GC.KeepAlive(serializer.Deserialize(dataType, output));
+            });
+        }
+        catch (Exception ex) when (NotRunnable.Reason(ex, anyMeasured: false) is { } why)
+        {
+            Unsupported.Add(new UnsupportedSerializer(serializer.Name, why));
+            return;
+        }
         Results.Add(new RunResult
         {
             Serializer = serializer.Name, SerializerVersion = serializer.Version, Format = serializer.Format,
@@ -70,6 +79,11 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
                          "--n", options.Counts[0].ToString(System.Globalization.CultureInfo.InvariantCulture),
                          "--data", options.Data.ToString(), "--json", json })
                 psi.ArgumentList.Add(a);
+            foreach (var (name, value) in options.AppContext)
+            {
+                psi.ArgumentList.Add("--appcontext");
+                psi.ArgumentList.Add($"{name}={(value ? "true" : "false")}");
+            }
             using var child = Process.Start(psi) ?? throw new InvalidOperationException("could not start child process");
             child.StandardOutput.ReadToEnd();
             child.WaitForExitAsync(cancel).GetAwaiter().GetResult();

@@ -27,8 +27,15 @@ public static class RecordCommand
             etwPlan = EtwSessionPlan.For(profile, EtwSessionNames.ForRecording(Environment.ProcessId), EtwSessionPlan.LayoutFor(Environment.OSVersion.Version));
         }
         var command = BuildCommand(options, out var recordsBenchmark);
+        var switches = recordsBenchmark ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+        if (switches.Count > 0)
+        {
+            var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
+            BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
+            command = command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
+        }
         await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
         if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
         heap?.Start(cancel);

@@ -56,4 +56,14 @@ public sealed class BenchmarkOptionsTests
         Assert.Contains(expected, ex.Message, StringComparison.Ordinal);
         Assert.DoesNotContain('\n', ex.Message);
     }
+
+    [Fact]
+    public void Appcontext_is_repeatable_and_needs_a_boolean()
+    {
+        var o = BenchmarkOptions.Parse(["--appcontext", "A.B=false", "--appcontext=C=True"]);
+        Assert.Equal([KeyValuePair.Create("A.B", false), KeyValuePair.Create("C", true)], o.AppContext);
+        Assert.Empty(BenchmarkOptions.Parse([]).AppContext);
+        Assert.Contains("true or false", Assert.Throws<UsageException>(() => BenchmarkOptions.Parse(["--appcontext", "A=off"])).Message, StringComparison.Ordinal);
+        Assert.Contains("Name=true|false", Assert.Throws<UsageException>(() => BenchmarkOptions.Parse(["--appcontext", "A"])).Message, StringComparison.Ordinal);
+    }
 }

@@ -1,0 +1,53 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Diff;
+
+/// <summary>
+/// Describes one side of a diff from its analysis: the runtime, the knobs that select emitted code or reflection
+/// (AppContext switches and dynamic code support from results.json, environment from manifest.json), and the
+/// serializers the benchmark could not run there, so rows missing on one side come with a reason.
+/// </summary>
+public static class DiffSideReader
+{
+    public static DiffSide From(TraceAnalysis analysis, string? manifestPath, AnalyzerOptions options)
+    {
+        var results = analysis.InProcess;
+        var configuration = new List<string>();
+        if (results?.AppContextSwitches is { Count: > 0 } switches)
+            configuration.AddRange(switches.Select(s => $"AppContext {s.Key}={(s.Value ? "true" : "false")}"));
+        if (results?.DynamicCodeSupported is { } dynamicCode)
+            configuration.Add(dynamicCode ? "dynamic code supported (emitted serializers)" : "dynamic code NOT supported (reflection-only fallbacks)");
+        configuration.AddRange(Environment(manifestPath, analysis.Warnings).Select(e => $"env {e.Key}={e.Value}"));
+
+        var unsupported = (results?.Unsupported ?? [])
+            .Where(u => options.Includes(u.Serializer))
+            .GroupBy(u => u.Serializer, StringComparer.OrdinalIgnoreCase)
+            .ToDictionary(g => g.Key, g => g.First().Reason, StringComparer.OrdinalIgnoreCase);
+
+        return new DiffSide(
+            analysis.Trace.Path,
+            results?.Runtime ?? analysis.Trace.RuntimeVersion,
+            configuration,
+            unsupported,
+            analysis.Warnings);
+    }
+
+    /// <summary>The recorded process's extra environment (esp record --env), from manifest.json's "environment".</summary>
+    private static IEnumerable<KeyValuePair<string, string>> Environment(string? manifestPath, List<string> warnings)
+    {
+        if (manifestPath is null) return [];
+        try
+        {
+            return JsonNode.Parse(File.ReadAllText(manifestPath))?["environment"] is JsonObject env
+                ? env.Select(e => KeyValuePair.Create(e.Key, e.Value?.ToString() ?? "")).OrderBy(e => e.Key, StringComparer.Ordinal).ToList()
+                : [];
+        }
+        catch (Exception ex) when (ex is JsonException or IOException or InvalidOperationException)
+        {
+            warnings.Add($"{manifestPath}: unreadable manifest ({ex.Message}); recorded environment unknown");
+            return [];
+        }
+    }
+}

@@ -1,0 +1,96 @@
+namespace EtwSerializerProfiler.Analyzer.Diff;
+
+/// <summary>Where a (serializer, operation, objects) row was found.</summary>
+public enum Presence { Both, OnlyInBaseline, OnlyInTrace }
+
+/// <summary>How deltas are judged; the defaults are what docs/diff.md describes.</summary>
+public sealed record DiffSettings
+{
+    /// <summary>Two-sided significance level of Welch's t-test; the confidence intervals are 1 − Alpha.</summary>
+    public double Alpha { get; init; } = 0.05;
+
+    /// <summary>The seeds' "error margin of ca. 10%": a remainder this small relative to the baseline is negligible.</summary>
+    public double Tolerance { get; init; } = 0.10;
+
+    /// <summary>Tag prefixes factored out in the explained view: the seeds' FieldInfo.Get/SetValue and Activator.CreateInstance.</summary>
+    public IReadOnlyList<string> FactoredOutTags { get; init; } = ["Reflection", "Activator"];
+}
+
+/// <summary>One trace of the comparison and what is known about how it was recorded.</summary>
+public sealed record DiffSide(
+    string Path,
+    string? Runtime,
+    IReadOnlyList<string> Configuration,
+    IReadOnlyDictionary<string, string> Unsupported,
+    IReadOnlyList<string> Warnings);
+
+/// <summary>
+/// One metric (or one stack tag's ms) of one row: per-run statistics on each side and their difference.
+/// A side is null when the row exists only in the other trace; then there is no delta.
+/// </summary>
+public sealed record MetricDiff(string Name, SampleStats? Baseline, SampleStats? Trace, NoiseVerdict Noise)
+{
+    /// <summary>mean(trace) − mean(baseline).</summary>
+    public double? Delta => Baseline is null || Trace is null ? null : Trace.Mean - Baseline.Mean;
+
+    /// <summary>Delta / mean(baseline); null when the baseline is 0 or missing.</summary>
+    public double? RelativeDelta => Delta is { } d && Baseline!.Mean != 0 ? d / Baseline.Mean : null;
+}
+
+/// <summary>
+/// The seeds' method: of a duration or CPU delta, how much is the change in the factored-out tags (reflection,
+/// Activator), and is what remains distinguishable from noise? <see cref="Remainder"/> is the per-run metric minus
+/// the factored-out tags' ms, compared like any other metric.
+/// </summary>
+public sealed record ExplainedDiff(string Metric, double Delta, double FactoredOutDelta, MetricDiff Remainder, double BaselineMean, double Tolerance)
+{
+    /// <summary>FactoredOutDelta / Delta: above 0.5 the factored-out tags carry most of the change.</summary>
+    public double? FactoredOutShare => Delta == 0 ? null : FactoredOutDelta / Delta;
+
+    /// <summary>The remainder relative to the baseline's whole metric (not to the baseline remainder).</summary>
+    public double? RemainderRelative => BaselineMean == 0 ? null : Remainder.Delta / BaselineMean;
+
+    /// <summary>True when Welch's test finds the remainder indistinguishable from run-to-run noise; null with too few runs.</summary>
+    public bool? RemainderWithinNoise => Remainder.Noise.Significant is { } significant ? !significant : null;
+
+    /// <summary>True when the remainder is within the tolerance (default 10%) of the baseline.</summary>
+    public bool WithinTolerance => RemainderRelative is { } r && Math.Abs(r) <= Tolerance;
+}
+
+/// <summary>One (serializer, operation, objects) compared across the two traces.</summary>
+public sealed record RowDiff
+{
+    public const string DurationMs = "durationMs";
+    public const string CpuMs = "cpuMs";
+    public const string ThreadCpuMs = "threadCpuMs";
+    public const string GcCount = "gcCount";
+    public const string GcPauseMs = "gcPauseMs";
+    public const string AllocatedBytes = "allocatedBytes";
+
+    public required string Serializer { get; init; }
+    public required string Operation { get; init; }
+    public required int Objects { get; init; }
+    public required Presence Presence { get; init; }
+    /// <summary>
+    /// Duration, sampled CPU, thread CPU (in-process, from results.json; only when every run has it), GC count,
+    /// GC pause, allocations, in that order.
+    /// </summary>
+    public required IReadOnlyList<MetricDiff> Metrics { get; init; }
+    /// <summary>Sampled ms per run by stack tag path, largest |delta| first (one-sided rows: largest value first).</summary>
+    public required IReadOnlyList<MetricDiff> Tags { get; init; }
+    /// <summary>Duration, sampled CPU and thread CPU with the factored-out tags removed; empty unless the row is in both traces.</summary>
+    public required IReadOnlyList<ExplainedDiff> Explained { get; init; }
+    /// <summary>Why the row is missing on one side, when the benchmark said (e.g. "not run: ...").</summary>
+    public string? Note { get; init; }
+
+    public MetricDiff Metric(string name) => Metrics.First(m => m.Name == name);
+
+    public MetricDiff? TryMetric(string name) => Metrics.FirstOrDefault(m => m.Name == name);
+}
+
+/// <summary>The result of `esp diff BASELINE TRACE`: every row of either trace, matched by serializer, operation and size.</summary>
+public sealed record TraceDiff(DiffSide Baseline, DiffSide Trace, DiffSettings Settings, IReadOnlyList<RowDiff> Rows)
+{
+    /// <summary>About the comparison itself, e.g. the two traces were tagged with different stack tags files.</summary>
+    public List<string> Warnings { get; } = [];
+}

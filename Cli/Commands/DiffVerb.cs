@@ -1,0 +1,72 @@
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Diff;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Cli.Commands;
+
+/// <summary>`esp diff BASELINE TRACE`: what changed per serializer between two traces, and which stack tags explain it.</summary>
+public sealed class DiffVerb : ICommand
+{
+    public string Name => "diff";
+    public string Summary => "compare two traces per serializer: deltas, their noise, and the stack tags that explain them";
+
+    private const string Usage = """
+        esp diff BASELINE TRACE [options]   each: trace folder, .nettrace, .zip (or .etl on Windows)
+
+          --format text|csv|json|markdown   output format (default text; JSON fields in docs/diff.md)
+          --out F                           write to F instead of the terminal
+          --serializers a,b                 only these serializers
+          --stacktags F                     stack tags file for both traces (default: each trace folder's, else the tool's)
+
+        Δ = TRACE − BASELINE per run (measured runs, warm-up excluded), judged against run-to-run noise with
+        Welch's t-test; the explained view factors out the Reflection\* and Activator\* tags.
+        """;
+
+    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    {
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h" });
+        if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
+        var format = r.Enum("format", TableFormat.Text);
+        var outPath = r.String("out");
+        var options = new AnalyzerOptions
+        {
+            Serializers = r.List("serializers"),
+            StackTagsPath = r.String("stacktags"),
+        };
+        r.RejectUnknown("diff");
+        if (r.Positional.Count != 2) throw new UsageException("diff needs exactly two traces: BASELINE TRACE (folders, .nettrace, .zip or .etl)");
+        if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
+
+        var (baseline, baselineAnalysis, baselineTags) = Load(r.Positional[0], options, cancel);
+        var (trace, traceAnalysis, traceTags) = Load(r.Positional[1], options, cancel);
+        var diff = TraceDiffer.Compute(baseline, baselineAnalysis.Runs, trace, traceAnalysis.Runs);
+        if (baselineTags != traceTags)
+            diff.Warnings.Add($"the traces were tagged with different stack tags files ({baselineAnalysis.Trace.StackTagsFile} vs {traceAnalysis.Trace.StackTagsFile}): tag deltas may reflect the files, not the code; pass --stacktags F to use one for both");
+        if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
+            diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
+
+        var text = DiffReport.Render(diff, format);
+        if (outPath is null) Console.Write(text);
+        else
+        {
+            File.WriteAllText(outPath, text);
+            Console.Error.WriteLine($"wrote {outPath}");
+        }
+        // Like analyze: non-zero only when there was nothing to compare.
+        return Task.FromResult(diff.Rows.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+    }
+
+    /// <returns>The side, its analysis, and the text of the stack tags file it was tagged with (read now: a .zip's folder is gone after this).</returns>
+    private static (DiffSide Side, TraceAnalysis Analysis, string? StackTags) Load(string path, AnalyzerOptions options, CancellationToken cancel)
+    {
+        cancel.ThrowIfCancellationRequested();
+        using var input = TraceInput.Open(path);
+        var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
+        var tags = analysis.Trace.StackTagsFile is { } file ? File.ReadAllText(file) : null;
+        return (DiffSideReader.From(analysis, input.ManifestPath, options), analysis, tags);
+    }
+}

@@ -1,0 +1,36 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Recorder;
+
+/// <summary>The recorder turns the benchmark's --appcontext into runtimeconfig properties that hold from process start.</summary>
+public sealed class BenchmarkRuntimeConfigTests
+{
+    [Fact]
+    public void Appcontext_assignments_are_found_in_either_spelling_and_rejected_like_the_benchmark_does()
+    {
+        var switches = BenchmarkRuntimeConfig.AppContextSwitches(["--n", "10", "--appcontext", "A=false", "--appcontext=B.C=True"]);
+        Assert.Equal([KeyValuePair.Create("A", false), KeyValuePair.Create("B.C", true)], switches);
+        Assert.Empty(BenchmarkRuntimeConfig.AppContextSwitches(["--runs", "3"]));
+        Assert.Throws<UsageException>(() => BenchmarkRuntimeConfig.AppContextSwitches(["--appcontext", "D=maybe"]));
+        Assert.Throws<UsageException>(() => BenchmarkRuntimeConfig.AppContextSwitches(["--appcontext"]));
+    }
+
+    [Fact]
+    public void The_benchmarks_runtimeconfig_is_copied_with_the_switches_as_config_properties()
+    {
+        var dir = Repo.NewTempDir("rc");
+        var path = Path.Combine(dir, BenchmarkRuntimeConfig.FileName);
+        BenchmarkRuntimeConfig.Write(Repo.BenchmarkDll, [KeyValuePair.Create("System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported", false)], path);
+        var written = JsonNode.Parse(File.ReadAllText(path))!["runtimeOptions"]!;
+        var original = JsonNode.Parse(File.ReadAllText(Path.ChangeExtension(Repo.BenchmarkDll, ".runtimeconfig.json")))!["runtimeOptions"]!;
+        Assert.Equal(original["framework"]!.ToJsonString(), written["framework"]!.ToJsonString());
+        var properties = written["configProperties"]!.AsObject();
+        Assert.False(properties["System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported"]!.GetValue<bool>());
+        // The benchmark's own properties are kept.
+        foreach (var (name, _) in original["configProperties"]!.AsObject()) Assert.True(properties.ContainsKey(name), name);
+        Directory.Delete(dir, recursive: true);
+    }
+}
