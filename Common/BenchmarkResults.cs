@@ -33,14 +33,18 @@ public sealed record BenchmarkResults
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     };
 
-    public static BenchmarkResults Load(string path) =>
-        JsonSerializer.Deserialize<BenchmarkResults>(File.ReadAllText(path), JsonOptions)
-        ?? throw new InvalidDataException($"{path}: empty benchmark results");
+    // Source-generated: reflection-based metadata costs more than reading a long results.json itself.
+    public static BenchmarkResults Load(string path)
+    {
+        using var stream = File.OpenRead(path);
+        return JsonSerializer.Deserialize(stream, ResultsJsonContext.Default.BenchmarkResults)
+            ?? throw new InvalidDataException($"{path}: empty benchmark results");
+    }
 
     public void Save(string path)
     {
         var tmp = path + ".tmp";
-        File.WriteAllText(tmp, JsonSerializer.Serialize(this, JsonOptions));
+        using (var stream = File.Create(tmp)) JsonSerializer.Serialize(stream, this, ResultsJsonContext.Default.BenchmarkResults);
         File.Move(tmp, path, overwrite: true);
     }
 }
@@ -76,3 +80,8 @@ public sealed record RunResult
 }
 
 public sealed record UnsupportedSerializer(string Serializer, string Reason);
+
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
+    DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(BenchmarkResults))]
+internal sealed partial class ResultsJsonContext : JsonSerializerContext;

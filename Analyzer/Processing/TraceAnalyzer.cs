@@ -17,9 +17,9 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// </summary>
 public sealed class TraceAnalyzer(AnalyzerOptions options)
 {
-    private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
-    private const string RundownProvider = "Microsoft-Windows-DotNETRuntimeRundown";
     private static readonly Guid ClrProvider = new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+    private static readonly Guid RundownGuid = new("a669021c-c450-4609-a035-5af59af4df18");
+    private static readonly Guid SampleProfilerGuid = new("3c530d44-97ae-513a-1e6d-783e8f8e03a9");
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
     public const string GcTag = "GC";
@@ -277,8 +277,9 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 else if (id == WaitStopId) OnWaitStop(e);
                 return;
             }
-            if ((int)e.ID == 0 && e.ProviderName == SampleProfilerProvider) { OnSample(e); return; }
-            if (e.ProviderGuid == RunEvents.ProviderGuid || e.ProviderName == RunEvents.ProviderName)
+            // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
+            if (e.ProviderGuid == SampleProfilerGuid) { if ((int)e.ID == 0) OnSample(e); return; }
+            if (e.ProviderGuid == RunEvents.ProviderGuid)
             {
                 var t = e.TimeStampRelativeMSec;
                 switch ((int)e.ID)
@@ -303,7 +304,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
                 }
                 return;
             }
-            if (!analysis.Trace.HasRundown && e.ProviderName == RundownProvider) analysis.Trace.HasRundown = true;
+            if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
         }
 
         private void OnRunStart(TraceEvent e)
@@ -637,9 +638,15 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
             }
             // Pauses are clipped to each window, as GC.GetTotalPauseDuration deltas are: a background GC that
             // starts in one run may pause again in the next.
+            // Both lists sorted by time: a sweep, not every pause against every run.
+            _pauses.Sort((a, b) => a.StartMs.CompareTo(b.StartMs));
+            var first = 0;
             foreach (var run in runs)
-                foreach (var pause in _pauses)
-                    run.GcPauseMs += pause.Overlap(run.StartMs, run.EndMs);
+            {
+                while (first < _pauses.Count && _pauses[first].EndMs <= run.StartMs) first++;
+                for (var i = first; i < _pauses.Count && _pauses[i].StartMs < run.EndMs; i++)
+                    run.GcPauseMs += _pauses[i].Overlap(run.StartMs, run.EndMs);
+            }
         }
 
         /// <summary>Run 0 of each (serializer, operation, N) is the warm-up when there are more runs, as in the benchmark.</summary>
