@@ -67,7 +67,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         return File.Exists(p) ? p : null;
     }
 
-    private TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
+    internal TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
     {
         if (input.Format == TraceFormat.Etl)
             throw new BadInputException($"{input.TracePath}: .etl analysis needs the Windows build of the analyzer");

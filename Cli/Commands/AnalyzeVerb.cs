@@ -2,6 +2,7 @@ using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Report;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
@@ -20,6 +21,8 @@ public sealed class AnalyzeVerb : ICommand
           --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
           --top N                           hottest methods per serializer/operation (use with --serializers)
           --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
+          --html F                          also write a self-contained HTML report with charts and call trees (docs/report.md)
+          --speedscope DIR                  also write one speedscope flame graph file per serializer and operation
         """;
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
@@ -29,6 +32,8 @@ public sealed class AnalyzeVerb : ICommand
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
         var top = r.Int("top", 0, min: 0, max: 10_000);
+        var htmlPath = r.String("html");
+        var speedscopeDir = r.String("speedscope");
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
@@ -44,6 +49,8 @@ public sealed class AnalyzeVerb : ICommand
         var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
             analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+        if (htmlPath is not null || speedscopeDir is not null)
+            ReportExport.Write(input, analysis, options, htmlPath, speedscopeDir, progress: CommandRunner.StderrProgress);
         var text = AnalysisReport.Render(analysis, format, top);
         if (outPath is null) Console.Write(text);
         else
