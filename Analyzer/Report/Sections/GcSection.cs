@@ -54,7 +54,7 @@ public sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IRep
             {
                 ["horizontalBars"] = true,
                 ["axisY"] = new JsonObject { ["offset"] = offset },
-                ["axisX"] = new JsonObject { ["unit"] = " ms" },
+                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 60 },
                 ["chartPadding"] = new JsonObject { ["right"] = 50 },
             },
             CssClass = "bars-thin",

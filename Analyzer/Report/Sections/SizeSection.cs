@@ -38,7 +38,7 @@ public sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : IR
             {
                 ["horizontalBars"] = true,
                 ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
-                ["axisX"] = new JsonObject { ["unit"] = " KB" },
+                ["axisX"] = new JsonObject { ["unit"] = " KB", ["scaleMinSpace"] = 70 },
                 ["chartPadding"] = new JsonObject { ["right"] = 50 },
             },
             CssClass = "bars",

@@ -55,7 +55,7 @@ public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries) 
                     ["horizontalBars"] = true,
                     ["stackBars"] = true,
                     ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
-                    ["axisX"] = new JsonObject { ["unit"] = " ms" },
+                    ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 60 },
                     ["chartPadding"] = new JsonObject { ["right"] = 50 },
                 },
                 Legend = [.. order.Select(g => (g, SeriesClassOf(g, order)))],
