@@ -139,6 +139,17 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
         Assert.Equal(expected.Count, Directory.GetFiles(Report.SpeedscopeDir, "*.speedscope.json").Length);
     }
 
+    [Theory]
+    [InlineData("--html", "/proc/no-such-dir/report.html")]
+    [InlineData("--speedscope", "/proc/no-such-dir")]
+    public void An_unwritable_output_is_a_one_line_usage_error(string option, string path)
+    {
+        var r = Support.ProcessRunner.Dotnet(Path.Combine(Support.Repo.BinDir, "esp.dll"), "analyze", recorded.Folder.Path, option, path);
+        Assert.Equal(Common.ExitCodes.Usage, r.ExitCode);
+        Assert.Contains($"{option} {path}: cannot write there", r.StdErr, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", r.StdErr, StringComparison.Ordinal);
+    }
+
     private static bool IsRemote(string url)
     {
         var u = url.Trim().Trim('"', '\'');
