@@ -34,6 +34,7 @@ public sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRepor
             html.Element("p", "No samples inside the measured runs (a trace without SampleProfiler?).", ("class", "muted"));
             return;
         }
+        var harness = HarnessFrames(stacks.Profiles);
         foreach (var p in stacks.Profiles)
         {
             using (html.Block("div", ("class", "call-tree"), ("data-serializer", p.Serializer), ("data-operation", p.Operation)))
@@ -49,7 +50,7 @@ public sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRepor
                 }
                 using (html.Block("div", ("class", "tree")))
                     foreach (var child in Sorted(p.Tree.Root, p.Tree.TotalMs))
-                        WriteNode(html, child, p.Tree.TotalMs, 0);
+                        WriteNode(html, child, p.Tree.TotalMs, 0, harness);
             }
         }
     }
@@ -57,38 +58,69 @@ public sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRepor
     private static IEnumerable<CallTreeNode> Sorted(CallTreeNode node, double total) =>
         node.Children.Where(c => c.InclusiveMs >= total * MinShare).OrderByDescending(c => c.InclusiveMs);
 
-    private static void WriteNode(HtmlWriter html, CallTreeNode node, double total, int depth)
+    /// <summary>
+    /// The root frames every profile starts with (Main, the benchmark's runner): the same in every tree, so they
+    /// are folded into one line. Needs two profiles to tell harness from serializer.
+    /// </summary>
+    private static IReadOnlyList<string> HarnessFrames(IReadOnlyList<RunProfile> profiles)
     {
+        if (profiles.Count < 2) return [];
+        List<string> Chain(CallTreeNode root)
+        {
+            var chain = new List<string>();
+            var node = root.Children.Where(c => c.Name != RunStackCollector.GcFrame).OrderByDescending(c => c.InclusiveMs).FirstOrDefault();
+            while (node is not null)
+            {
+                chain.Add(node.Name);
+                node = node.Children.Count == 1 ? node.Children.First() : null;
+            }
+            return chain;
+        }
+        var chains = profiles.Select(p => Chain(p.Tree.Root)).ToList();
+        var common = chains[0].Count;
+        foreach (var c in chains.Skip(1))
+            common = Math.Min(common, c.Zip(chains[0]).TakeWhile(z => z.First == z.Second).Count());
+        // Keep the last shared frame visible: it is where the profiles part (e.g. the runner's DeserializeRun).
+        return chains[0].Take(Math.Max(0, common - 1)).ToList();
+    }
+
+    private static void WriteNode(HtmlWriter html, CallTreeNode node, double total, int depth, IReadOnlyList<string> harness)
+    {
+        // Frames that hold (nearly) all of their parent's time are listed in one node, one frame a line, so a
+        // single hot path does not become a staircase; the harness frames every tree shares are folded to one line.
         var chain = new List<CallTreeNode> { node };
         while (chain[^1].Children.Count == 1 && chain[^1].Children.First().InclusiveMs >= chain[^1].InclusiveMs * ChainShare)
             chain.Add(chain[^1].Children.First());
+        var folded = depth == 0 ? chain.Zip(harness).TakeWhile(z => z.First.Name == z.Second).Count() : 0;
         var last = chain[^1];
-        var label = chain.Count switch
-        {
-            1 => Short(node.Name),
-            2 => $"{Short(node.Name)} → {Short(last.Name)}",
-            _ => $"{Short(node.Name)} → … {chain.Count - 2} frames … → {Short(last.Name)}",
-        };
         var title = string.Join("\n", chain.Select(c => c.Name)) + $"\nself {Fmt.Ms(last.ExclusiveMs)} ms";
         var children = depth < MaxDepth ? Sorted(last, total).ToList() : [];
         if (children.Count == 0)
         {
-            using (html.Block("div", ("class", "leaf"), ("title", title))) Line(html, node, label, total);
+            using (html.Block("div", ("class", "leaf"), ("title", title))) Line(html, node, chain, folded, total);
             return;
         }
         var open = node.InclusiveMs >= total * 0.2 && depth < 16;
         using (html.Block("details", ("open", open ? "open" : null)))
         {
-            using (html.Block("summary", ("title", title))) Line(html, node, label, total);
-            foreach (var child in children) WriteNode(html, child, total, depth + 1);
+            using (html.Block("summary", ("title", title))) Line(html, node, chain, folded, total);
+            foreach (var child in children) WriteNode(html, child, total, depth + 1, harness);
         }
     }
 
-    private static void Line(HtmlWriter html, CallTreeNode node, string label, double total)
+    private static void Line(HtmlWriter html, CallTreeNode node, List<CallTreeNode> chain, int folded, double total)
     {
         html.Element("span", Fmt.Pct(total > 0 ? node.InclusiveMs / total : 0), ("class", "pct"));
         html.Element("span", Fmt.Ms(node.InclusiveMs) + " ms", ("class", "ms"));
-        html.Element("span", label, ("class", node.Name == RunStackCollector.GcFrame ? "gc" : null));
+        var shown = chain.Skip(folded).ToList();
+        if (folded > 0)
+            html.Element("span", $"[{folded} frames of the benchmark harness, the same in every tree]", ("class", "muted"));
+        for (var i = 0; i < shown.Count; i++)
+        {
+            var cls = shown[i].Name == RunStackCollector.GcFrame ? "gc" : null;
+            if (i == 0 && folded == 0) html.Element("span", Short(shown[i].Name), ("class", cls));
+            else html.Element("span", "→ " + Short(shown[i].Name), ("class", "chain " + (cls ?? "")));
+        }
     }
 
     /// <summary>"Namespace.Type.Method" of "Module!Namespace.Type.Method(args)": the full name is in the tooltip.</summary>
