@@ -68,11 +68,11 @@ public sealed class TextTable(string title, IReadOnlyList<string> columns)
     private string RenderMarkdown()
     {
         var sb = new StringBuilder();
-        sb.AppendLine($"### {Title}").AppendLine();
-        sb.AppendLine("| " + string.Join(" | ", Columns) + " |");
+        sb.AppendLine($"### {Markdown.Escape(Title)}").AppendLine();
+        sb.AppendLine("| " + string.Join(" | ", Columns.Select(Markdown.Escape)) + " |");
         sb.AppendLine("|" + string.Join("|", Columns.Select((_, i) => _rows.Count > 0 && _rows.All(r => IsNumeric(r[i])) ? "---:" : "---")) + "|");
-        foreach (var row in _rows) sb.AppendLine("| " + string.Join(" | ", row.Select(c => c.Replace("|", "\\|", StringComparison.Ordinal))) + " |");
-        foreach (var note in Notes) sb.AppendLine().AppendLine("> " + note);
+        foreach (var row in _rows) sb.AppendLine("| " + string.Join(" | ", row.Select(Markdown.Escape)) + " |");
+        foreach (var note in Notes) sb.AppendLine().AppendLine("> " + Markdown.Escape(note));
         return sb.AppendLine().ToString();
     }
 }
@@ -81,6 +81,27 @@ public static class Csv
 {
     public static string Escape(string value) =>
         value.AsSpan().IndexOfAny(",\"\n\r") >= 0 ? "\"" + value.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : value;
+}
+
+/// <summary>
+/// Text for GitHub-flavoured Markdown: method names like List`1[&lt;T&gt;] or __Canon must show as written, not
+/// as raw HTML, code spans or bold, and a | must not split a table cell.
+/// </summary>
+public static class Markdown
+{
+    public static string Escape(string text)
+    {
+        var sb = new StringBuilder(text.Length + 8);
+        foreach (var c in text)
+        {
+            if (c is '\\' or '`' or '*' or '_' or '[' or ']' or '|' or '#') sb.Append('\\').Append(c);
+            else if (c == '<') sb.Append("&lt;");
+            else if (c == '>') sb.Append("&gt;");
+            else if (c is '\n' or '\r') sb.Append(' ');
+            else sb.Append(c);
+        }
+        return sb.ToString();
+    }
 }
 
 public static class Fmt

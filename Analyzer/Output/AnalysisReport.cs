@@ -19,11 +19,13 @@ public static class AnalysisReport
             sb.Append(RunsTable(analysis).Render(TableFormat.Csv));
             return sb.ToString();
         }
-        if (format == TableFormat.Markdown) sb.AppendLine($"## {Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\'))}").AppendLine();
+        if (format == TableFormat.Markdown) sb.AppendLine($"## {Markdown.Escape(Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')))}").AppendLine();
         foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        if (format == TableFormat.Markdown)
+            foreach (var table in Report.StackTagGroups.Tables(SerializerSummary.From(analysis.Runs))) sb.Append(table.Render(format)).AppendLine();
         if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
         var notes = TraceNotes(analysis);
-        sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + n + "\n")) : string.Join("", notes.Select(n => n + "\n")));
+        sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + Markdown.Escape(n) + "\n")) : string.Join("", notes.Select(n => n + "\n")));
         sb.AppendLine().Append(FindingsReport.Text(analysis.Findings, format));
         return sb.ToString();
     }

@@ -71,7 +71,7 @@ public sealed class TraceAnalyzer(AnalyzerOptions options)
         return File.Exists(p) ? p : null;
     }
 
-    private TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
+    internal TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
     {
         if (input.Format == TraceFormat.Etl) return OpenEtl(input, progress);
         var etlx = EtlxPath(input.TracePath);

@@ -3,6 +3,7 @@ using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Report;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
@@ -21,6 +22,8 @@ public sealed class AnalyzeVerb : ICommand
           --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
           --top N                           hottest methods per serializer/operation (use with --serializers)
           --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
+          --html F                          also write a self-contained HTML report with charts and call trees (docs/report.md)
+          --speedscope DIR                  also write one speedscope flame graph file per serializer and operation
         """;
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
@@ -30,6 +33,8 @@ public sealed class AnalyzeVerb : ICommand
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
         var top = r.Int("top", 0, min: 0, max: 10_000);
+        var htmlPath = r.String("html");
+        var speedscopeDir = r.String("speedscope");
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
@@ -45,6 +50,8 @@ public sealed class AnalyzeVerb : ICommand
         var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
             analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+        if (htmlPath is not null || speedscopeDir is not null)
+            ReportExport.Write(input, analysis, options, htmlPath, speedscopeDir, progress: CommandRunner.StderrProgress);
         var text = AnalysisReport.Render(analysis, format, top);
         if (Directory.Exists(r.Positional[0]) && Directory.EnumerateFiles(r.Positional[0], HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
             Console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {r.Positional[0]}");

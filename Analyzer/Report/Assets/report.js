@@ -1,0 +1,101 @@
+// Draws the report's charts with Chartist from the JSON in #report-charts (written by HtmlReport.cs), and says in
+// #report-status whether that worked: data-status="ok" once every chart has been drawn, "error" otherwise. This file
+// only translates options JSON cannot carry (functions, axis types) and adds tooltips; Chartist does the drawing.
+(function () {
+  'use strict';
+  var status = document.getElementById('report-status');
+  var failed = false;
+
+  function fail(message) {
+    failed = true;
+    status.setAttribute('data-status', 'error');
+    status.textContent = 'Report script error: ' + message;
+  }
+
+  window.addEventListener('error', function (e) { fail(e.message || 'unknown error'); });
+
+  function formatNumber(v) {
+    var a = Math.abs(v);
+    if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + 'M';
+    if (a >= 1e4) return (v / 1e3).toFixed(0) + 'k';
+    if (a >= 100 || v === Math.round(v)) return v.toFixed(0);
+    if (a >= 1) return v.toFixed(1);
+    return v.toPrecision(2);
+  }
+
+  // "tickLabels": [[value, label], ...] -> the label of the nearest listed value, nothing elsewhere.
+  function tickLabelFunction(pairs) {
+    return function (value) {
+      for (var i = 0; i < pairs.length; i++) {
+        if (Math.abs(pairs[i][0] - value) < 1e-6) return pairs[i][1];
+      }
+      return '';
+    };
+  }
+
+  function convertAxis(axis) {
+    if (!axis) return axis;
+    var out = {};
+    Object.keys(axis).forEach(function (key) { out[key] = axis[key]; });
+    if (axis.scale === 'fixed') out.type = Chartist.FixedScaleAxis;
+    else if (axis.scale === 'auto') out.type = Chartist.AutoScaleAxis;
+    else if (axis.scale === 'step') out.type = Chartist.StepAxis;
+    delete out.scale;
+    if (axis.tickLabels) {
+      out.labelInterpolationFnc = tickLabelFunction(axis.tickLabels);
+      delete out.tickLabels;
+    } else if (typeof axis.unit === 'string') {
+      var unit = axis.unit;
+      out.labelInterpolationFnc = function (value) {
+        return typeof value === 'number' ? formatNumber(value) + unit : value;
+      };
+      delete out.unit;
+    }
+    return out;
+  }
+
+  function convertOptions(options) {
+    var out = {};
+    Object.keys(options).forEach(function (key) { out[key] = options[key]; });
+    out.axisX = convertAxis(options.axisX);
+    out.axisY = convertAxis(options.axisY);
+    if (options.lineSmooth === 'none') out.lineSmooth = Chartist.Interpolation.none({ fillHoles: false });
+    return out;
+  }
+
+  // A native SVG <title> is the tooltip: no extra library, works in every browser.
+  function addTooltip(data) {
+    if (!data.meta || !data.element || !data.element._node) return;
+    if (data.type !== 'bar' && data.type !== 'point') return;
+    var title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+    title.textContent = String(data.meta);
+    data.element._node.appendChild(title);
+  }
+
+  try {
+    if (typeof Chartist === 'undefined') throw new Error('the Chartist library did not load');
+    var specs = JSON.parse(document.getElementById('report-charts').textContent);
+    var drawn = 0;
+    var finish = function () {
+      if (failed || drawn < specs.length) return;
+      status.setAttribute('data-status', 'ok');
+      status.setAttribute('data-charts', String(drawn));
+      status.textContent = 'All ' + drawn + ' charts drawn. Hover a bar or point for its value.';
+    };
+    specs.forEach(function (spec) {
+      var Chart = spec.kind === 'bar' ? Chartist.Bar : Chartist.Line;
+      var chart = new Chart('#' + spec.id, spec.data, convertOptions(spec.options));
+      var counted = false;
+      chart.on('draw', addTooltip);
+      chart.on('created', function () {
+        if (counted) return; // Chartist redraws on resize: count each chart once
+        counted = true;
+        drawn++;
+        finish();
+      });
+    });
+    finish();
+  } catch (e) {
+    fail(e && e.message ? e.message : String(e));
+  }
+})();

@@ -1,0 +1,166 @@
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using Microsoft.Diagnostics.Tracing.Stacks;
+using Microsoft.Diagnostics.Tracing.Stacks.Formats;
+
+namespace EtwSerializerProfiler.Analyzer.Report;
+
+/// <summary>
+/// A second pass over the trace, only for --html and --speedscope, so plain `esp analyze` stays as fast as before:
+/// the managed samples inside each measured run's window (on its worker thread), weighted as the analyzer weighs
+/// them (time since the thread's previous sample, GC pauses taken out), gathered per serializer and operation into
+/// a TraceEvent stack source (exported with SpeedScopeStackSourceWriter) and a call tree (drawn in the HTML).
+/// Warm-up runs are left out, as in the tables.
+/// </summary>
+public static class RunStackCollector
+{
+    private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
+    /// <summary>The pseudo-frame standing for time the runtime was suspended for a GC: no stack is sampled then.</summary>
+    public const string GcFrame = "[GC pause: runtime suspended]";
+
+    public static RunStacks Collect(TraceInput input, TraceAnalysis analysis, AnalyzerOptions options, string? speedscopeDir, IProgress<string>? progress = null)
+    {
+        var windows = analysis.Runs.Where(r => !r.IsWarmup).OrderBy(r => r.StartMs).ToList();
+        var starts = windows.Select(r => r.StartMs).ToArray();
+        using var log = new TraceAnalyzer(options).OpenTraceLog(input, analysis, progress);
+        var collectors = new Dictionary<(string, string), Collector>();
+        var weigher = new SampleWeigher();
+        var pauses = new List<PauseWindow>();
+        var suspensions = new Dictionary<int, (double StartMs, bool IsGc)>();
+        var source = log.Events.GetSource();
+
+        // As in the analyzer: the sampler suspends the runtime too, so only suspensions that ran a GC are pauses.
+        source.Clr.GCSuspendEEStart += e => suspensions[e.ThreadID] = (e.TimeStampRelativeMSec,
+            e.Reason is GCSuspendEEReason.SuspendForGC or GCSuspendEEReason.SuspendForGCPrep);
+        source.Clr.GCStart += e => { if (suspensions.TryGetValue(e.ThreadID, out var s)) suspensions[e.ThreadID] = (s.StartMs, true); };
+        source.Clr.GCRestartEEStop += e =>
+        {
+            if (suspensions.Remove(e.ThreadID, out var s) && s.IsGc) pauses.Add(new PauseWindow(s.StartMs, e.TimeStampRelativeMSec));
+        };
+        source.AllEvents += e =>
+        {
+            if ((int)e.ID != 0 || e.ProviderName != SampleProfilerProvider) return;
+            var now = e.TimeStampRelativeMSec;
+            var since = weigher.Previous(e.ThreadID, now);
+            if (!IsManagedSample(e) || RunAt(windows, starts, now, e.ThreadID) is not { } run) return;
+            var from = Math.Max(since, run.StartMs);
+            var gcMs = 0.0;
+            for (var i = pauses.Count - 1; i >= 0 && pauses[i].EndMs > from - 1000; i--) gcMs += pauses[i].Overlap(from, now);
+            var key = (run.Key.Serializer, run.Key.Operation);
+            if (!collectors.TryGetValue(key, out var c)) collectors[key] = c = new Collector(log, run.Key.Serializer, run.Key.Operation);
+            c.Add(e, run, from, weigher.Cap(now - from - gcMs), gcMs);
+        };
+        progress?.Report("collecting the stacks of the measured runs...");
+        source.Process();
+
+        string? dir = null;
+        if (speedscopeDir is not null) dir = Directory.CreateDirectory(speedscopeDir).FullName;
+        var profiles = new List<RunProfile>();
+        foreach (var c in collectors.Values.OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => Output.SerializerSummary.OperationOrder(c.Profile.Operation)))
+        {
+            c.Source.DoneAddingSamples();
+            if (dir is not null && c.Profile.Samples > 0)
+            {
+                var path = Path.Combine(dir, SpeedscopeFileName(c.Profile.Serializer, c.Profile.Operation));
+                SpeedScopeStackSourceWriter.WriteStackViewAsJson(c.Source, path);
+                c.Profile.SpeedscopePath = path;
+            }
+            profiles.Add(c.Profile);
+        }
+        if (dir is not null) progress?.Report($"wrote {profiles.Count(p => p.SpeedscopePath is not null)} speedscope file(s) to {dir}");
+        return new RunStacks { Profiles = profiles, GcPauses = pauses, SpeedscopeDirectory = dir };
+    }
+
+    /// <summary>"System.Text.Json.serialize.speedscope.json": serializer names are file-name safe, but custom ones may not be.</summary>
+    public static string SpeedscopeFileName(string serializer, string operation)
+    {
+        var invalid = Path.GetInvalidFileNameChars();
+        var safe = new string([.. $"{serializer}.{operation}".Select(ch => invalid.Contains(ch) || ch is ' ' or '\\' or '/' ? '_' : ch)]);
+        return safe + ".speedscope.json";
+    }
+
+    private static RunAnalysis? RunAt(List<RunAnalysis> windows, double[] starts, double timeMs, int thread)
+    {
+        var i = Array.BinarySearch(starts, timeMs);
+        if (i < 0) i = ~i - 1;
+        if (i < 0) return null;
+        var run = windows[i];
+        if (timeMs > run.EndMs) return null;
+        return run.WorkerThreadId == 0 || run.WorkerThreadId == thread ? run : null;
+    }
+
+    private static bool IsManagedSample(TraceEvent e) => e.PayloadValue(0) switch
+    {
+        string s => s == "Managed",
+        null => true,
+        var v => Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) == 2,
+    };
+
+    /// <summary>The stack source and call tree of one serializer and operation, filled in trace order.</summary>
+    private sealed class Collector
+    {
+        private readonly StackSourceSample _sample;
+        private readonly Dictionary<StackSourceCallStackIndex, string[]> _framesByStack = [];
+        private readonly HashSet<RunKey> _runs = [];
+        private readonly StackSourceFrameIndex _gcFrame;
+
+        public Collector(TraceLog log, string serializer, string operation)
+        {
+            Source = new MutableTraceEventStackSource(log);
+            _sample = new StackSourceSample(Source);
+            _gcFrame = Source.Interner.FrameIntern(GcFrame, Source.Interner.ModuleIntern("runtime"));
+            Profile = new RunProfile { Serializer = serializer, Operation = operation };
+        }
+
+        public MutableTraceEventStackSource Source { get; }
+        public RunProfile Profile { get; }
+
+        public void Add(TraceEvent e, RunAnalysis run, double fromMs, double weightMs, double gcMs)
+        {
+            if (_runs.Add(run.Key)) Profile.Runs++;
+            Profile.Samples++;
+            if (gcMs > 0 && e.Thread() is { } thread)
+            {
+                // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
+                AddSample(Source.Interner.CallStackIntern(_gcFrame, Source.GetCallStackForThread(thread)), fromMs, gcMs);
+                Profile.GcMs += gcMs;
+                Profile.Tree.Add([GcFrame], gcMs);
+                fromMs += gcMs;
+            }
+            if (weightMs <= 0) return;
+            var stack = Source.GetCallStack(e.CallStackIndex(), e);
+            AddSample(stack, fromMs, weightMs);
+            Profile.Tree.Add(FramesRootFirst(stack), weightMs);
+        }
+
+        private void AddSample(StackSourceCallStackIndex stack, double timeMs, double weightMs)
+        {
+            _sample.StackIndex = stack;
+            _sample.TimeRelativeMSec = timeMs;
+            _sample.Metric = (float)weightMs;
+            Source.AddSample(_sample);
+        }
+
+        /// <summary>The frames below the "Thread (id)" pseudo-frame, root first; the thread and process frames are the same for every sample.</summary>
+        private string[] FramesRootFirst(StackSourceCallStackIndex stack)
+        {
+            if (_framesByStack.TryGetValue(stack, out var frames)) return frames;
+            var leafFirst = new List<string>();
+            for (var s = stack; s != StackSourceCallStackIndex.Invalid; s = Source.GetCallerIndex(s))
+            {
+                var name = Source.GetFrameName(Source.GetFrameIndex(s), false);
+                if (name.StartsWith("Thread (", StringComparison.Ordinal)) break;
+                // EventPipe stacks stop short of the thread's start, and TraceEvent roots them at a BROKEN frame.
+                if (name != "BROKEN") leafFirst.Add(name);
+            }
+            leafFirst.Reverse();
+            frames = [.. leafFirst];
+            _framesByStack[stack] = frames;
+            return frames;
+        }
+    }
+}
