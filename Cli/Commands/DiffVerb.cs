@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Report;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
@@ -19,6 +20,7 @@ public sealed class DiffVerb : ICommand
 
           --format text|csv|json|markdown   output format (default text; JSON fields in docs/diff.md)
           --out F                           write to F instead of the terminal
+          --html F                          also write a self-contained HTML page (charts, deltas, tables)
           --serializers a,b                 only these serializers
           --stacktags F                     stack tags file for both traces (default: each trace folder's, else the tool's)
 
@@ -32,6 +34,7 @@ public sealed class DiffVerb : ICommand
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
+        var htmlPath = r.String("html");
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
@@ -49,6 +52,15 @@ public sealed class DiffVerb : ICommand
         if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
             diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
 
+        if (htmlPath is not null)
+        {
+            try { File.WriteAllText(htmlPath, DiffHtmlReport.Render(diff)); }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                throw new UsageException($"--html {htmlPath}: cannot write ({ex.Message})");
+            }
+            Console.Error.WriteLine($"wrote {htmlPath}");
+        }
         var text = DiffReport.Render(diff, format);
         if (outPath is null) Console.Write(text);
         else
