@@ -34,12 +34,11 @@ public sealed record BenchmarkResults
     };
 
     // Source-generated: reflection-based metadata costs more than reading a long results.json itself.
-    public static BenchmarkResults Load(string path)
-    {
-        using var stream = File.OpenRead(path);
-        return JsonSerializer.Deserialize(stream, ResultsJsonContext.Default.BenchmarkResults)
+    public static BenchmarkResults Load(string path) =>
+        // From bytes, not a stream: records with required members are read with whole-object read-ahead, which on a
+        // stream re-buffers the file over and over (quadratic for a long results.json).
+        JsonSerializer.Deserialize(File.ReadAllBytes(path), ResultsJsonContext.Default.BenchmarkResults)
             ?? throw new InvalidDataException($"{path}: empty benchmark results");
-    }
 
     public void Save(string path)
     {

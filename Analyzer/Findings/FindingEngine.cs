@@ -22,7 +22,7 @@ public static class FindingEngine
 
     /// <summary>Findings for an analyzed trace, reading results.json from the trace folder when there is one.</summary>
     public static IReadOnlyList<Finding> Detect(TraceAnalysis analysis, FindingThresholds? thresholds = null) =>
-        Detect(new FindingContext(analysis, LoadResults(analysis.Trace.ResultsFile), thresholds ?? FindingThresholds.Default));
+        Detect(new FindingContext(analysis, analysis.InProcess ?? LoadResults(analysis.Trace.ResultsFile), thresholds ?? FindingThresholds.Default));
 
     public static IReadOnlyList<Finding> Detect(FindingContext context, IEnumerable<IFindingDetector>? detectors = null) =>
         [.. (detectors ?? DefaultDetectors).SelectMany(d => d.Detect(context)).OrderByDescending(f => f.Severity)];
