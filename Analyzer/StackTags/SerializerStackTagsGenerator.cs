@@ -120,7 +120,10 @@ public static class SerializerStackTagsGenerator
                 "System.Activator::CreateInstance*",
                 "System.RuntimeType::CreateInstance*",
                 "System.RuntimeType::CreateInstanceDefaultCtor*",
-                "System.RuntimeType+ActivatorCache::*"));
+                "System.RuntimeType+ActivatorCache::*",
+                // Object creation without `new` (DataContractSerializer's way); not RuntimeTypeHandle.InternalAlloc,
+                // which also boxes FieldInfo.GetValue's results and would charge boxing to Activator.
+                "System.Runtime.CompilerServices.RuntimeHelpers::GetUninitializedObject*"));
 
         string[] gcMethods = ["WKS::*", "SVR::*", "*GarbageCollect*", "*gc_heap*"];
         var gc = new Node("GC", RuntimePriority)
