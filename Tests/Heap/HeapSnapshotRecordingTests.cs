@@ -25,6 +25,34 @@ public sealed class HeapSnapshotRecordingTests
     private static readonly string[] Serializers = ["System.Text.Json", "Google.Protobuf"];
 
     [Fact]
+    public async Task A_serializer_that_keeps_references_brings_the_shared_title_back_as_one_instance()
+    {
+        var dir = Repo.NewTempDir("heapref");
+        try
+        {
+            const string name = "DataContract.References";
+            var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(dir, "t"),
+            [
+                "--profile", "gc", "--data", "sharedstrings", "--n", Objects.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "--runs", "1", "--test", "deserialize", "--serializers", name, "--heap", name, "--quiet",
+            ]);
+            Assert.True(exit == ExitCodes.Ok, output);
+            var dump = Assert.Single(HeapSnapshotInput.Open(folder.Path).Dumps);
+            var a = HeapSnapshotAnalyzer.Analyze(dump.Path, dump.Recorded);
+            Assert.Equal(Objects, a.Types.Single(t => t.Type.EndsWith(nameof(SharedTitleBook), StringComparison.Ordinal)).DeserializedCount);
+            Assert.Equal(1, a.Deserialized.DistinctStrings);
+            Assert.Equal(1, a.Deserialized.Strings); // N books, one title instance: identity kept
+            Assert.Equal(0, a.Deserialized.DuplicateStringBytes);
+            var measured = Recording.Results(folder).HeapSnapshots!.Single().DeserializedInProcessBytes!.Value;
+            Assert.True(Math.Abs(a.Deserialized.Bytes - measured) <= Tolerance(measured), $"dump {a.Deserialized.Bytes:N0} B vs GC.GetTotalMemory {measured:N0} B");
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    [Fact]
     public async Task Shared_title_is_one_instance_in_the_original_and_one_per_book_after_serializers_without_identity()
     {
         var dir = Repo.NewTempDir("heap");
