@@ -1,7 +1,5 @@
-using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 using System.Xml;
-using Dcs = System.Runtime.Serialization.DataContractSerializer;
 
 namespace EtwSerializerProfiler.Benchmark.Serializers;
 
@@ -10,32 +8,21 @@ namespace EtwSerializerProfiler.Benchmark.Serializers;
 /// [DataContract(IsReference = true)] tracks objects only: shared strings are written (and read back) per use.
 /// Emits XmlFormatWriter/Reader delegates per type at run time (dynamic methods).
 /// </summary>
-public sealed class DataContractTextSerializer : Serializer
+public sealed class DataContractTextSerializer : DataContractSerializerBase
 {
-    private readonly ConcurrentDictionary<Type, Dcs> _serializers = new();
-
     public override string Name => "DataContract";
 
     public override string Format => "XML";
 
     public override Capabilities Capabilities => Capabilities.PrivateMembers;
 
-    protected override Type LibraryType => typeof(Dcs);
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public override void Serialize(object graph, Stream stream) => Write(graph, stream);
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public override void Serialize(object graph, Stream stream)
-    {
-        using var writer = XmlDictionaryWriter.CreateTextWriter(stream, System.Text.Encoding.UTF8, ownsStream: false);
-        For(graph.GetType()).WriteObject(writer, graph);
-    }
+    public override object Deserialize(Type type, Stream stream) => Read(type, stream);
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    public override object Deserialize(Type type, Stream stream)
-    {
-        // Not disposed: closing an XmlDictionaryReader closes the stream (XmlObjectSerializer.ReadObject(Stream) does the same).
-        var reader = XmlDictionaryReader.CreateTextReader(stream, XmlDictionaryReaderQuotas.Max);
-        return For(type).ReadObject(reader) ?? throw new InvalidDataException("DataContractSerializer returned null");
-    }
+    protected override XmlDictionaryWriter CreateWriter(Stream stream) => XmlDictionaryWriter.CreateTextWriter(stream, System.Text.Encoding.UTF8, ownsStream: false);
 
-    private Dcs For(Type type) => _serializers.GetOrAdd(type, static t => new Dcs(t));
+    protected override XmlDictionaryReader CreateReader(Stream stream) => XmlDictionaryReader.CreateTextReader(stream, XmlDictionaryReaderQuotas.Max);
 }
