@@ -55,6 +55,12 @@ public sealed class RunAnalysis
     public bool IsWarmup { get; set; }
     public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
+    /// <summary>
+    /// Sampled time outside GC: what reflection and Activator shares are shares of. GC pauses (EventPipe) or GC
+    /// frames (ETW) are time the serializer's own code did not run, whatever made it collect.
+    /// </summary>
+    public double NonGcSampledMs => Tags.Values.Sum() - TagMs("GC");
+
     /// <summary>Sum of sampled time in tags whose path starts with the prefix (e.g. "Reflection").</summary>
     public double TagMs(string prefix) => Tags.Where(t => t.Key == prefix || t.Key.StartsWith(prefix + "\\", StringComparison.Ordinal)).Sum(t => t.Value);
 }

@@ -34,7 +34,7 @@ public sealed record SerializerSummary
                 var all = g.ToList();
                 var measured = all.Where(r => !r.IsWarmup).ToList();
                 var warm = all.FirstOrDefault(r => r.IsWarmup);
-                var sampled = measured.Sum(r => r.Tags.Values.Sum());
+                var sampled = measured.Sum(r => r.NonGcSampledMs);
                 double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(f);
                 return new SerializerSummary
                 {

@@ -20,7 +20,7 @@ public sealed class ReflectionDetector : IFindingDetector
         var t = context.Thresholds;
         foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
         {
-            var sampled = g.Sum(r => r.Tags.Values.Sum());
+            var sampled = g.Sum(r => r.NonGcSampledMs);
             if (sampled < t.MinSampledMs) continue;
             var reflection = g.Sum(r => r.TagMs(ReflectionTag));
             var activator = g.Sum(r => r.TagMs(ActivatorTag));
