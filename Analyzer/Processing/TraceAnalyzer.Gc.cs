@@ -1,12 +1,5 @@
-using System.Diagnostics;
-using EtwSerializerProfiler.Analyzer.Input;
-using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.StackTags;
-using EtwSerializerProfiler.Common;
-using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Analysis;
 using Microsoft.Diagnostics.Tracing.Etlx;
-using TraceLog = Microsoft.Diagnostics.Tracing.Etlx.TraceLog;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
