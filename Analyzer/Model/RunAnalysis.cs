@@ -39,7 +39,15 @@ public sealed class RunAnalysis
     public int Gen0 { get; set; }
     public int Gen1 { get; set; }
     public int Gen2 { get; set; }
+    /// <summary>Time the runtime was stopped for GCs, from SuspendEEStart to RestartEEStop (PerfView's pause).</summary>
     public double GcPauseMs { get; set; }
+    /// <summary>
+    /// The part of GcPauseMs spent bringing threads to a safe point (SuspendEEStart to SuspendEEStop). Blocking
+    /// GCs leave it out of GC.GetTotalPauseDuration; a large share means threads are slow to reach safe points.
+    /// </summary>
+    public double GcSuspendMs { get; set; }
+    /// <summary>The part of GcPauseMs spent letting threads go again (RestartEEStart to RestartEEStop).</summary>
+    public double GcRestartMs { get; set; }
     public long AllocatedBytes { get; set; }
     public int AllocationTicks { get; set; }
     public int Exceptions { get; set; }

@@ -60,13 +60,13 @@ public static class AnalysisReport
 
     public static TextTable RunsTable(TraceAnalysis analysis)
     {
-        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes"]);
+        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes"]);
         foreach (var r in analysis.Runs)
         {
             var p = r.InProcess;
             table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events", Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
-                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Int(r.AllocatedBytes),
+                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
                 p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
@@ -129,6 +129,8 @@ public static class AnalysisReport
                 ["samples"] = r.Samples,
                 ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),
                 ["gcPauseMs"] = r.GcPauseMs,
+                ["gcSuspendMs"] = r.GcSuspendMs,
+                ["gcRestartMs"] = r.GcRestartMs,
                 ["allocatedBytes"] = r.AllocatedBytes,
                 ["tags"] = Dict(r.Tags.OrderByDescending(x => x.Value)),
                 ["exceptions"] = r.Exceptions,

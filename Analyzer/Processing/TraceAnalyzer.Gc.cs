@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing.Analysis;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
@@ -47,14 +48,21 @@ public sealed partial class TraceAnalyzer
             }
             // Pauses are clipped to each window, as GC.GetTotalPauseDuration deltas are: a background GC that
             // starts in one run may pause again in the next.
-            // Both lists sorted by time: a sweep, not every pause against every run.
-            _pauses.Sort((a, b) => a.StartMs.CompareTo(b.StartMs));
+            foreach (var (run, ms) in OverlapsByRun(_pauses, runs)) run.GcPauseMs += ms;
+            foreach (var (run, ms) in OverlapsByRun(_suspending, runs)) run.GcSuspendMs += ms;
+            foreach (var (run, ms) in OverlapsByRun(_restarting, runs)) run.GcRestartMs += ms;
+        }
+
+        /// <summary>How much of each interval falls in each run; both sorted by time, so a sweep, not all against all.</summary>
+        private static IEnumerable<(RunAnalysis Run, double Ms)> OverlapsByRun(List<Interval> intervals, List<RunAnalysis> runsByStart)
+        {
+            intervals.Sort((a, b) => a.StartMs.CompareTo(b.StartMs));
             var first = 0;
-            foreach (var run in runs)
+            foreach (var run in runsByStart)
             {
-                while (first < _pauses.Count && _pauses[first].EndMs <= run.StartMs) first++;
-                for (var i = first; i < _pauses.Count && _pauses[i].StartMs < run.EndMs; i++)
-                    run.GcPauseMs += _pauses[i].Overlap(run.StartMs, run.EndMs);
+                while (first < intervals.Count && intervals[first].EndMs <= run.StartMs) first++;
+                for (var i = first; i < intervals.Count && intervals[i].StartMs < run.EndMs; i++)
+                    yield return (run, intervals[i].Overlap(run.StartMs, run.EndMs));
             }
         }
     }

@@ -174,7 +174,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
         private readonly List<Interval> _pauses = [];
-        private readonly Dictionary<int, (double StartMs, bool IsGc)> _suspensions = [];
+        private readonly List<Interval> _suspending = [];
+        private readonly List<Interval> _restarting = [];
+        private readonly Dictionary<int, Suspension> _suspensions = [];
         private RunAnalysis? _open;
         private int _openMarker;
         private long _events;
@@ -185,6 +187,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private int _unnamed;
 
         private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs);
+
+        /// <summary>
+        /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),
+        /// RestartingMs when the runtime began to let them go (RestartEEStart).
+        /// </summary>
+        private readonly record struct Suspension(double StartMs, double? SuspendedMs, double? RestartingMs, bool IsGc);
 
         public void Subscribe(TraceLogEventSource source)
         {
@@ -233,13 +241,24 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
             source.Clr.GCSuspendEEStart += e =>
             {
-                if (InProcess(e)) _suspensions[e.ThreadID] = (e.TimeStampRelativeMSec,
+                if (InProcess(e)) _suspensions[e.ThreadID] = new(e.TimeStampRelativeMSec, null, null,
                     e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
             };
-            source.Clr.GCStart += e => { if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = (s.StartMs, true); };
+            source.Clr.GCSuspendEEStop += e =>
+            {
+                if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { SuspendedMs = e.TimeStampRelativeMSec };
+            };
+            source.Clr.GCStart += e => { if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { IsGc = true }; };
+            source.Clr.GCRestartEEStart += e =>
+            {
+                if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { RestartingMs = e.TimeStampRelativeMSec };
+            };
             source.Clr.GCRestartEEStop += e =>
             {
-                if (InProcess(e) && _suspensions.Remove(e.ThreadID, out var s) && s.IsGc) _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
+                if (!InProcess(e) || !_suspensions.Remove(e.ThreadID, out var s) || !s.IsGc) return;
+                _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
+                if (s.SuspendedMs is { } suspended) _suspending.Add(new Interval(s.StartMs, suspended));
+                if (s.RestartingMs is { } restarting) _restarting.Add(new Interval(restarting, e.TimeStampRelativeMSec));
             };
             source.Clr.MethodJittingStarted += e => { if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec; };
             source.Clr.MethodLoadVerbose += e =>
