@@ -28,9 +28,11 @@ public sealed partial class TraceAnalyzer
         /// </summary>
         private void OnRunBegin(TraceEvent e)
         {
+            _sawRunBegin = true;
             if (_open is { Closed: false } open && open.WorkerThreadId == e.ThreadID)
             {
                 open.StartMs = e.TimeStampRelativeMSec;
+                _awaitingBegin = false;
                 return;
             }
             var (marker, pending) = PendingForWorker(e.ThreadID);
@@ -87,6 +89,9 @@ public sealed partial class TraceAnalyzer
             var key = pending?.Key ?? new RunKey("(unnamed)", OperationOf(markerMethod), 0, _unnamed++);
             var run = NewRun(key, pending?.Data ?? "", e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
             run.MarkerWaitStartMs = e.TimeStampRelativeMSec;
+            // The worker's RunBegin will move the start to its Stopwatch read; until then it is still handshaking
+            // (milliseconds, when it is descheduled), and that is not the run's cost.
+            _awaitingBegin = _sawRunBegin && pending is not null;
         }
 
         private void OnWaitStop(TraceEvent e)
@@ -142,6 +147,7 @@ public sealed partial class TraceAnalyzer
             if (_open is not null && !_open.Closed) { _open.EndMs = startMs; _open.Closed = true; }
             _open = run;
             _openMarker = marker;
+            _awaitingBegin = false;
             return run;
         }
 

@@ -183,6 +183,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private long _samples;
         private long _unresolvedSamples;
         private bool _sawRunEvents;
+        private bool _sawRunBegin;
+        private bool _awaitingBegin;
         private bool _sawWaits;
         private int _unnamed;
 
@@ -279,7 +281,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         private RunAnalysis? RunOf(TraceEvent e)
         {
-            if (_open is not { } run || run.Closed || e.ThreadID == _openMarker || !options.Includes(run.Key.Serializer)) return null;
+            if (_open is not { } run || run.Closed || _awaitingBegin || e.ThreadID == _openMarker || !options.Includes(run.Key.Serializer)) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
             return IsMeasuredWork(e.CallStackIndex()) ? run : null;
         }

@@ -110,8 +110,10 @@ public sealed class HeapSnapshotPartsTests
             var snapshot = Assert.Single(BenchmarkResults.Load(json).HeapSnapshots!);
             Assert.Equal(HeapSnapshotStatus.NoRecorder, snapshot.Status);
             Assert.Equal(1, snapshot.Run);
-            // 100 copies of a 1 KB title (2 KB as UTF-16) at least: Reflection keeps no identity.
-            Assert.InRange(snapshot.DeserializedInProcessBytes!.Value, 100 * 2 * 1024, 100 * 2 * 1024 + 64 * 1024);
+            // 100 copies of a 1 KB title (2 KB as UTF-16): Reflection keeps no identity (one shared title would be
+            // ~7 KB). GC.GetTotalMemory deltas also see other threads' garbage die, a few KB on a loaded machine
+            // (203,280 bytes once, with both cores busy), hence 10% below.
+            Assert.InRange(snapshot.DeserializedInProcessBytes!.Value, 100 * 2 * 1024 * 9 / 10, 100 * 2 * 1024 + 64 * 1024);
             Assert.Contains("heap snapshot Reflection N=100", r.StdOut, StringComparison.Ordinal);
         }
         finally
