@@ -68,6 +68,11 @@ public sealed record RunResult
     public bool Warmup { get; init; }
     public int Threads { get; init; } = 1;
     public required double DurationMs { get; init; }
+    /// <summary>
+    /// Stopwatch from just before RunBegin to just after RunEnd: DurationMs plus the two events' writes. A trace's
+    /// run window lies between the two; a large gap means the worker was held up writing an event (a busy machine).
+    /// </summary>
+    public double? OuterDurationMs { get; init; }
     public long SizeBytes { get; init; }
     public required GcCounts GcCount { get; init; }
     public required double GcPauseMs { get; init; }

@@ -143,6 +143,7 @@ public static class AnalysisReport
                 run["inProcess"] = new JsonObject
                 {
                     ["durationMs"] = p.DurationMs,
+                    ["outerDurationMs"] = p.OuterDurationMs,
                     ["gcCount"] = Gc(p.GcCount.Gen0, p.GcCount.Gen1, p.GcCount.Gen2),
                     ["gcPauseMs"] = p.GcPauseMs,
                     ["allocatedBytes"] = p.AllocatedBytes,

@@ -150,6 +150,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         Warmup = run == 0,
         Threads = threads,
         DurationMs = m.DurationMs,
+        OuterDurationMs = m.OuterDurationMs,
         SizeBytes = size,
         GcCount = m.Gcs,
         GcPauseMs = m.GcPauseMs,

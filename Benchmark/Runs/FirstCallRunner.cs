@@ -58,7 +58,7 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
         Results.Add(new RunResult
         {
             Serializer = serializer.Name, SerializerVersion = serializer.Version, Format = serializer.Format,
-            Operation = "firstcall", Data = dataType.Name, Objects = count, Run = 0, DurationMs = m.DurationMs,
+            Operation = "firstcall", Data = dataType.Name, Objects = count, Run = 0, DurationMs = m.DurationMs, OuterDurationMs = m.OuterDurationMs,
             SizeBytes = output.Length, GcCount = m.Gcs, GcPauseMs = m.GcPauseMs, AllocatedBytes = m.AllocatedBytes,
             CpuMs = m.CpuMs, WorkerThreadId = m.WorkerThreadId, MarkerThreadId = m.MarkerThreadId,
         });

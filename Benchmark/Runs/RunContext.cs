@@ -33,19 +33,22 @@ public sealed class RunScope
         RunEventSource.Log.RunStart(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid);
         var before = InProcessCounters.Take(_allThreads);
         _marker.Begin(run.Operation);
+        var outerStart = System.Diagnostics.Stopwatch.GetTimestamp();
         RunEventSource.Log.RunBegin();
         var start = System.Diagnostics.Stopwatch.GetTimestamp();
         body();
         var stop = System.Diagnostics.Stopwatch.GetTimestamp();
         RunEventSource.Log.RunEnd();
+        var outerStop = System.Diagnostics.Stopwatch.GetTimestamp();
         _marker.End();
         var after = InProcessCounters.Take(_allThreads);
         var durationMs = System.Diagnostics.Stopwatch.GetElapsedTime(start, stop).TotalMilliseconds;
+        var outerMs = System.Diagnostics.Stopwatch.GetElapsedTime(outerStart, outerStop).TotalMilliseconds;
         RunEventSource.Log.RunStop(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid, durationMs);
         if (++_completed == _failAfterRuns) Environment.FailFast($"--fail-after-runs {_failAfterRuns}: simulated crash");
         var (gcs, pauseMs, allocated, cpuMs) = InProcessCounters.Delta(before, after);
-        return new RunMeasurement(durationMs, gcs, pauseMs, allocated, cpuMs, workerTid, _marker.OsThreadId);
+        return new RunMeasurement(durationMs, outerMs, gcs, pauseMs, allocated, cpuMs, workerTid, _marker.OsThreadId);
     }
 }
 
-public readonly record struct RunMeasurement(double DurationMs, GcCounts Gcs, double GcPauseMs, long AllocatedBytes, double CpuMs, int WorkerThreadId, int MarkerThreadId);
+public readonly record struct RunMeasurement(double DurationMs, double OuterDurationMs, GcCounts Gcs, double GcPauseMs, long AllocatedBytes, double CpuMs, int WorkerThreadId, int MarkerThreadId);
