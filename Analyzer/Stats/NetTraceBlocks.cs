@@ -16,6 +16,10 @@ public sealed class NetTraceBlocks
 
     public Dictionary<string, (int Count, long Bytes)> Blocks { get; } = new(StringComparer.Ordinal);
     public long FileBytes { get; private set; }
+    /// <summary>The file's own header ("Nettrace" and the serializer name), before the first object.</summary>
+    public long HeaderBytes { get; private set; }
+    /// <summary>Whether the end-of-stream tag was read: then header, blocks and the tag are the whole file.</summary>
+    public bool Complete { get; private set; }
     public int? ProcessId { get; private set; }
     public int? Processors { get; private set; }
     public double? ExpectedSamplingMs { get; private set; }
@@ -45,10 +49,13 @@ public sealed class NetTraceBlocks
         var headerLength = reader.ReadInt32();
         var serializer = new string(reader.ReadChars(headerLength));
         if (serializer != "!FastSerialization.1") { Unsupported = $"serialization '{serializer}'"; return; }
+        HeaderBytes = stream.Position;
         while (true)
         {
+            // A block's bytes include its framing (type header and end tag): small blocks are not free.
+            var start = stream.Position;
             var tag = reader.ReadByte();
-            if (tag == NullReference) return; // end of stream marker
+            if (tag == NullReference) { Complete = true; return; } // end of stream marker
             if (tag != BeginObject || reader.ReadByte() != BeginObject || reader.ReadByte() != NullReference)
             {
                 Unsupported = $"unexpected tag at offset {stream.Position - 1}";
@@ -59,7 +66,6 @@ public sealed class NetTraceBlocks
             var nameLength = reader.ReadInt32();
             var name = new string(reader.ReadChars(nameLength));
             if (reader.ReadByte() != EndObject) { Unsupported = $"malformed type header for {name}"; return; }
-            var start = stream.Position;
             if (name == "Trace")
             {
                 var header = reader.ReadBytes(48).AsSpan();

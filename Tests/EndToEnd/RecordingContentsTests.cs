@@ -59,9 +59,10 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
         Assert.False(blocks.Truncated);
         Assert.True(blocks.Blocks.ContainsKey("StackBlock"));
         Assert.True(blocks.Blocks["EventBlock"].Bytes > blocks.Blocks["StackBlock"].Bytes);
-        // Header, blocks and the end tag add up to the file: nothing is skipped silently.
+        // Header, blocks (with their framing) and the end tag add up to the file, to the byte: nothing is skipped.
+        Assert.True(blocks.Complete);
         var accounted = blocks.Blocks.Values.Sum(b => b.Bytes);
-        Assert.InRange(accounted, blocks.FileBytes - 4096, blocks.FileBytes);
+        Assert.Equal(blocks.FileBytes, blocks.HeaderBytes + accounted + 1);
         Assert.Equal(1.0, blocks.ExpectedSamplingMs);
         var text = string.Concat(stats.Tables().Select(t => t.Render(TableFormat.Text)));
         Assert.Contains("Stacks take", text, StringComparison.Ordinal);
