@@ -31,16 +31,7 @@ public sealed class TraceInput : IDisposable
         {
             if (!OperatingSystem.IsWindows())
                 throw new BadInputException($"{path}: .etl files can only be read on Windows (ETW); record with EventPipe (.nettrace) here, or convert to .etlx on Windows");
-            var etlDir = Path.GetDirectoryName(Path.GetFullPath(path))!;
-            return new TraceInput
-            {
-                DisplayName = path,
-                TracePath = path,
-                Format = TraceFormat.Etl,
-                ResultsPath = Companion(etlDir, "results.json"),
-                StackTagsPath = Companion(etlDir, "Serializers.stacktags"),
-                ManifestPath = Companion(etlDir, "manifest.json"),
-            };
+            return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!, TraceFormat.Etl);
         }
         CheckNetTrace(path);
         return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!);
@@ -64,11 +55,11 @@ public sealed class TraceInput : IDisposable
     }
 
     /// <summary>A trace and what the recorder leaves beside it: benchmark results, stack tags, manifest.</summary>
-    private static TraceInput WithCompanions(string displayName, string trace, string dir, string? extractedDir = null) => new()
+    private static TraceInput WithCompanions(string displayName, string trace, string dir, TraceFormat format = TraceFormat.NetTrace, string? extractedDir = null) => new()
     {
         DisplayName = displayName,
         TracePath = trace,
-        Format = TraceFormat.NetTrace,
+        Format = format,
         ResultsPath = Companion(dir, "results.json"),
         StackTagsPath = Companion(dir, "Serializers.stacktags"),
         ManifestPath = Companion(dir, "manifest.json"),
