@@ -34,6 +34,33 @@ public static class DiffSideReader
             analysis.Warnings);
     }
 
+    /// <summary>
+    /// Several launches of one configuration as one side: their runs are pooled by the caller, so the test sees
+    /// process-to-process variance that runs inside one process cannot show. Launches that disagree on runtime or
+    /// configuration are not one configuration: that is said in a warning, not hidden.
+    /// </summary>
+    public static DiffSide Pool(IReadOnlyList<DiffSide> launches)
+    {
+        if (launches.Count == 0) throw new ArgumentException("a side needs at least one trace", nameof(launches));
+        if (launches.Count == 1) return launches[0];
+        var first = launches[0];
+        var warnings = new List<string>();
+        foreach (var launch in launches.Skip(1))
+        {
+            if (!string.Equals(launch.Runtime, first.Runtime, StringComparison.Ordinal))
+                warnings.Add($"launches differ in runtime: {first.Path} ran {first.Runtime ?? "unknown"}, {launch.Path} ran {launch.Runtime ?? "unknown"}");
+            if (!launch.Configuration.SequenceEqual(first.Configuration, StringComparer.Ordinal))
+                warnings.Add($"launches differ in configuration: {first.Path} ({string.Join("; ", first.Configuration)}) vs {launch.Path} ({string.Join("; ", launch.Configuration)})");
+        }
+        warnings.AddRange(launches.SelectMany(l => l.Warnings.Select(w => $"{l.Path}: {w}")));
+        var unsupported = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var (serializer, reason) in launches.SelectMany(l => l.Unsupported)) unsupported.TryAdd(serializer, reason);
+        return new DiffSide(string.Join(" + ", launches.Select(l => l.Path)), first.Runtime, first.Configuration, unsupported, warnings)
+        {
+            Launches = launches.Select(l => l.Path).ToList(),
+        };
+    }
+
     /// <summary>The recorded process's extra environment (esp record --env), from manifest.json's "environment".</summary>
     private static IEnumerable<KeyValuePair<string, string>> Environment(string? manifestPath, List<string> warnings)
     {

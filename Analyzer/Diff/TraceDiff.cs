@@ -16,13 +16,20 @@ public sealed record DiffSettings
     public IReadOnlyList<string> FactoredOutTags { get; init; } = ["Reflection", "Activator"];
 }
 
-/// <summary>One trace of the comparison and what is known about how it was recorded.</summary>
+/// <summary>
+/// One side of the comparison and what is known about how it was recorded. A side is one trace, or several
+/// launches of the same configuration whose runs are pooled (<see cref="Launches"/>, each trace's path).
+/// </summary>
 public sealed record DiffSide(
     string Path,
     string? Runtime,
     IReadOnlyList<string> Configuration,
     IReadOnlyDictionary<string, string> Unsupported,
-    IReadOnlyList<string> Warnings);
+    IReadOnlyList<string> Warnings)
+{
+    /// <summary>The traces pooled into this side; one entry (<see cref="Path"/>) unless launches were pooled.</summary>
+    public IReadOnlyList<string> Launches { get; init; } = [Path];
+}
 
 /// <summary>
 /// One metric (or one stack tag's ms) of one row: per-run statistics on each side and their difference.

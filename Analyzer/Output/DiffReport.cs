@@ -41,7 +41,10 @@ public static class DiffReport
         };
         lines.AddRange(diff.Warnings.Select(w => "warning: " + w));
         foreach (var (label, side) in new[] { ("baseline", diff.Baseline), ("trace", diff.Trace) })
-            if (side.Warnings.Count > 0) lines.Add($"{label}: {side.Warnings.Count} analyzer warning(s); `esp analyze {side.Path}` lists them");
+            if (side.Warnings.Count > 0)
+                lines.Add(side.Launches.Count == 1
+                    ? $"{label}: {side.Warnings.Count} analyzer warning(s); `esp analyze {side.Path}` lists them"
+                    : $"{label}: {side.Warnings.Count} warning(s): " + string.Join("; ", side.Warnings));
         return lines;
     }
 
@@ -236,6 +239,7 @@ public static class DiffReport
     private static JsonObject Side(DiffSide side) => new()
     {
         ["path"] = side.Path,
+        ["launches"] = new JsonArray(side.Launches.Select(l => (JsonNode?)l).ToArray()),
         ["runtime"] = side.Runtime,
         ["configuration"] = new JsonArray(side.Configuration.Select(c => (JsonNode?)c).ToArray()),
         ["unsupported"] = new JsonArray(side.Unsupported.OrderBy(u => u.Key, StringComparer.Ordinal)
@@ -306,7 +310,8 @@ public static class DiffReport
     };
 
     private static string Describe(DiffSide side) =>
-        side.Path + (side.Runtime is null && side.Configuration.Count == 0 ? "" : $" ({string.Join("; ", new[] { side.Runtime }.Concat(side.Configuration).OfType<string>())})");
+        side.Path + (side.Launches.Count > 1 ? $" ({side.Launches.Count} launches, runs pooled)" : "") +
+        (side.Runtime is null && side.Configuration.Count == 0 ? "" : $" ({string.Join("; ", new[] { side.Runtime }.Concat(side.Configuration).OfType<string>())})");
 
     private static string Noise(NoiseVerdict n) => n.Significant switch
     {

@@ -17,6 +17,9 @@ public sealed class DiffVerb : ICommand
 
     private const string Usage = """
         esp diff BASELINE TRACE [options]   each: trace folder, .nettrace, .zip (or .etl on Windows)
+        esp diff B1 B2 .. vs T1 T2 .. [options]
+                                            several launches per side: their runs are pooled, so the noise
+                                            verdicts see process-to-process variance too (docs/diff.md)
 
           --format text|csv|json|markdown   output format (default text; JSON fields in docs/diff.md)
           --out F                           write to F instead of the terminal
@@ -41,14 +44,17 @@ public sealed class DiffVerb : ICommand
             StackTagsPath = r.String("stacktags"),
         };
         r.RejectUnknown("diff");
-        if (r.Positional.Count != 2) throw new UsageException("diff needs exactly two traces: BASELINE TRACE (folders, .nettrace, .zip or .etl)");
+        var (baselinePaths, tracePaths) = Sides(r.Positional);
         if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
 
-        var (baseline, baselineAnalysis, baselineTags) = Load(r.Positional[0], options, cancel);
-        var (trace, traceAnalysis, traceTags) = Load(r.Positional[1], options, cancel);
-        var diff = TraceDiffer.Compute(baseline, baselineAnalysis.Runs, trace, traceAnalysis.Runs);
-        if (baselineTags != traceTags)
-            diff.Warnings.Add($"the traces were tagged with different stack tags files ({baselineAnalysis.Trace.StackTagsFile} vs {traceAnalysis.Trace.StackTagsFile}): tag deltas may reflect the files, not the code; pass --stacktags F to use one for both");
+        var baselineLaunches = baselinePaths.Select(p => Load(p, options, cancel)).ToList();
+        var traceLaunches = tracePaths.Select(p => Load(p, options, cancel)).ToList();
+        var diff = TraceDiffer.Compute(
+            DiffSideReader.Pool([.. baselineLaunches.Select(l => l.Side)]), baselineLaunches.SelectMany(l => l.Analysis.Runs),
+            DiffSideReader.Pool([.. traceLaunches.Select(l => l.Side)]), traceLaunches.SelectMany(l => l.Analysis.Runs));
+        var tagged = baselineLaunches.Concat(traceLaunches).ToList();
+        if (tagged.Select(l => l.StackTags).Distinct(StringComparer.Ordinal).Count() > 1)
+            diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F to use one for all");
         if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
             diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
 
@@ -70,6 +76,22 @@ public sealed class DiffVerb : ICommand
         }
         // Like analyze: non-zero only when there was nothing to compare.
         return Task.FromResult(diff.Rows.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+    }
+
+    /// <summary>`A B`, or `A1 A2 .. vs B1 B2 ..` for several launches per side.</summary>
+    private static (IReadOnlyList<string> Baseline, IReadOnlyList<string> Trace) Sides(IReadOnlyList<string> positional)
+    {
+        var separator = positional.Select((p, i) => (p, i)).Where(x => x.p == "vs").Select(x => x.i).ToList();
+        if (separator.Count == 0)
+        {
+            if (positional.Count != 2)
+                throw new UsageException("diff needs two traces, BASELINE TRACE, or launches of each side separated by vs: B1 B2 vs T1 T2 (folders, .nettrace, .zip or .etl)");
+            return ([positional[0]], [positional[1]]);
+        }
+        var at = separator[0];
+        if (separator.Count > 1 || at == 0 || at == positional.Count - 1)
+            throw new UsageException("diff with launches needs one vs with at least one trace on each side: B1 B2 vs T1 T2");
+        return (positional.Take(at).ToList(), positional.Skip(at + 1).ToList());
     }
 
     /// <returns>The side, its analysis, and the text of the stack tags file it was tagged with (read now: a .zip's folder is gone after this).</returns>

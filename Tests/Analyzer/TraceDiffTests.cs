@@ -233,4 +233,29 @@ public sealed class TraceDiffTests
         Assert.Equal(-10, e.Remainder.Delta!.Value, 6);
         Assert.Equal("explained by factored-out tags (they exceed Δ)", DiffReport.Verdict(row, e));
     }
+
+    [Fact]
+    public void Pooled_launches_keep_every_run_and_say_when_they_are_not_one_configuration()
+    {
+        var (b, t) = Switched();
+        var one = Side("emit-1") with { Warnings = ["lost 3 events"] };
+        var two = Side("emit-2", new() { ["XmlSerializer"] = "fails" });
+        var pooled = DiffSideReader.Pool([one, two]);
+        Assert.Equal(["emit-1", "emit-2"], pooled.Launches);
+        Assert.Equal("emit-1 + emit-2", pooled.Path);
+        Assert.Equal("fails", pooled.Unsupported["xmlserializer"]);
+        Assert.Equal(["emit-1: lost 3 events"], pooled.Warnings);
+        Assert.Same(one, DiffSideReader.Pool([one]));
+
+        // Second launch's runs carry the same keys as the first's: pooling is by (serializer, operation, objects).
+        var row = Assert.Single(TraceDiffer.Compute(pooled, [.. b, .. b], Reflection, t).Rows);
+        Assert.Equal(8, row.Metric(RowDiff.DurationMs).Baseline!.Runs);
+        Assert.Equal(b.Average(r => r.DurationMs), row.Metric(RowDiff.DurationMs).Baseline!.Mean, 9);
+        Assert.Contains("(2 launches, runs pooled)", DiffReport.Render(TraceDiffer.Compute(pooled, b, Reflection, t), TableFormat.Text), StringComparison.Ordinal);
+
+        var otherRuntime = DiffSideReader.Pool([one, new DiffSide("emit-3", ".NET 9.0", ["env DOTNET_TieredCompilation=0"], new Dictionary<string, string>(), [])]);
+        Assert.Contains(otherRuntime.Warnings, w => w.StartsWith("launches differ in runtime: emit-1 ran .NET 10.0, emit-3 ran .NET 9.0", StringComparison.Ordinal));
+        Assert.Contains(otherRuntime.Warnings, w => w.StartsWith("launches differ in configuration:", StringComparison.Ordinal));
+        Assert.Throws<ArgumentException>(() => DiffSideReader.Pool([]));
+    }
 }

@@ -15,22 +15,25 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// <summary>
 /// The .NET-vs-.NET-Framework comparison of the seeds, reproduced on one runtime: the same benchmark recorded for
 /// real with dynamic code on (System.Text.Json and Newtonsoft.Json run emitted IL) and off (they fall back to
-/// reflection), plus Google.Protobuf, whose hand-written code does not switch, as the control.
+/// reflection), plus Google.Protobuf, whose hand-written code does not switch, as the control. Each side is two
+/// launches, recorded alternately and pooled as `esp diff E1 E2 vs R1 R2` pools them: on this machine a whole
+/// process can run 2x slower than the next one (docs/diff.md), which one launch per side cannot tell from the switch.
 /// </summary>
 public sealed class DiffRecordings : IDisposable
 {
     public const string DynamicCode = "System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported";
     public static readonly string[] Switching = ["System.Text.Json", "Newtonsoft.Json"];
     public const string Control = "Google.Protobuf";
-    // Five measured runs per side: enough for Welch's test to see the switch through a busy machine's noise.
+    // Five measured runs per launch: enough for Welch's test to see the switch through a busy machine's noise.
     public const int Runs = 6;
+    public const int Launches = 2;
     public const int Objects = 20_000;
 
     private readonly string _dir = Repo.NewTempDir("diff");
 
-    public TraceFolder Emit { get; }
-    public TraceFolder Reflection { get; }
-    public (int Emit, int Reflection) ExitCodes { get; }
+    public IReadOnlyList<TraceFolder> Emit { get; }
+    public IReadOnlyList<TraceFolder> Reflection { get; }
+    public IReadOnlyList<int> ExitCodes { get; }
     public TraceDiff Diff { get; }
 
     public DiffRecordings()
@@ -39,17 +42,28 @@ public sealed class DiffRecordings : IDisposable
         // configuration, at random (the tier-up waits for a quiet moment), which swamps the effect on a busy machine.
         string[] common = ["--n", Objects.ToString(CultureInfo.InvariantCulture), "--runs", Runs.ToString(CultureInfo.InvariantCulture),
             "--serializers", string.Join(",", [.. Switching, Control]), "--quiet", "--env", "DOTNET_TieredCompilation=0"];
-        int emitExit, reflectionExit;
-        (emitExit, Emit) = Recording.Record(Path.Combine(_dir, "emit"), common);
-        (reflectionExit, Reflection) = Recording.Record(Path.Combine(_dir, "reflection"), [.. common, "--appcontext", DynamicCode + "=false"]);
-        ExitCodes = (emitExit, reflectionExit);
+        var emit = new List<TraceFolder>();
+        var reflection = new List<TraceFolder>();
+        var exitCodes = new List<int>();
+        for (var launch = 1; launch <= Launches; launch++)
+        {
+            // Alternating, so a slow spell of the machine lands on both sides rather than on one.
+            var (emitExit, emitFolder) = Recording.Record(Path.Combine(_dir, $"emit-{launch}"), common);
+            var (reflectionExit, reflectionFolder) = Recording.Record(Path.Combine(_dir, $"reflection-{launch}"), [.. common, "--appcontext", DynamicCode + "=false"]);
+            emit.Add(emitFolder);
+            reflection.Add(reflectionFolder);
+            exitCodes.AddRange([emitExit, reflectionExit]);
+        }
+        (Emit, Reflection, ExitCodes) = (emit, reflection, exitCodes);
         var options = new AnalyzerOptions();
-        var (baseline, baselineRuns) = Analyze(Emit, options);
-        var (trace, traceRuns) = Analyze(Reflection, options);
-        Diff = TraceDiffer.Compute(baseline, baselineRuns, trace, traceRuns);
+        var baseline = emit.Select(f => Analyze(f, options)).ToList();
+        var trace = reflection.Select(f => Analyze(f, options)).ToList();
+        Diff = TraceDiffer.Compute(
+            DiffSideReader.Pool([.. baseline.Select(b => b.Side)]), baseline.SelectMany(b => b.Runs),
+            DiffSideReader.Pool([.. trace.Select(t => t.Side)]), trace.SelectMany(t => t.Runs));
     }
 
-    private static (DiffSide, List<EtwSerializerProfiler.Analyzer.Model.RunAnalysis>) Analyze(TraceFolder folder, AnalyzerOptions options)
+    private static (DiffSide Side, List<EtwSerializerProfiler.Analyzer.Model.RunAnalysis> Runs) Analyze(TraceFolder folder, AnalyzerOptions options)
     {
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(options).Analyze(input);
@@ -69,27 +83,33 @@ public sealed class DiffRecordingsCollection : ICollectionFixture<DiffRecordings
 }
 
 [Collection(DiffRecordingsCollection.Name)]
-public sealed class DiffTests(DiffRecordings recorded)
+public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestOutputHelper output)
 {
     private static string Esp => Path.Combine(Repo.BinDir, "esp.dll");
 
     [Fact]
     public void The_switch_holds_from_process_start_in_the_traced_benchmark()
     {
-        Assert.Equal((0, 0), recorded.ExitCodes);
-        var emit = Recording.Results(recorded.Emit);
-        var reflection = Recording.Results(recorded.Reflection);
-        Assert.True(emit.DynamicCodeSupported);
-        Assert.False(reflection.DynamicCodeSupported);
-        Assert.False(reflection.AppContextSwitches![DiffRecordings.DynamicCode]);
-        // Under tracing the runtime reads the feature switch before Main: the recorder must pass it in a runtimeconfig.
-        var manifest = Manifest.Load(recorded.Reflection.Manifest);
-        Assert.Contains("--runtimeconfig", manifest.CommandLine, StringComparison.Ordinal);
-        var config = JsonNode.Parse(File.ReadAllText(Path.Combine(recorded.Reflection.Path, BenchmarkRuntimeConfig.FileName)))!;
-        Assert.False(config["runtimeOptions"]!["configProperties"]![DiffRecordings.DynamicCode]!.GetValue<bool>());
+        Assert.All(recorded.ExitCodes, code => Assert.Equal(0, code));
+        Assert.All(recorded.Emit, emit => Assert.True(Recording.Results(emit).DynamicCodeSupported));
+        foreach (var folder in recorded.Reflection)
+        {
+            var reflection = Recording.Results(folder);
+            Assert.False(reflection.DynamicCodeSupported);
+            Assert.False(reflection.AppContextSwitches![DiffRecordings.DynamicCode]);
+            // Under tracing the runtime reads the feature switch before Main: the recorder must pass it in a runtimeconfig.
+            var manifest = Manifest.Load(folder.Manifest);
+            Assert.Contains("--runtimeconfig", manifest.CommandLine, StringComparison.Ordinal);
+            var config = JsonNode.Parse(File.ReadAllText(Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName)))!;
+            Assert.False(config["runtimeOptions"]!["configProperties"]![DiffRecordings.DynamicCode]!.GetValue<bool>());
+        }
         Assert.Equal(["both"], recorded.Diff.Rows.Select(r => r.Presence.ToString().ToLowerInvariant()).Distinct());
         Assert.Equal(3 * 2, recorded.Diff.Rows.Count);
-        Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Runs - 1, r.Metric(RowDiff.DurationMs).Trace!.Runs));
+        // Every launch's measured runs are pooled, on both sides.
+        Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Launches * (DiffRecordings.Runs - 1), r.Metric(RowDiff.DurationMs).Trace!.Runs));
+        Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Launches * (DiffRecordings.Runs - 1), r.Metric(RowDiff.DurationMs).Baseline!.Runs));
+        Assert.Equal(recorded.Emit.Select(f => f.Path), recorded.Diff.Baseline.Launches);
+        Assert.DoesNotContain(recorded.Diff.Baseline.Warnings, w => w.Contains("launches differ", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -107,6 +127,9 @@ public sealed class DiffTests(DiffRecordings recorded)
                 FactoredOut: rows.Sum(r => r.Explained.Single(e => e.Metric == metric).FactoredOutDelta))).ToList();
             var detail = $"{serializer}: " + string.Join(", ", lines.Select(l => $"{l.Metric} Δ {l.Delta:F1} ms of which reflection+activator {l.FactoredOut:F1} ms")) + "; " +
                 string.Join("; ", rows.Select(r => $"{r.Operation}: {string.Join(", ", r.Tags.Take(3).Select(t => $"{t.Name} {t.Delta:+0.0;-0.0}"))}"));
+            output.WriteLine(detail);
+            foreach (var r in rows)
+                output.WriteLine($"  {r.Operation}: " + string.Join(", ", new[] { RowDiff.DurationMs, RowDiff.ThreadCpuMs }.Select(m => r.Metric(m)).Select(m => $"{m.Name} {m.Baseline!.Mean:F1}±{m.Baseline.StdDev:F1} -> {m.Trace!.Mean:F1}±{m.Trace.StdDev:F1} p={m.Noise.PValue:F3}")));
             Assert.True(lines.All(l => l.FactoredOut > 0) && lines.Any(l => l.Delta > 0), "no slowdown from the switch: " + detail);
             Assert.True(lines.Any(l => l.Delta > 0 && l.FactoredOut > 0.5 * l.Delta), "reflection/Activator tags do not carry most of the delta: " + detail);
             // The tag that grew most is a reflection or Activator tag in at least one operation (the own tag may
@@ -138,13 +161,15 @@ public sealed class DiffTests(DiffRecordings recorded)
     [Fact]
     public void Esp_diff_prints_the_tables_and_writes_json()
     {
-        var text = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit.Path, recorded.Reflection.Path);
+        var text = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit[0].Path, recorded.Reflection[0].Path);
         Assert.True(text.ExitCode == 0, text.StdErr);
         foreach (var expected in new[] { "Duration, ms per run", "CPU, ms per run", "GC and allocations", "Explained:", "Reflection\\Interpreted invoke", "dynamic code NOT supported", "env DOTNET_TieredCompilation=0" })
             Assert.Contains(expected, text.StdOut, StringComparison.Ordinal);
+        Assert.DoesNotContain("launches", text.StdOut, StringComparison.Ordinal);
 
         var json = Path.Combine(Path.GetTempPath(), $"diff-{Guid.NewGuid():N}.json");
-        var r = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit.Path, recorded.Reflection.Path, "--format", "json", "--out", json, "--serializers", "system.text.json");
+        var r = ProcessRunner.Dotnet(Esp, ["diff", .. recorded.Emit.Select(f => f.Path), "vs", .. recorded.Reflection.Select(f => f.Path),
+            "--format", "json", "--out", json, "--serializers", "system.text.json"]);
         Assert.True(r.ExitCode == 0, r.StdErr);
         var doc = JsonDocument.Parse(File.ReadAllText(json)).RootElement;
         File.Delete(json);
@@ -152,10 +177,23 @@ public sealed class DiffTests(DiffRecordings recorded)
         Assert.Equal(2, rows.Count);
         Assert.All(rows, row => Assert.Equal("System.Text.Json", row.GetProperty("serializer").GetString()));
         Assert.All(rows, row => Assert.True(row.GetProperty("explained").GetProperty("cpuMs").GetProperty("factoredOutDelta").GetDouble() > 0));
+        // The CLI pools launches like the fixture: same runs, same means.
+        Assert.Equal(recorded.Emit.Select(f => f.Path), doc.GetProperty("baseline").GetProperty("launches").EnumerateArray().Select(e => e.GetString()));
+        Assert.Equal(recorded.Reflection.Select(f => f.Path), doc.GetProperty("trace").GetProperty("launches").EnumerateArray().Select(e => e.GetString()));
+        foreach (var row in rows)
+        {
+            var expected = recorded.Diff.Rows.Single(d => d.Serializer == "System.Text.Json" && d.Operation == row.GetProperty("operation").GetString());
+            Assert.Equal(expected.Metric(RowDiff.DurationMs).Delta!.Value, row.GetProperty("metrics").GetProperty("durationMs").GetProperty("delta").GetDouble(), 3);
+        }
     }
 
     [Theory]
     [InlineData(Common.ExitCodes.Usage, "diff", "only-one")]
+    [InlineData(Common.ExitCodes.Usage, "diff", "a", "b", "c")]
+    [InlineData(Common.ExitCodes.Usage, "diff", "a", "b", "vs")]
+    [InlineData(Common.ExitCodes.Usage, "diff", "vs", "a")]
+    [InlineData(Common.ExitCodes.Usage, "diff", "a", "vs", "b", "vs", "c")]
+    [InlineData(Common.ExitCodes.BadInput, "diff", "/no/such/baseline", "vs", "/no/such/trace", "/no/such/trace2")]
     [InlineData(Common.ExitCodes.Usage, "diff", "a", "b", "--format", "yaml")]
     [InlineData(Common.ExitCodes.BadInput, "diff", "/no/such/baseline", "/no/such/trace")]
     public void Diff_errors_are_one_line_with_a_distinct_exit_code(int expected, params string[] args)
