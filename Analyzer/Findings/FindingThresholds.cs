@@ -50,7 +50,7 @@ public sealed record FindingThresholds
     public double MinGcsPerRun { get; init; } = 1;
 
     /// <summary>Slope of log(time) over log(N) above which time per object grows with N (1 = linear, 2 = quadratic).</summary>
-    public double SuperLinearSlope { get; init; } = 1.3;
+    public double SuperLinearSlope { get; init; } = 1.5;
 
     /// <summary>Largest N / smallest N needed for a slope: over a narrow range noise dominates.</summary>
     public double MinScalingSpread { get; init; } = 8;

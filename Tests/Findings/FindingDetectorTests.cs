@@ -113,8 +113,8 @@ public sealed class FindingDetectorTests
 
     [Theory]
     [InlineData(2.0, true)]
-    [InlineData(1.4, true)]
-    [InlineData(1.2, false)]
+    [InlineData(1.6, true)]
+    [InlineData(1.4, false)]
     [InlineData(1.0, false)]
     public void Super_linear_flags_exponents_above_the_threshold(double exponent, bool expected)
     {

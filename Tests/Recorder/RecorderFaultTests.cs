@@ -38,7 +38,13 @@ public sealed class RecorderFaultTests
         var dir = Repo.NewTempDir("cancel");
         using var cancel = new CancellationTokenSource();
         var record = Recording.RecordAsync(Path.Combine(dir, "t"), ["--n", "50000", "--runs", "200", "--serializers", "Reflection", "--quiet"], cancel.Token);
-        await Task.Delay(2500);
+        // Interrupt mid-recording, not before the session exists: wait for the trace to grow (a fixed delay is too
+        // short when a busy machine is slow to start the child).
+        var trace = Path.Combine(dir, "t", "trace.nettrace");
+        var deadline = System.Diagnostics.Stopwatch.StartNew();
+        while (!record.IsCompleted && deadline.Elapsed < TimeSpan.FromSeconds(60) && (!File.Exists(trace) || new FileInfo(trace).Length < 512 * 1024))
+            await Task.Delay(100);
+        Assert.False(record.IsCompleted, "the recording ended before it could be interrupted");
         var stopwatch = System.Diagnostics.Stopwatch.StartNew();
         cancel.Cancel();
         var (exit, folder, _) = await record;
