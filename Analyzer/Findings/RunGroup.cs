@@ -19,6 +19,18 @@ public sealed record RunGroup(string Serializer, string Operation, int Objects, 
 
     public string Describe() => $"{Serializer} {Operation} N={Objects:N0}";
 
+    /// <summary>A finding about exactly these runs; detectors add the frame and evidence with <c>with { }</c>.</summary>
+    public Finding FindingOf(string kind, FindingSeverity severity, string message) => new()
+    {
+        Kind = kind,
+        Severity = severity,
+        Serializer = Serializer,
+        Operation = Operation,
+        Objects = Objects,
+        Runs = Keys,
+        Message = message,
+    };
+
     public static IReadOnlyList<RunGroup> From(IEnumerable<RunAnalysis> runs) =>
         [.. runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .Select(g =>

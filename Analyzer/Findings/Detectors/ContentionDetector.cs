@@ -28,16 +28,10 @@ public sealed class ContentionDetector : IFindingDetector
             var frame = top.Frame ?? "?";
             var frameShare = top.Frame is null ? 0 : top.Ms / g.Sum(r => r.ContentionMs);
             var contentions = g.Mean(r => r.Contentions);
-            yield return new Finding
+            yield return g.FindingOf(Kind, FindingSeverity.Warning,
+                Invariant($"threads waited {perRun:F2} ms per run for locks ({Pct(share)} of the {g.Mean(r => r.DurationMs):F2} ms run on {g.Threads} thread(s), {contentions:0.#} contended acquisitions), {Pct(frameShare)} of it in {frame}: a lock shared by concurrent calls")) with
             {
-                Kind = Kind,
-                Severity = FindingSeverity.Warning,
-                Serializer = g.Serializer,
-                Operation = g.Operation,
-                Objects = g.Objects,
-                Runs = g.Keys,
                 Frame = frame,
-                Message = Invariant($"threads waited {perRun:F2} ms per run for locks ({Pct(share)} of the {g.Mean(r => r.DurationMs):F2} ms run on {g.Threads} thread(s), {contentions:0.#} contended acquisitions), {Pct(frameShare)} of it in {frame}: a lock shared by concurrent calls"),
                 Evidence =
                 [
                     new("contentionMsPerRun", perRun),

@@ -28,18 +28,12 @@ public sealed class ExceptionsDetector : IFindingDetector
             var topShare = pairs.Count == 0 || total == 0 ? 0 : pairs[0].Count / total;
             var warning = perRun >= t.WarningExceptionsPerRun;
             var others = pairs.Count > 1 ? $" (+{pairs.Count - 1} other type/frame pair{(pairs.Count > 2 ? "s" : "")})" : "";
-            yield return new Finding
-            {
-                Kind = Kind,
-                Severity = warning ? FindingSeverity.Warning : FindingSeverity.Info,
-                Serializer = g.Serializer,
-                Operation = g.Operation,
-                Objects = g.Objects,
-                Runs = g.Keys,
-                Frame = frame,
-                Message = warning
+            yield return g.FindingOf(Kind, warning ? FindingSeverity.Warning : FindingSeverity.Info,
+                warning
                     ? Invariant($"{perRun:N0} exceptions per run ({perRun / Math.Max(1, g.Objects):0.##} per object), {Pct(topShare)} of them {type} thrown at {frame}{others} and caught inside the serializer: an exception-driven slow path")
-                    : Invariant($"{perRun:0.#} exception(s) per run: {type} thrown at {frame}{others}, caught inside the serializer"),
+                    : Invariant($"{perRun:0.#} exception(s) per run: {type} thrown at {frame}{others}, caught inside the serializer")) with
+            {
+                Frame = frame,
                 Evidence =
                 [
                     new("exceptionsPerRun", perRun),

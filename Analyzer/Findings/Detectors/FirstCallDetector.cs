@@ -24,17 +24,11 @@ public sealed class FirstCallDetector : IFindingDetector
             var share = duration <= 0 ? 0 : jit / duration;
             var methods = g.Mean(r => r.JitMethods);
             var dominated = share >= t.FirstCallJitDominantShare;
-            yield return new Finding
-            {
-                Kind = Kind,
-                Severity = FindingSeverity.Warning,
-                Serializer = g.Serializer,
-                Operation = g.Operation,
-                Objects = g.Objects,
-                Runs = g.Keys,
-                Message = dominated
+            yield return g.FindingOf(Kind, FindingSeverity.Warning,
+                dominated
                     ? Invariant($"first call took {duration:F1} ms, {jit:F1} ms ({Pct(share)}) of it JIT-compiling {methods:N0} methods: precompile (ReadyToRun) or warm up off the critical path")
-                    : Invariant($"first call took {duration:F1} ms but JIT only {jit:F1} ms ({Pct(share)}, {methods:N0} methods): the rest is type loading, reflection and run-time code generation"),
+                    : Invariant($"first call took {duration:F1} ms but JIT only {jit:F1} ms ({Pct(share)}, {methods:N0} methods): the rest is type loading, reflection and run-time code generation")) with
+            {
                 Evidence =
                 [
                     new("firstCallMs", duration),

@@ -32,16 +32,10 @@ public sealed class ReflectionDetector : IFindingDetector
                 .Select(p => (Tag: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Tag, StringComparer.Ordinal)
                 .First();
-            yield return new Finding
+            yield return g.FindingOf(Kind, FindingSeverity.Warning,
+                Invariant($"{Pct(share)} of sampled time is reflection ({Pct(reflection / sampled)}) and Activator ({Pct(activator / sampled)}), most under the tag {top.Tag} ({Pct(top.Ms / sampled)}): members are read, set and created through reflection instead of generated code")) with
             {
-                Kind = Kind,
-                Severity = FindingSeverity.Warning,
-                Serializer = g.Serializer,
-                Operation = g.Operation,
-                Objects = g.Objects,
-                Runs = g.Keys,
                 Frame = top.Tag,
-                Message = Invariant($"{Pct(share)} of sampled time is reflection ({Pct(reflection / sampled)}) and Activator ({Pct(activator / sampled)}), most under the tag {top.Tag} ({Pct(top.Ms / sampled)}): members are read, set and created through reflection instead of generated code"),
                 Evidence =
                 [
                     new("reflectionShare", reflection / sampled),
