@@ -1,6 +1,5 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.Serialization;
-using System.Xml;
 
 namespace EtwSerializerProfiler.Benchmark.Serializers;
 
@@ -24,8 +23,4 @@ public sealed class DataContractReferencesSerializer : DataContractSerializerBas
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public override object Deserialize(Type type, Stream stream) => Read(type, stream);
-
-    protected override XmlDictionaryWriter CreateWriter(Stream stream) => XmlDictionaryWriter.CreateTextWriter(stream, System.Text.Encoding.UTF8, ownsStream: false);
-
-    protected override XmlDictionaryReader CreateReader(Stream stream) => XmlDictionaryReader.CreateTextReader(stream, XmlDictionaryReaderQuotas.Max);
 }

@@ -18,9 +18,10 @@ public abstract class DataContractSerializerBase : Serializer
 
     protected virtual DataContractSerializerSettings Settings => new();
 
-    protected abstract XmlDictionaryWriter CreateWriter(Stream stream);
+    /// <summary>Text XML unless a variant says otherwise (the binary one does).</summary>
+    protected virtual XmlDictionaryWriter CreateWriter(Stream stream) => XmlDictionaryWriter.CreateTextWriter(stream, System.Text.Encoding.UTF8, ownsStream: false);
 
-    protected abstract XmlDictionaryReader CreateReader(Stream stream);
+    protected virtual XmlDictionaryReader CreateReader(Stream stream) => XmlDictionaryReader.CreateTextReader(stream, XmlDictionaryReaderQuotas.Max);
 
     protected void Write(object graph, Stream stream)
     {

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Xml;
 
 namespace EtwSerializerProfiler.Benchmark.Serializers;
 
@@ -21,8 +20,4 @@ public sealed class DataContractTextSerializer : DataContractSerializerBase
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     public override object Deserialize(Type type, Stream stream) => Read(type, stream);
-
-    protected override XmlDictionaryWriter CreateWriter(Stream stream) => XmlDictionaryWriter.CreateTextWriter(stream, System.Text.Encoding.UTF8, ownsStream: false);
-
-    protected override XmlDictionaryReader CreateReader(Stream stream) => XmlDictionaryReader.CreateTextReader(stream, XmlDictionaryReaderQuotas.Max);
 }
