@@ -10,6 +10,8 @@ public sealed record AnalyzerOptions
     public bool CollectHotMethods { get; init; }
     /// <summary>Reuse/keep the .etlx conversion next to the trace so a second analysis is fast.</summary>
     public bool CacheEtlx { get; init; } = true;
+    /// <summary>Charge CPU from the trace folder's kernel session (perf) when there is one; false = EventPipe's sampler only.</summary>
+    public bool UseKernelSession { get; init; } = true;
 
     public bool Includes(string serializer) =>
         Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));

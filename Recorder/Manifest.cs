@@ -26,6 +26,8 @@ public sealed record Manifest
     public List<string>? KernelKeywords { get; init; }
     public string? KernelFlags { get; init; }
     public List<string>? KernelStacks { get; init; }
+    /// <summary>Linux: the perf kernel session beside EventPipe (or why there is none).</summary>
+    public Kernel.KernelSessionInfo? Kernel { get; init; }
     /// <summary>ETW only: the sessions that recorded (one on Windows 8+, kernel logger plus user session before).</summary>
     public List<string>? EtwSessions { get; init; }
     public int? ChildProcessId { get; init; }

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Recorder;
 
@@ -10,6 +11,10 @@ public sealed record RecordOptions
     public string? Out { get; init; }
     public string Profile { get; init; } = "default";
     public Backend Backend { get; init; } = Backend.EventPipe;
+    /// <summary>--kernel perf|off: the Linux kernel session (perf_events) beside EventPipe; auto = perf where it works.</summary>
+    public KernelMode Kernel { get; init; } = KernelMode.Auto;
+    /// <summary>--eventpipe-samples on|off: EventPipe's SampleProfiler; auto = the profile decides (off where a kernel session samples the CPU).</summary>
+    public bool? EventPipeSamples { get; init; }
     public bool Analyze { get; init; }
     public bool ListProfiles { get; init; }
     public bool Help { get; init; }
@@ -19,7 +24,7 @@ public sealed record RecordOptions
     /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
-    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend" };
+    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend", "kernel", "eventpipe-samples" };
     private static readonly HashSet<string> OwnFlags = new(StringComparer.OrdinalIgnoreCase) { "analyze", "list-profiles", "help", "h" };
 
     /// <summary>Splits the recorder's own options from the benchmark's, keeping the benchmark's in order.</summary>
@@ -66,8 +71,28 @@ public sealed record RecordOptions
                 _ => throw new UsageException($"record: --backend must be eventpipe or etw, got '{b}'"),
             }
             : backendDefault;
+        var kernel = own.TryGetValue("kernel", out var k) && k is not null
+            ? k.ToLowerInvariant() switch
+            {
+                "perf" => KernelMode.Perf,
+                "off" => KernelMode.Off,
+                "auto" => KernelMode.Auto,
+                _ => throw new UsageException($"record: --kernel must be perf, off or auto, got '{k}'"),
+            }
+            : KernelMode.Auto;
+        var samples = own.TryGetValue("eventpipe-samples", out var es) && es is not null
+            ? es.ToLowerInvariant() switch
+            {
+                "on" => true,
+                "off" => (bool?)false,
+                "auto" => null,
+                _ => throw new UsageException($"record: --eventpipe-samples must be on, off or auto, got '{es}'"),
+            }
+            : null;
         return new RecordOptions
         {
+            Kernel = kernel,
+            EventPipeSamples = samples,
             Out = own.GetValueOrDefault("out"),
             Profile = own.GetValueOrDefault("profile") ?? "default",
             Backend = backend,
@@ -87,6 +112,10 @@ public sealed record RecordOptions
           --out DIR            trace folder (default: traces/<timestamp>)
           --profile NAME       trace profile (default: default; see --list-profiles)
           --backend eventpipe|etw   (default: eventpipe)
+          --kernel perf|off    Linux: kernel session with perf_events beside EventPipe (on-CPU samples with
+                               native and kernel frames, context switches, wake-ups); default: perf where it works
+          --eventpipe-samples on|off   EventPipe's own CPU sampler (managed stacks at safe points); default: off
+                               when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on
           --analyze            print the analyzer's per-serializer tables when recording ends
           --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records

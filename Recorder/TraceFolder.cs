@@ -11,6 +11,9 @@ public sealed class TraceFolder(string path)
     public const string ResultsJsonFileName = "results.json";
     public const string ResultsCsvFileName = "results.csv";
     public const string StackTagsFileName = "Serializers.stacktags";
+    /// <summary>The Linux kernel session: perf's own file (for `perf report`) and its `perf script` text, gzipped.</summary>
+    public const string KernelDataFileName = "kernel.perf.data";
+    public const string KernelScriptFileName = "kernel.perf-script.txt.gz";
 
     public string Path { get; } = System.IO.Path.GetFullPath(path);
     public string Trace => System.IO.Path.Combine(Path, TraceFileName);
@@ -19,6 +22,8 @@ public sealed class TraceFolder(string path)
     public string ResultsJson => System.IO.Path.Combine(Path, ResultsJsonFileName);
     public string ResultsCsv => System.IO.Path.Combine(Path, ResultsCsvFileName);
     public string StackTags => System.IO.Path.Combine(Path, StackTagsFileName);
+    public string KernelData => System.IO.Path.Combine(Path, KernelDataFileName);
+    public string KernelScript => System.IO.Path.Combine(Path, KernelScriptFileName);
 
     /// <summary>traces/yyyyMMdd-HHmmss[-n]: unique even when two recordings start in the same second.</summary>
     public static TraceFolder CreateDefault(string root = "traces")

@@ -20,6 +20,8 @@ public sealed class TraceInput : IDisposable
     public string? ResultsPath { get; init; }
     public string? StackTagsPath { get; init; }
     public string? ManifestPath { get; init; }
+    /// <summary>The Linux kernel session's `perf script` text (Recorder's TraceFolder.KernelScriptFileName).</summary>
+    public string? KernelScriptPath { get; init; }
 
     public static TraceInput Open(string path)
     {
@@ -63,6 +65,7 @@ public sealed class TraceInput : IDisposable
         ResultsPath = Companion(dir, "results.json"),
         StackTagsPath = Companion(dir, "Serializers.stacktags"),
         ManifestPath = Companion(dir, "manifest.json"),
+        KernelScriptPath = Companion(dir, "kernel.perf-script.txt.gz"),
         _extractedDir = extractedDir,
     };
 

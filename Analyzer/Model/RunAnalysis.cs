@@ -60,6 +60,23 @@ public sealed class RunAnalysis
     public int JitMethods { get; set; }
     public RunResult? InProcess { get; set; }
 
+    /// <summary>
+    /// EventPipe SampleProfiler's figures for this run when a kernel session supplied the CPU columns above: kept
+    /// to show the sampler's bias against on-CPU truth (docs/analyzer.md, "Accuracy").
+    /// </summary>
+    public SampledCpu? EventPipeCpu { get; set; }
+    /// <summary>Kernel session: the worker's time off the CPU inside the window, by reason (preempted, ready, GC, lock, ...).</summary>
+    public Dictionary<string, double> OffCpuMs { get; } = new(StringComparer.Ordinal);
+    /// <summary>CPU time by the optimization tier of the innermost managed frame (tier-0, instrumented, OSR, tier-1, ReadyToRun).</summary>
+    public Dictionary<Kernel.CodeTier, double> TierMs { get; } = [];
+    /// <summary>CPU time whose stack had no managed frame with a known tier (native-only stacks, unresolved code).</summary>
+    public double NoTierMs { get; set; }
+    /// <summary>The marker's wait as the kernel saw it: switched out into its wait, woken after RunEnd (WPA's CSwitch/ReadyThread view).</summary>
+    public double? SwitchWaitStartMs { get; set; }
+    public double? SwitchWaitEndMs { get; set; }
+    /// <summary>EventPipe samples of this run whose leaf is a GC-poll helper: where safe-point sampling piles samples up.</summary>
+    public int GcPollLeafSamples { get; set; }
+
     public bool IsWarmup { get; set; }
     public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
@@ -71,4 +88,11 @@ public sealed class RunAnalysis
 
     /// <summary>Sum of sampled time in tags whose path starts with the prefix (e.g. "Reflection").</summary>
     public double TagMs(string prefix) => Tags.Where(t => t.Key == prefix || t.Key.StartsWith(prefix + "\\", StringComparison.Ordinal)).Sum(t => t.Value);
+}
+
+/// <summary>CPU figures from one sampling source.</summary>
+public sealed record SampledCpu(double CpuMs, int Samples, IReadOnlyDictionary<string, double> Tags)
+{
+    public double TagMs(string prefix) => Tags.Where(t => t.Key == prefix || t.Key.StartsWith(prefix + "\\", StringComparison.Ordinal)).Sum(t => t.Value);
+    public double NonGcMs => Tags.Values.Sum() - TagMs("GC");
 }

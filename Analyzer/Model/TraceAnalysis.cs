@@ -32,5 +32,30 @@ public sealed class TraceInfo
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
     public bool Truncated { get; set; }
+    /// <summary>Where the CPU columns come from: "kernel" (perf or ETW kernel samples, on-CPU time) or "eventpipe" (managed-code time).</summary>
+    public string CpuSource { get; set; } = "eventpipe";
+    /// <summary>The Linux kernel session, when the trace folder has one.</summary>
+    public KernelSessionSummary? Kernel { get; set; }
     public double AnalysisSeconds { get; set; }
+}
+
+/// <summary>What the analyzer read from a trace folder's kernel session.</summary>
+public sealed class KernelSessionSummary
+{
+    public required string File { get; init; }
+    public double SamplePeriodMs { get; init; }
+    public long Samples { get; set; }
+    public long ProcessSamples { get; set; }
+    public long ContextSwitches { get; set; }
+    public long Wakings { get; set; }
+    public long LostEvents { get; set; }
+    public int UnreadableLines { get; set; }
+    /// <summary>Share of the process's samples whose innermost frame has no name (stripped native code, stubs).</summary>
+    public double UnnamedLeafShare { get; set; }
+    /// <summary>Share of managed frames in samples that the EventPipe trace's method map named.</summary>
+    public int ManagedMethodsMapped { get; set; }
+    /// <summary>Runs whose marker wait was found in the context switches, and the largest disagreement with RunBegin/RunEnd.</summary>
+    public int RunsWithSwitchWindow { get; set; }
+    public double? MaxSwitchWindowDisagreementMs { get; set; }
+    public double? MedianSwitchWindowDisagreementMs { get; set; }
 }

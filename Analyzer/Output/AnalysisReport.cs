@@ -21,6 +21,8 @@ public static class AnalysisReport
         }
         if (format == TableFormat.Markdown) sb.AppendLine($"## {Markdown.Escape(Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')))}").AppendLine();
         foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        foreach (var table in KernelTables.TimeTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        foreach (var table in KernelTables.SourceTables(analysis)) sb.Append(table.Render(format)).AppendLine();
         if (format == TableFormat.Markdown)
             foreach (var table in Report.StackTagGroups.Tables(SerializerSummary.From(analysis.Runs))) sb.Append(table.Render(format)).AppendLine();
         if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
@@ -33,25 +35,32 @@ public static class AnalysisReport
     public static IEnumerable<TextTable> OperationTables(TraceAnalysis analysis)
     {
         var summaries = SerializerSummary.From(analysis.Runs);
+        var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
-            var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = sampled managed time)",
-                ["Serializer", "N", "Runs", "Mean ms", "Min ms", "Size KB", "CPU ms", "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"]);
+            string[] columns = ["Serializer", "N", "Runs", "Mean ms", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
+                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"];
+            var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
             foreach (var s in op)
-                table.AddRow(s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs),
-                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs),
+                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs),
+                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
-                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs));
+                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs)]);
             yield return table;
         }
     }
+
+    /// <summary>What the CPU column measures, in a few words: the two sources differ by up to 2x (docs/analyzer.md, "Accuracy").</summary>
+    public static string CpuMeaning(TraceInfo trace) => trace.CpuSource == "kernel"
+        ? "on-CPU time of the worker, kernel samples"
+        : "time in managed code, EventPipe samples (not on-CPU time)";
 
     public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top)
     {
         foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
         {
             var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive sampled time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.CpuSource == "kernel" ? "on-CPU" : "sampled")} time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
             foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
                 table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
             yield return table;
@@ -83,6 +92,7 @@ public static class AnalysisReport
             $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
             $"Runs: {analysis.Runs.Count} ({analysis.Runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); stack tags: {t.StackTagsFile ?? "none"}",
         };
+        notes.AddRange(KernelTables.Notes(analysis));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;
     }
@@ -102,6 +112,8 @@ public static class AnalysisReport
             ["processId"] = t.ProcessId,
             ["runtimeVersion"] = t.RuntimeVersion,
             ["samplingSource"] = t.SamplingSource,
+            ["cpuSource"] = t.CpuSource,
+            ["kernel"] = t.Kernel is { } k ? KernelJson(k) : null,
             ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
             ["stackTagsFile"] = t.StackTagsFile,
             ["resultsFile"] = t.ResultsFile,
@@ -138,7 +150,13 @@ public static class AnalysisReport
                 ["contentionMs"] = r.ContentionMs,
                 ["jitMs"] = r.JitMs,
                 ["jitMethods"] = r.JitMethods,
+                ["gcPollLeafSamples"] = r.GcPollLeafSamples,
             };
+            if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value));
+            if (r.TierMs.Count > 0 || r.NoTierMs > 0)
+                run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
+            if (r.EventPipeCpu is { } ep) run["eventPipe"] = new JsonObject { ["cpuMs"] = ep.CpuMs, ["samples"] = ep.Samples, ["tags"] = Dict(ep.Tags.OrderByDescending(x => x.Value)) };
+            if (r.SwitchWaitStartMs is { } ws) run["switchWait"] = new JsonObject { ["startMs"] = ws, ["endMs"] = r.SwitchWaitEndMs };
             if (r.InProcess is { } p)
                 run["inProcess"] = new JsonObject
                 {
@@ -174,6 +192,13 @@ public static class AnalysisReport
                 ["exceptions"] = s.Exceptions,
                 ["contentionMs"] = s.ContentionMs,
                 ["jitMs"] = s.JitMs,
+                ["offCpuMs"] = s.OffCpuMs,
+                ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason),
+                ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value))),
+                ["inProcessCpuMs"] = s.InProcessCpuMs,
+                ["eventPipeCpuMs"] = s.EventPipeCpuMs,
+                ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
+                ["gcPollLeafShare"] = s.GcPollLeafShare,
             });
         return new JsonObject
         {
@@ -185,6 +210,36 @@ public static class AnalysisReport
             ["findings"] = FindingsReport.Json(analysis.Findings),
         };
     }
+
+    /// <summary>Tier names as the docs and tables spell them.</summary>
+    public static string TierName(Kernel.CodeTier tier) => tier switch
+    {
+        Kernel.CodeTier.Tier0 => "tier0",
+        Kernel.CodeTier.Instrumented => "instrumented",
+        Kernel.CodeTier.Osr => "osr",
+        Kernel.CodeTier.Tier1 => "tier1",
+        Kernel.CodeTier.Optimized => "optimized",
+        Kernel.CodeTier.MinOpts => "minopts",
+        Kernel.CodeTier.ReadyToRun => "readyToRun",
+        _ => "unknown",
+    };
+
+    private static JsonObject KernelJson(KernelSessionSummary k) => new()
+    {
+        ["file"] = k.File,
+        ["samplePeriodMs"] = k.SamplePeriodMs,
+        ["samples"] = k.Samples,
+        ["processSamples"] = k.ProcessSamples,
+        ["contextSwitches"] = k.ContextSwitches,
+        ["wakings"] = k.Wakings,
+        ["lostEvents"] = k.LostEvents,
+        ["unreadableLines"] = k.UnreadableLines,
+        ["unnamedLeafShare"] = k.UnnamedLeafShare,
+        ["managedMethodsMapped"] = k.ManagedMethodsMapped,
+        ["runsWithSwitchWindow"] = k.RunsWithSwitchWindow,
+        ["medianSwitchWindowDisagreementMs"] = k.MedianSwitchWindowDisagreementMs,
+        ["maxSwitchWindowDisagreementMs"] = k.MaxSwitchWindowDisagreementMs,
+    };
 
     private static JsonObject Gc(int g0, int g1, int g2) => new() { ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2 };
 

@@ -26,6 +26,18 @@ public sealed record SerializerSummary
     public required IReadOnlyDictionary<string, double> Tags { get; init; }
     /// <summary>Serialized size from the benchmark's results, when the trace folder has them.</summary>
     public long? SizeBytes { get; init; }
+    /// <summary>Kernel session: the worker's mean time off the CPU inside the window, and by reason.</summary>
+    public double? OffCpuMs { get; init; }
+    public IReadOnlyDictionary<string, double> OffCpuByReason { get; init; } = new Dictionary<string, double>();
+    /// <summary>Share of CPU time by the innermost managed frame's code tier (kernel or EventPipe samples).</summary>
+    public IReadOnlyDictionary<Kernel.CodeTier, double> TierShares { get; init; } = new Dictionary<Kernel.CodeTier, double>();
+    /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth), when results.json is there.</summary>
+    public double? InProcessCpuMs { get; init; }
+    /// <summary>When a kernel session supplied the CPU columns: what EventPipe's sampler said for the same runs.</summary>
+    public double? EventPipeCpuMs { get; init; }
+    public double? EventPipeReflectionShare { get; init; }
+    /// <summary>EventPipe samples of the measured runs whose leaf is a GC-poll helper (safe-point bias), as a share.</summary>
+    public double? GcPollLeafShare { get; init; }
 
     public static IReadOnlyList<SerializerSummary> From(IEnumerable<RunAnalysis> runs) =>
         runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
@@ -61,10 +73,36 @@ public sealed record SerializerSummary
                         .OrderByDescending(t => t.Sum(x => x.Value))
                         .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Count)),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
+                    OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
+                    OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
+                    TierShares = Shares(measured),
+                    InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs) : null,
+                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs) : null,
+                    EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0
+                        ? measured.Sum(r => r.EventPipeCpu!.TagMs("Reflection")) / ep : null,
+                    GcPollLeafShare = PollShare(measured),
                 };
             })
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
+
+    private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, Dictionary<string, double>> values) =>
+        runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
+            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Count), StringComparer.Ordinal);
+
+    private static Dictionary<Kernel.CodeTier, double> Shares(List<RunAnalysis> runs)
+    {
+        var total = runs.Sum(r => r.TierMs.Values.Sum() + r.NoTierMs);
+        if (total <= 0) return [];
+        return runs.SelectMany(r => r.TierMs).GroupBy(t => t.Key).ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / total);
+    }
+
+    /// <summary>Only EventPipe samples can have a GC-poll leaf: the share is of EventPipe's samples, wherever the columns come from.</summary>
+    private static double? PollShare(List<RunAnalysis> runs)
+    {
+        var samples = runs.Sum(r => r.EventPipeCpu?.Samples ?? r.Samples);
+        return samples == 0 ? null : (double)runs.Sum(r => r.GcPollLeafSamples) / samples;
+    }
 
     public static int OperationOrder(string op) => op switch { "serialize" => 0, "deserialize" => 1, "firstcall" => 2, _ => 3 };
 }

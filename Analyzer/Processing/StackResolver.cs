@@ -10,9 +10,11 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 public sealed class StackResolver(TraceLog log, StackTagMatcher matcher)
 {
     public const string Unresolved = "?";
+    public StackTagMatcher Matcher => matcher;
     private readonly Dictionary<int, string> _tagByStack = [];
     private readonly Dictionary<int, StackFrame> _frameByAddress = [];
     private readonly Dictionary<int, bool> _unresolvedLeafByStack = [];
+    private readonly Dictionary<int, bool> _gcPollLeafByStack = [];
     private readonly List<StackFrame> _scratch = new(64);
 
     public string Tag(CallStackIndex stack)
@@ -33,6 +35,21 @@ public sealed class StackResolver(TraceLog log, StackTagMatcher matcher)
         _unresolvedLeafByStack[(int)stack] = u;
         return u;
     }
+
+    /// <summary>
+    /// True when the innermost frame is a GC-poll helper: EventPipe's sampler stops threads at safe points, so
+    /// such a leaf says where the thread was stopped, not where it spent its time.
+    /// </summary>
+    public bool LeafIsGcPoll(CallStackIndex stack)
+    {
+        if (stack == CallStackIndex.Invalid) return false;
+        if (_gcPollLeafByStack.TryGetValue((int)stack, out var poll)) return poll;
+        poll = IsGcPoll(Frame(log.CallStacks.CodeAddressIndex(stack)));
+        _gcPollLeafByStack[(int)stack] = poll;
+        return poll;
+    }
+
+    public static bool IsGcPoll(StackFrame f) => f.Method.Contains("PollGC", StringComparison.Ordinal);
 
     /// <summary>Frames leaf first. The returned list is reused: copy it to keep it.</summary>
     public IReadOnlyList<StackFrame> Frames(CallStackIndex stack)

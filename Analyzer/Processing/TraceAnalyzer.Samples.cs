@@ -21,6 +21,7 @@ public sealed partial class TraceAnalyzer
             var gcMs = OverlapWithPauses(from, now);
             var weight = _weigher.Cap(now - from - gcMs);
             if (gcMs > 0) run.Tags[GcTag] = run.Tags.GetValueOrDefault(GcTag) + gcMs;
+            if (stacks?.LeafIsGcPoll(e.CallStackIndex()) == true) run.GcPollLeafSamples++;
             Charge(run, e.CallStackIndex(), weight);
         }
 
@@ -52,7 +53,7 @@ public sealed partial class TraceAnalyzer
             // EventPipe samples stop threads at GC safe points, so a GC poll helper is often the leaf; the method
             // that polled is the one doing the work.
             var leaf = 0;
-            while (leaf < frames.Count - 1 && frames[leaf].Method.Contains("PollGC", StringComparison.Ordinal)) leaf++;
+            while (leaf < frames.Count - 1 && StackResolver.IsGcPoll(frames[leaf])) leaf++;
             for (var i = leaf; i < frames.Count; i++)
             {
                 var name = StackResolver.Display(frames[i]);

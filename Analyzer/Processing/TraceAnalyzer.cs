@@ -58,6 +58,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         source.Process();
         state.Finish(source);
+        Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, state.Matcher, options, progress);
 
         JoinInProcessResults(input, analysis);
         analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
@@ -161,6 +162,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
     private sealed partial class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
     {
+        public StackTagMatcher? Matcher => stacks?.Matcher;
         private readonly long _progressStep = Math.Max(1, log.EventCount / 10);
         // ETW: run windows from the marker's context switches (what WPA shows; also on .NET Framework, which has no
         // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
@@ -174,6 +176,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
         private readonly List<Interval> _pauses = [];
+        public PassTimeline Timeline { get; } = new();
         private readonly List<Interval> _suspending = [];
         private readonly List<Interval> _restarting = [];
         private readonly Dictionary<int, Suspension> _suspensions = [];
@@ -235,6 +238,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             source.Clr.ContentionStop += e =>
             {
                 if (!_contentionStart.Remove(e.ThreadID, out var start) || _open is not { } r || start.Ms < r.StartMs) return;
+                Timeline.Contention.Add((e.ThreadID, new Interval(start.Ms, e.TimeStampRelativeMSec)));
                 r.ContentionMs += e.TimeStampRelativeMSec - start.Ms;
                 r.Contentions++;
                 r.ContentionMsByFrame[start.Frame] = r.ContentionMsByFrame.GetValueOrDefault(start.Frame) + e.TimeStampRelativeMSec - start.Ms;
@@ -257,7 +261,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             };
             source.Clr.GCRestartEEStop += e =>
             {
-                if (!InProcess(e) || !_suspensions.Remove(e.ThreadID, out var s) || !s.IsGc) return;
+                if (!InProcess(e) || !_suspensions.Remove(e.ThreadID, out var s)) return;
+                if (!s.IsGc)
+                {
+                    // EventPipe's sampler and tiering stop the runtime too: a kernel session sees threads wait in them.
+                    Timeline.OtherSuspensions.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
+                    return;
+                }
                 _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
                 if (s.SuspendedMs is { } suspended) _suspending.Add(new Interval(s.StartMs, suspended));
                 if (s.RestartingMs is { } restarting) _restarting.Add(new Interval(restarting, e.TimeStampRelativeMSec));
@@ -288,6 +298,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         private void OnEvent(TraceEvent e)
         {
+#pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
+            Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
+#pragma warning restore CS0618
             if (++_events % _progressStep == 0 && log.EventCount > 1_000_000)
                 progress?.Report($"  {100 * _events / log.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
             if (e.ProviderGuid == ClrProvider)
@@ -307,18 +320,22 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 {
                     case RunEvents.RunStartId:
                         if (_processId == 0) _processId = e.ProcessID;
+                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Start, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
                         OnRunStart(e);
                         _switches?.RunStart(t, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId));
                         break;
                     case RunEvents.RunStopId:
+                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
                         if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) OnMarkerWait(wait);
                         OnRunStop(e);
                         break;
                     case RunEvents.RunBeginId:
+                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));
                         _switches?.RunBegin(t, e.ThreadID);
                         OnRunBegin(e);
                         break;
                     case RunEvents.RunEndId:
+                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.End, 0, e.ThreadID));
                         _switches?.RunEnd(t, e.ThreadID);
                         OnRunEnd(e);
                         break;
@@ -343,6 +360,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 _open = null;
             }
             AssignGcs(source);
+            Timeline.GcPauses.AddRange(_pauses);
             var trace = analysis.Trace;
             trace.Events = _events;
             trace.DurationMs = source.SessionDuration.TotalMilliseconds;

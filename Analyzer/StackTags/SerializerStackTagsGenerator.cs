@@ -48,6 +48,12 @@ public static class SerializerStackTagsGenerator
     /// </summary>
     public const string InterpretedInvokeTag = "Interpreted invoke";
 
+    /// <summary>How the analyzer names kernel frames of perf samples (Analyzer/Kernel/KernelFrameNamer.cs).</summary>
+    public const string KernelModule = "kernel";
+
+    /// <summary>Page faults and system calls explain the kernel frames below them; above the serializers, below reflection.</summary>
+    public const int KernelPathPriority = 2;
+
     private sealed record Node(string Name, int? Priority, List<Node> Children, List<(string Module, string Method)> Entrypoints)
     {
         public Node(string name, int? priority = null) : this(name, priority, [], []) { }
@@ -137,6 +143,23 @@ public static class SerializerStackTagsGenerator
             .Entry("libclrjit.*", "*")
             .Entry("*", "*ThePreStub*", "*MethodDesc::DoPrestub*");
 
+        // Native code and the kernel, as a kernel session sees them (perf on Linux, ETW's kernel stacks on Windows).
+        // EventPipe stacks are managed-only and never reach these. At the serializers' priority, the deepest frame
+        // wins, so the serializer's time spent in the runtime's native helpers is shown as such; reflection, which
+        // ranks above, keeps the native work it causes ("under reflection frames").
+        var nativeRuntime = new Node("Native runtime")
+            .Add(new Node("Runtime (libcoreclr, stripped)").Entry("libcoreclr.*", "*").Entry("coreclr.*", "*"))
+            .Add(new Node("Memory clearing").Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
+            .Add(new Node("C library").Entry("libc.so*", "*").Entry("ld-linux*", "*").Entry("libstdc++*", "*").Entry("libgcc_s*", "*").Entry("libm.so*", "*"));
+
+        // The kernel's generic frames (irq re-enable, scheduler) are leaves of many paths, so the paths that explain
+        // them rank just above: a page fault with pvm_irq_enable as its leaf is a page fault.
+        var kernel = new Node("Kernel")
+            .Add(new Node("Page faults", KernelPathPriority).Entry(KernelModule, "asm_exc_page_fault", "exc_page_fault").Entry("ntoskrnl.*", "KiPageFault*"))
+            .Add(new Node("System calls", KernelPathPriority).Entry(KernelModule, "entry_SYSCALL_64*").Entry("ntoskrnl.*", "KiSystemCall64*", "KiSystemServiceCopyEnd*"))
+            .Add(new Node("Interrupts and signals", KernelPathPriority - 1).Entry(KernelModule, "asm_sysvec_*", "asm_common_interrupt", "irqentry_exit_to_user_mode", "arch_do_signal_or_restart"))
+            .Add(new Node("Other").Entry(KernelModule, "*").Entry("ntoskrnl.*", "*"));
+
         // The marker thread blocks inside these NoInlining methods for exactly the measured interval.
         var duration = new Node("Test Duration");
         foreach (var marker in RunEvents.MarkerMethodByOperation.Values)
@@ -146,7 +169,7 @@ public static class SerializerStackTagsGenerator
             .Entry(BenchmarkModulePattern, "EtwSerializerProfiler.Benchmark.Runs.*", "EtwSerializerProfiler.Benchmark.Verification.*");
 
         var root = new Node("");
-        foreach (var node in new[] { serialize, deserialize, reflection, activator, gc, jit, duration, infrastructure })
+        foreach (var node in new[] { serialize, deserialize, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })
             root.Add(node);
 
         var text = new StringBuilder();

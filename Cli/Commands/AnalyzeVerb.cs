@@ -22,13 +22,14 @@ public sealed class AnalyzeVerb : ICommand
           --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
           --top N                           hottest methods per serializer/operation (use with --serializers)
           --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
+          --no-kernel                       ignore the trace folder's kernel session: CPU from EventPipe's sampler only
           --html F                          also write a self-contained HTML report with charts and call trees (docs/report.md)
           --speedscope DIR                  also write one speedscope flame graph file per serializer and operation
         """;
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache" });
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache", "no-kernel" });
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
@@ -41,6 +42,7 @@ public sealed class AnalyzeVerb : ICommand
             StackTagsPath = r.String("stacktags"),
             CollectHotMethods = top > 0,
             CacheEtlx = !r.Flag("no-cache"),
+            UseKernelSession = !r.Flag("no-kernel"),
         };
         r.RejectUnknown("analyze");
         if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");

@@ -2,6 +2,7 @@ using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Etw;
 using EtwSerializerProfiler.Recorder.EventPipe;
 using EtwSerializerProfiler.Recorder.Heap;
+using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Recorder.Commands;
@@ -41,12 +42,15 @@ public static class RecordCommand
         heap?.Start(cancel);
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
 
+        var (kernel, noKernel) = etwPlan is null ? KernelSessionFor(options, profile, folder, progress) : (null, null);
+        var providers = EventPipeProviders.For(profile, kernel?.SamplesCpu == true, options.EventPipeSamples);
+
         var started = DateTime.UtcNow;
         RecordingOutcome outcome;
         try
         {
             outcome = etwPlan is null
-                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel).ConfigureAwait(false)
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
@@ -61,13 +65,15 @@ public static class RecordCommand
 
         var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
         var stackTags = CopyStackTags(folder);
-        var manifest = BuildManifest(options, profile, command, started, outcome, folder, stackTags) with { HeapSnapshots = heapSnapshots };
+        var kernelInfo = kernel?.Info ?? noKernel;
+        var manifest = BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags, kernelInfo) with { HeapSnapshots = heapSnapshots, Kernel = kernelInfo };
         if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         manifest.Save(folder.Manifest);
         folder.MarkFinished();
 
         output.WriteLine($"Trace folder: {folder.Path}");
         output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
+        if (kernelInfo is not null) output.WriteLine(DescribeKernel(kernelInfo));
         foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
         foreach (var h in heapSnapshots ?? []) output.WriteLine(HeapSnapshotListener.Describe(h));
         var exit = outcome.Status switch
@@ -79,6 +85,26 @@ public static class RecordCommand
         };
         return (exit, folder);
     }
+
+    /// <summary>
+    /// Linux, EventPipe backend: the perf kernel session unless --kernel off. Where perf is missing or refused, the
+    /// recording goes on EventPipe-only and the reason is printed and kept in the manifest.
+    /// </summary>
+    private static (LinuxKernelSession? Session, KernelSessionInfo? Why) KernelSessionFor(RecordOptions options, TraceProfile profile, TraceFolder folder, IProgress<string> progress)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            if (options.Kernel == KernelMode.Perf) throw new UsageException("--kernel perf needs Linux (perf_events); on Windows use --backend etw for the kernel session");
+            return (null, null);
+        }
+        var (session, why) = LinuxKernelSession.For(options.Kernel, profile, folder, progress);
+        if (why is not null && options.Kernel != KernelMode.Off) progress.Report($"kernel session not recorded: {why.Reason}");
+        return (session, why);
+    }
+
+    private static string DescribeKernel(KernelSessionInfo k) => k.Status == KernelSessionInfo.Recorded
+        ? $"  {k.ScriptFile ?? k.DataFile}: kernel session ({k.Tool}: {string.Join(", ", k.Records)}){(k.Missing.Count > 0 ? "; missing: " + string.Join("; ", k.Missing) : "")}{(k.LostChunks > 0 ? $"; perf lost {k.LostChunks} chunks" : "")}"
+        : $"  kernel session: not recorded ({k.Reason})";
 
     public static TextTable ProfilesTable()
     {
@@ -130,10 +156,12 @@ public static class RecordCommand
         return TraceFolder.StackTagsFileName;
     }
 
-    private static Manifest BuildManifest(RecordOptions options, TraceProfile profile, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags)
+    private static Manifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
     {
         var dropped = new List<string>();
-        if (profile.Kernel is not null) dropped.Add("kernel events (CPU sampling, context switches): ETW only; EventPipe samples managed stacks instead");
+        var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
+        if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
+            dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
         if (profile.Providers.Any(p => p.Etw is not null)) dropped.Add("per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
         return new Manifest
         {
@@ -141,7 +169,7 @@ public static class RecordCommand
             Backend = "eventpipe",
             Profile = profile.Name,
             ProfileDescription = profile.Description,
-            Providers = EventPipeProviders.For(profile).Select(p => new ManifestProvider(
+            Providers = providers.Select(p => new ManifestProvider(
                 p.Name, $"0x{p.Keywords:X}", p.EventLevel.ToString(),
                 profile.Providers.First(x => x.Name == p.Name).Keywords)).ToList(),
             CommandLine = command.Display,
@@ -150,10 +178,12 @@ public static class RecordCommand
             OperatingSystem = Manifest.Os,
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,
-            CpuSamplingMs = profile.CpuSamplingMs > 0 ? 1.0 : null,
-            CpuSamplingNote = profile.CpuSamplingMs > 0
+            CpuSamplingMs = sampler ? 1.0 : null,
+            CpuSamplingNote = sampler
                 ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
-                : "CPU sampling off in this profile",
+                : kernel?.CpuSamplePeriodNs is not null && kernel.Status == KernelSessionInfo.Recorded
+                    ? "EventPipe SampleProfiler off: the kernel session samples the CPU (see \"kernel\")"
+                    : "CPU sampling off in this profile",
             ChildProcessId = outcome.ChildProcessId,
             ChildExitCode = outcome.ChildExitCode,
             Status = outcome.Status,

@@ -17,7 +17,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
     public static EventPipeRecorder Default { get; } = new(TimeSpan.FromSeconds(30));
 
-    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel)
+    /// <param name="companion">A session started on the child's PID before its runtime resumes (the Linux kernel session).</param>
+    /// <param name="providers">The providers to enable; null = the profile's (RecordCommand decides with the kernel session in mind).</param>
+    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
+        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null)
     {
         var port = DiagnosticPortName();
         using var connectCancel = CancellationTokenSource.CreateLinkedTokenSource(cancel);
@@ -52,9 +55,24 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         await using (connector.ConfigureAwait(false))
         {
             var client = connector.Instance;
-            var config = new EventPipeSessionConfiguration(EventPipeProviders.For(profile), CircularBufferMB, requestRundown: true, requestStackwalk: true);
-            using var session = client.StartEventPipeSession(config);
-            client.ResumeRuntime();
+            // The runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
+            if (companion is not null) await companion.StartAsync(child.Id, cancel).ConfigureAwait(false);
+            var config = new EventPipeSessionConfiguration(providers ?? EventPipeProviders.For(profile), CircularBufferMB, requestRundown: true, requestStackwalk: true);
+            EventPipeSession session;
+            try
+            {
+                session = client.StartEventPipeSession(config);
+                client.ResumeRuntime();
+            }
+            catch
+            {
+                // Neither the suspended child nor the kernel session may outlive a recording that never started.
+                KillTree(child);
+                if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
+                CleanupPort(port);
+                throw;
+            }
+            using var sessionScope = session;
             progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
 
             await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16, useAsync: true);
@@ -91,6 +109,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
             await file.FlushAsync(CancellationToken.None).ConfigureAwait(false);
 
+            if (companion is not null) await companion.StopAsync(status == RecordingStatus.Interrupted).ConfigureAwait(false);
             var exitCode = child.HasExited ? child.ExitCode : -1;
             if (status == RecordingStatus.Complete && exitCode != 0)
                 status = IsCrashExitCode(exitCode) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;

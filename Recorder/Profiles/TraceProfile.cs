@@ -26,6 +26,8 @@ public sealed record ProviderSpec
     [JsonConverter(typeof(JsonStringEnumConverter<EventLevel>))]
     public EventLevel Level { get; init; } = EventLevel.Informational;
     public bool EventPipeOnly { get; init; }
+    /// <summary>Left out when a kernel session samples the CPU (EventPipe's SampleProfiler: see docs/recorder.md for the numbers).</summary>
+    public bool ReplacedByKernelSampling { get; init; }
     public EtwFilterSpec? Etw { get; init; }
 
     /// <summary>Keyword names resolved to the provider's mask; hex literals ("0x4000") pass through.</summary>

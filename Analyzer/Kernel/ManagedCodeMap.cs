@@ -1,0 +1,131 @@
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+
+namespace EtwSerializerProfiler.Analyzer.Kernel;
+
+/// <summary>The optimization tier of a piece of managed code, as the runtime reported it when the code was made.</summary>
+public enum CodeTier
+{
+    Unknown,
+    /// <summary>Tier 0 (quick JIT, no optimization).</summary>
+    Tier0,
+    /// <summary>Tier 0 or tier 1 code with dynamic-PGO instrumentation (counting before tier 1).</summary>
+    Instrumented,
+    /// <summary>On-stack replacement: a long-running loop moved to optimized code mid-call.</summary>
+    Osr,
+    /// <summary>Tier 1: the steady-state code.</summary>
+    Tier1,
+    /// <summary>Fully optimized without tiering (tiering off, or methods the runtime never tiers).</summary>
+    Optimized,
+    /// <summary>Minimal optimization (debuggable code, or methods too big to optimize).</summary>
+    MinOpts,
+    /// <summary>Precompiled ReadyToRun code from the image (named by rundown; it never went through the JIT in this trace).</summary>
+    ReadyToRun,
+}
+
+/// <summary>
+/// Where each managed method's code lives, from the EventPipe trace's own events: MethodLoadVerbose for code
+/// compiled during the trace (with its tier), and the end rundown for everything else, ReadyToRun code included.
+/// This names JIT and ReadyToRun frames in perf samples without perf maps, and gives any sample's code its tier.
+/// TraceLog keeps rundown method events to itself, so the map is built from a raw pass over the .nettrace.
+/// </summary>
+public sealed class ManagedCodeMap
+{
+    public sealed record Method(ulong Start, uint Size, string Name, string Module, CodeTier Tier, double LoadedMs);
+
+    private Method[] _byStart = [];
+
+    public int Count => _byStart.Length;
+
+    public static ManagedCodeMap FromNetTrace(string nettracePath)
+    {
+        var builder = new Builder();
+        using var source = new EventPipeEventSource(nettracePath);
+        builder.Subscribe(source);
+        try { source.Process(); }
+        catch (Exception ex) when (ex is not OutOfMemoryException) { builder.Truncated = true; } // a cut trace still names what it has
+        return builder.Build();
+    }
+
+    /// <summary>The method whose code holds the address, or null. Code compiled later at a reused address loses to the code live at the time.</summary>
+    public Method? Find(ulong address, double atMs = double.MaxValue)
+    {
+        var lo = 0;
+        var hi = _byStart.Length - 1;
+        var found = -1;
+        while (lo <= hi)
+        {
+            var mid = (lo + hi) >>> 1;
+            if (_byStart[mid].Start <= address) { found = mid; lo = mid + 1; }
+            else hi = mid - 1;
+        }
+        Method? best = null;
+        for (var i = found; i >= 0 && i > found - 8; i--)
+        {
+            var m = _byStart[i];
+            if (address - m.Start >= m.Size) continue;
+            if (best is null || (m.LoadedMs <= atMs && m.LoadedMs > best.LoadedMs) || (best.LoadedMs > atMs && m.LoadedMs < best.LoadedMs)) best = m;
+        }
+        return best;
+    }
+
+    public static CodeTier TierOf(OptimizationTier tier) => tier switch
+    {
+        OptimizationTier.QuickJitted => CodeTier.Tier0,
+        OptimizationTier.QuickJittedInstrumented or OptimizationTier.OptimizedTier1Instrumented => CodeTier.Instrumented,
+        OptimizationTier.OptimizedTier1OSR => CodeTier.Osr,
+        OptimizationTier.OptimizedTier1 => CodeTier.Tier1,
+        OptimizationTier.Optimized => CodeTier.Optimized,
+        OptimizationTier.MinOptJitted => CodeTier.MinOpts,
+        OptimizationTier.ReadyToRun or OptimizationTier.PreJIT => CodeTier.ReadyToRun,
+        _ => CodeTier.Unknown,
+    };
+
+    /// <summary>TraceLog's spelling, so a method has one name whichever source saw it: Namespace.Type.Method(args).</summary>
+    public static string FullName(string ns, string name, string signature)
+    {
+        var paren = signature.IndexOf('(', StringComparison.Ordinal);
+        return ns + "." + name + (paren >= 0 ? signature[paren..] : "");
+    }
+
+    private sealed class Builder
+    {
+        private readonly Dictionary<ulong, (Method Method, long ModuleId)> _byStart = [];
+        private readonly Dictionary<long, string> _modules = [];
+        public bool Truncated { get; set; }
+
+        public void Subscribe(EventPipeEventSource source)
+        {
+            source.Clr.LoaderModuleLoad += e => _modules[e.ModuleID] = FileName(e.ModuleILPath);
+            var rundown = new ClrRundownTraceEventParser(source);
+            rundown.LoaderModuleDCStop += e => _modules.TryAdd(e.ModuleID, FileName(e.ModuleILPath));
+            source.Clr.MethodLoadVerbose += e => Add(e, TierOf(e.OptimizationTier), e.TimeStampRelativeMSec);
+            // Rundown repeats jitted code already seen above (same start); what is new here is ReadyToRun code, which
+            // has no load event and whose tier rundown leaves Unknown.
+            rundown.MethodDCStopVerbose += e =>
+            {
+                if (_byStart.ContainsKey(e.MethodStartAddress)) return;
+                var tier = TierOf(e.OptimizationTier);
+                Add(e, tier == CodeTier.Unknown && !e.IsJitted ? CodeTier.ReadyToRun : tier, double.MinValue);
+            };
+        }
+
+        private void Add(MethodLoadUnloadVerboseTraceData e, CodeTier tier, double loadedMs)
+        {
+            if (e.MethodSize <= 0) return;
+            var name = FullName(e.MethodNamespace, e.MethodName, e.MethodSignature);
+            _byStart[e.MethodStartAddress] = (new Method(e.MethodStartAddress, (uint)e.MethodSize, name, "?", tier, loadedMs), e.ModuleID);
+        }
+
+        private static string FileName(string path) => string.IsNullOrEmpty(path) ? "?" : Path.GetFileName(path);
+
+        public ManagedCodeMap Build()
+        {
+            // Module names can arrive after the methods that use them (rundown lists modules after methods).
+            var methods = _byStart.Values
+                .Select(x => x.Method with { Module = _modules.TryGetValue(x.ModuleId, out var module) ? module : "?" })
+                .OrderBy(m => m.Start).ToArray();
+            return new ManagedCodeMap { _byStart = methods };
+        }
+    }
+}

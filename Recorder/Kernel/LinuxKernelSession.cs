@@ -1,0 +1,99 @@
+using EtwSerializerProfiler.Recorder.Profiles;
+
+namespace EtwSerializerProfiler.Recorder.Kernel;
+
+/// <summary>
+/// A session recorded beside the EventPipe one, started on the child's PID while its runtime waits at the
+/// diagnostic port and stopped after the child has exited.
+/// </summary>
+public interface ICompanionSession
+{
+    /// <summary>It samples the CPU with stacks, so EventPipe's own sampler may be left out.</summary>
+    bool SamplesCpu { get; }
+    Task StartAsync(int processId, CancellationToken cancel);
+    Task StopAsync(bool interrupted);
+}
+
+/// <summary>
+/// The perf kernel session of one recording. Never fails the recording: where perf is missing, refused or breaks,
+/// the EventPipe trace is still recorded and <see cref="Info"/> says why there is no kernel data.
+/// </summary>
+public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability perf, TraceFolder folder, IProgress<string>? progress) : ICompanionSession
+{
+    private PerfSession? _session;
+    private string? _startError;
+
+    public KernelSessionInfo Info { get; private set; } = KernelSessionInfo.Off("not started");
+
+    public bool SamplesCpu => perf.Accepted.Any(e => e.Name == PerfEventPlan.CpuClock);
+
+    /// <summary>The session for a recording, or null with the reason it will not record (shown and kept in the manifest).</summary>
+    public static (LinuxKernelSession? Session, KernelSessionInfo? Why) For(KernelMode mode, TraceProfile profile, TraceFolder folder, IProgress<string>? progress)
+    {
+        if (mode == KernelMode.Off) return (null, KernelSessionInfo.Off("--kernel off"));
+        var wanted = PerfEventPlan.For(profile);
+        if (wanted.Count == 0) return (null, KernelSessionInfo.Off($"profile '{profile.Name}' has no kernel events"));
+        var perf = PerfProbe.Check(wanted);
+        if (!perf.Usable)
+        {
+            var reason = string.Join("; ", perf.Missing);
+            if (mode == KernelMode.Perf && perf.PerfPath is null) throw new Common.UsageException($"--kernel perf: {reason}");
+            return (null, KernelSessionInfo.Off(reason) with { Missing = [.. perf.Missing] });
+        }
+        return (new LinuxKernelSession(profile, perf, folder, progress), null);
+    }
+
+    public async Task StartAsync(int processId, CancellationToken cancel)
+    {
+        try
+        {
+            _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel).ConfigureAwait(false);
+            progress?.Report($"kernel session: perf on process {processId} ({string.Join(", ", perf.Accepted.Select(e => e.Name))})");
+        }
+        catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
+        {
+            _startError = ex.Message;
+            progress?.Report($"kernel session not recorded: {ex.Message}");
+        }
+    }
+
+    public async Task StopAsync(bool interrupted)
+    {
+        if (_session is null)
+        {
+            Info = KernelSessionInfo.Off(_startError ?? "perf did not start") with { Missing = [.. perf.Missing] };
+            return;
+        }
+        await using var session = _session;
+        var result = await session.StopAsync(interrupted).ConfigureAwait(false);
+        var info = new KernelSessionInfo
+        {
+            Status = KernelSessionInfo.Recorded,
+            Tool = $"perf {perf.Version}",
+            CommandLine = session.CommandLine,
+            Clock = "CLOCK_MONOTONIC",
+            CpuSamplePeriodNs = perf.Accepted.Any(e => e.Name == PerfEventPlan.CpuClock) ? PerfEventPlan.PeriodNs(profile) : null,
+            Events = [.. perf.Accepted.Select(e => e.Spec)],
+            Records = [.. perf.Accepted.Select(e => e.Describes)],
+            Missing = [.. perf.Missing],
+            DataFile = TraceFolder.KernelDataFileName,
+            DataBytes = result.DataBytes,
+            LostChunks = result.LostChunks,
+        };
+        if (result.DataBytes == 0)
+        {
+            Info = KernelSessionInfo.Off($"perf wrote no data (exit code {result.ExitCode})") with { Missing = info.Missing };
+            return;
+        }
+        progress?.Report("kernel session: converting perf data (perf script)...");
+        try
+        {
+            var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
+            Info = info with { ScriptFile = TraceFolder.KernelScriptFileName, ScriptBytes = bytes };
+        }
+        catch (IOException ex)
+        {
+            Info = info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message}" };
+        }
+    }
+}

@@ -1,0 +1,57 @@
+using System.Globalization;
+using EtwSerializerProfiler.Recorder.Profiles;
+
+namespace EtwSerializerProfiler.Recorder.Kernel;
+
+/// <summary>One perf_events event of the kernel session: the perf spec and what it stands for in ETW terms.</summary>
+public sealed record PerfEvent(string Name, string Spec, bool Stacks, string Describes);
+
+/// <summary>
+/// The Linux rendering of a profile's kernel part, the same data the ETW kernel session is built from: Profile is
+/// cpu-clock sampling, ContextSwitch is sched_switch, Dispatcher (ReadyThread) is sched_waking; the stack lists say
+/// which of them carry call stacks. Process, Thread and ImageLoad have no event of their own: perf always records
+/// comm, task and mmap records, which is what they give ETW.
+/// </summary>
+public static class PerfEventPlan
+{
+    public const string CpuClock = "cpu-clock";
+    public const string SchedSwitch = "sched:sched_switch";
+    public const string SchedWaking = "sched:sched_waking";
+
+    /// <summary>
+    /// A fixed period, not -F: frequency mode also throttles the tracepoints. The period is 1,001 ns off the
+    /// profile's whole milliseconds so samples do not fall in lock step with 1 ms timers (EventPipe's sampler,
+    /// the scheduler tick) and see the same phase of them every time.
+    /// </summary>
+    public static long PeriodNs(TraceProfile profile) => (long)Math.Round(profile.CpuSamplingMs * 1_000_000) + 1_001;
+
+    public static IReadOnlyList<PerfEvent> For(TraceProfile profile)
+    {
+        var kernel = profile.Kernel;
+        if (kernel is null) return [];
+        bool Has(List<string> list, string name) => list.Any(k => k.Equals(name, StringComparison.OrdinalIgnoreCase));
+        var events = new List<PerfEvent>();
+        if (Has(kernel.Keywords, "Profile") && profile.CpuSamplingMs > 0)
+        {
+            var stacks = Has(kernel.Stacks, "Profile");
+            var period = PeriodNs(profile).ToString(CultureInfo.InvariantCulture);
+            events.Add(new(CpuClock, $"{CpuClock}/period={period},call-graph={(stacks ? "fp" : "no")}/", stacks,
+                $"CPU samples every {PeriodNs(profile) / 1e6:F3} ms of on-CPU time{(stacks ? ", with call stacks" : "")}"));
+        }
+        if (Has(kernel.Keywords, "ContextSwitch"))
+        {
+            var stacks = Has(kernel.Stacks, "ContextSwitch");
+            events.Add(new(SchedSwitch, $"{SchedSwitch}/call-graph={(stacks ? "fp" : "no")}/", stacks,
+                $"context switches{(stacks ? " with the switched-out thread's stack" : "")}"));
+        }
+        if (Has(kernel.Keywords, "Dispatcher"))
+        {
+            var stacks = Has(kernel.Stacks, "ReadyThread");
+            // sched_waking fires in the waker's context; sched_wakeup fires on the target CPU and, recording one
+            // process, misses most cross-thread wake-ups.
+            events.Add(new(SchedWaking, $"{SchedWaking}/call-graph={(stacks ? "fp" : "no")}/", stacks,
+                $"wake-ups (ready thread){(stacks ? " with the waker's stack" : "")}"));
+        }
+        return events;
+    }
+}

@@ -1,0 +1,208 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.IO.Compression;
+using System.Text;
+
+namespace EtwSerializerProfiler.Recorder.Kernel;
+
+/// <summary>
+/// The Linux kernel session: `perf record -p PID` beside the EventPipe session, on EventPipe's clock
+/// (CLOCK_MONOTONIC). perf starts with its events disabled and is enabled through its control FIFO; the ack means
+/// every thread of the process is being recorded, so the runtime is resumed only after it. Threads created later
+/// inherit the events. perf ends by itself when the process exits.
+/// </summary>
+public sealed class PerfSession : IAsyncDisposable
+{
+    private static readonly TimeSpan EnableTimeout = TimeSpan.FromSeconds(20);
+    private readonly Process _perf;
+    private readonly string _fifoDir;
+    private readonly StringBuilder _log = new();
+    private readonly Task _logPump;
+
+    public string DataPath { get; }
+
+    private PerfSession(Process perf, string fifoDir, string dataPath)
+    {
+        _perf = perf;
+        _fifoDir = fifoDir;
+        DataPath = dataPath;
+        _logPump = Task.Run(async () =>
+        {
+            while (await perf.StandardError.ReadLineAsync().ConfigureAwait(false) is { } line)
+                lock (_log) _log.AppendLine(line);
+        });
+    }
+
+    /// <summary>Starts perf on the (suspended) process and returns once perf has enabled its events.</summary>
+    public static async Task<PerfSession> StartAsync(PerfAvailability perf, int pid, string dataPath, CancellationToken cancel)
+    {
+        var fifoDir = Path.Combine(Path.GetTempPath(), $"esp-perf-{Environment.ProcessId}-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(fifoDir);
+        var ctl = Path.Combine(fifoDir, "ctl");
+        var ack = Path.Combine(fifoDir, "ack");
+        PerfSession? session = null;
+        try
+        {
+            Fifo.Create(ctl);
+            Fifo.Create(ack);
+            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", "CLOCK_MONOTONIC", "--mmap-pages", "1024" };
+            foreach (var e in perf.Accepted) args.AddRange(["-e", e.Spec]);
+            // Exact switch-in and switch-out times of the process's own threads (sched_switch fires only when one of
+            // them is switched out, so it cannot say when a thread got the CPU back).
+            if (perf.Accepted.Any(e => e.Name == PerfEventPlan.SchedSwitch)) args.Add("--switch-events");
+            args.AddRange(["-p", pid.ToString(CultureInfo.InvariantCulture), "-o", dataPath]);
+            var psi = new ProcessStartInfo(perf.PerfPath!) { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = false };
+            foreach (var a in args) psi.ArgumentList.Add(a);
+            session = new PerfSession(Process.Start(psi) ?? throw new IOException("could not start perf"), fifoDir, dataPath);
+            await session.EnableAsync(ctl, ack, cancel).ConfigureAwait(false);
+            return session;
+        }
+        catch
+        {
+            if (session is not null) await session.DisposeAsync().ConfigureAwait(false);
+            else TryDeleteDirectory(fifoDir);
+            throw;
+        }
+    }
+
+    public string CommandLine => $"{_perf.StartInfo.FileName} {string.Join(' ', _perf.StartInfo.ArgumentList)}";
+
+    /// <summary>
+    /// Both FIFOs are opened read-write: on Linux that never blocks, whether or not perf has opened its ends yet,
+    /// and if perf dies before answering, a byte written to our own ack end releases the waiting reader.
+    /// </summary>
+    private async Task EnableAsync(string ctlPath, string ackPath, CancellationToken cancel)
+    {
+        await using var ctl = new FileStream(File.OpenHandle(ctlPath, FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+        await using var ack = new FileStream(File.OpenHandle(ackPath, FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+        ctl.Write("enable\n"u8);
+        var buffer = new byte[16];
+        var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
+        var exited = _perf.WaitForExitAsync(CancellationToken.None);
+        var first = await Task.WhenAny(read, exited, Task.Delay(EnableTimeout, cancel)).ConfigureAwait(false);
+        if (first != read)
+        {
+            ack.Write("x"u8); // release the reader thread
+            await read.ConfigureAwait(false);
+            cancel.ThrowIfCancellationRequested();
+            if (first == exited) throw new IOException($"perf exited with code {_perf.ExitCode} before recording: {LastLogLine()}");
+            throw new IOException($"perf did not enable its events within {EnableTimeout.TotalSeconds:F0} s");
+        }
+        var answer = Encoding.ASCII.GetString(buffer, 0, await read.ConfigureAwait(false));
+        if (!answer.StartsWith("ack", StringComparison.Ordinal)) throw new IOException($"perf answered '{answer.Trim()}' to enable");
+    }
+
+    /// <summary>
+    /// Waits for perf to finish writing after the process ended (it notices by itself); interrupted recordings and a
+    /// perf that does not notice get SIGINT, which makes perf write a complete file; only then is it killed.
+    /// </summary>
+    public async Task<PerfSessionResult> StopAsync(bool interrupt)
+    {
+        if (interrupt) Signal(SigInt);
+        if (!await ExitedWithin(TimeSpan.FromSeconds(interrupt ? 15 : 10)).ConfigureAwait(false))
+        {
+            Signal(SigInt);
+            if (!await ExitedWithin(TimeSpan.FromSeconds(15)).ConfigureAwait(false))
+            {
+                try { _perf.Kill(); } catch (InvalidOperationException) { }
+                await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            }
+        }
+        await _logPump.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+        var log = Log;
+        return new PerfSessionResult(_perf.HasExited ? _perf.ExitCode : -1, File.Exists(DataPath) ? new FileInfo(DataPath).Length : 0, log);
+    }
+
+    public string Log { get { lock (_log) return _log.ToString(); } }
+
+    private string LastLogLine() => Log.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "(no output)";
+
+    private async Task<bool> ExitedWithin(TimeSpan timeout)
+    {
+        try { await _perf.WaitForExitAsync(CancellationToken.None).WaitAsync(timeout).ConfigureAwait(false); return true; }
+        catch (TimeoutException) { return false; }
+    }
+
+    private const int SigInt = 2;
+
+    private void Signal(int signal)
+    {
+        if (!_perf.HasExited) _ = Fifo.Kill(_perf.Id, signal);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_perf.HasExited)
+        {
+            try { _perf.Kill(); } catch (InvalidOperationException) { }
+            await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+        }
+        _perf.Dispose();
+        TryDeleteDirectory(_fifoDir);
+    }
+
+    private static void TryDeleteDirectory(string dir)
+    {
+        try { if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true); }
+        catch (IOException) { }
+    }
+
+    /// <summary>
+    /// `perf script` with the fields the analyzer reads, compressed: the trace folder then analyzes anywhere,
+    /// without perf or this machine's binaries (perf resolves native and kernel symbols here, at recording time).
+    /// </summary>
+    public static async Task<long> ConvertAsync(string perfPath, string dataPath, string scriptPath, CancellationToken cancel)
+    {
+        var psi = new ProcessStartInfo(perfPath) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var a in PerfScriptArguments(dataPath)) psi.ArgumentList.Add(a);
+        using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
+        var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
+        await using (var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16))
+        await using (var gz = new GZipStream(file, CompressionLevel.Fastest))
+        {
+            try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
+            catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
+        }
+        await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+        if (p.ExitCode != 0)
+        {
+            File.Delete(scriptPath);
+            var why = (await stderr.ConfigureAwait(false)).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+                .LastOrDefault(l => !l.Contains("not valid for", StringComparison.Ordinal)) ?? "";
+            throw new IOException($"perf script exited with code {p.ExitCode}: {why}");
+        }
+        return new FileInfo(scriptPath).Length;
+    }
+
+    /// <summary>The exact `perf script` the analyzer's reader expects (Analyzer/Kernel/PerfScriptReader.cs).</summary>
+    public static IReadOnlyList<string> PerfScriptArguments(string dataPath) =>
+        ["script", "-i", dataPath, "--ns", "--show-mmap-events", "--show-switch-events", "--show-lost-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso"];
+}
+
+public sealed record PerfSessionResult(int ExitCode, long DataBytes, string Log)
+{
+    /// <summary>perf's own count of lost chunks ("Processed N events and lost M chunks!"), if it printed one.</summary>
+    public long LostChunks
+    {
+        get
+        {
+            var m = System.Text.RegularExpressions.Regex.Match(Log, @"lost (\d+) chunks");
+            return m.Success ? long.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture) : 0;
+        }
+    }
+}
+
+internal static partial class Fifo
+{
+    public static void Create(string path)
+    {
+        if (MkFifo(path, Convert.ToUInt32("600", 8)) != 0)
+            throw new IOException($"mkfifo {path} failed (errno {System.Runtime.InteropServices.Marshal.GetLastPInvokeError()})");
+    }
+
+    [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "mkfifo", StringMarshalling = System.Runtime.InteropServices.StringMarshalling.Utf8, SetLastError = true)]
+    private static partial int MkFifo(string path, uint mode);
+
+    [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]
+    internal static partial int Kill(int pid, int signal);
+}
