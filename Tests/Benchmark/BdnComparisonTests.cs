@@ -58,10 +58,12 @@ public sealed class BdnComparisonTests
         var row = Row(text, "Google.Protobuf");
         Assert.Equal(["deserialize", "BookShelf", "1000"], row[1..4]);
         AssertRounded(bdnMean, row[4]);
-        Assert.Equal($"1 x {iterations.Count}", row[7]);
-        AssertRounded(benchMean, row[8]);
-        Assert.Equal($"1 x {runs.Count}", row[11]);
-        Assert.Equal(benchMean / bdnMean, Number(row[12].TrimEnd('x')), 0.0051);
+        AssertRounded(iterations.Min(), row[5]);
+        Assert.Equal($"1 x {iterations.Count}", row[8]);
+        AssertRounded(benchMean, row[9]);
+        AssertRounded(runs.Min(r => r.DurationMs), row[10]);
+        Assert.Equal($"1 x {runs.Count}", row[13]);
+        Assert.Equal(benchMean / bdnMean, Number(row[14].TrimEnd('x')), 0.0051);
         Directory.Delete(dir, recursive: true);
     }
 
@@ -86,8 +88,8 @@ public sealed class BdnComparisonTests
         var result = ProcessRunner.Dotnet(BdnComparisonDll, "table", "--bdn", bdn1, "--bdn", bdn2, "--benchmark", bench);
         Assert.True(result.ExitCode == 0, result.StdErr);
         var row = Row(result.StdOut, "Google.Protobuf");
-        Assert.Equal(["2.80", "2.00-4.00", "53%", "2 x 2.5 (5)"], row[4..8]); // pooled mean 14/5, launch means 2 and 4, CV 1.48/2.8
-        Assert.Equal(["5.00", "5.00-5.00", "28%", "1 x 2", "1.79x"], row[8..13]);
+        Assert.Equal(["2.80", "1.00", "2.00-4.00", "53%", "2 x 2.5 (5)"], row[4..9]); // pooled mean 14/5, launch means 2 and 4, CV 1.48/2.8
+        Assert.Equal(["5.00", "4.00", "5.00-5.00", "28%", "1 x 2", "1.79x"], row[9..15]);
         Assert.Contains("command: --n 10.", result.StdOut, StringComparison.Ordinal); // the per-launch --json path is left out
         Directory.Delete(dir, recursive: true);
     }

@@ -47,7 +47,7 @@ public sealed class Samples
 }
 
 /// <summary>Pooled statistics of one side of one row.</summary>
-public sealed record SideStats(double Mean, double LaunchMin, double LaunchMax, double Cv, int LaunchCount, int ValueCount)
+public sealed record SideStats(double Mean, double Min, double LaunchMin, double LaunchMax, double Cv, int LaunchCount, int ValueCount)
 {
     public static SideStats? Of(IReadOnlyList<IReadOnlyList<double>> launches)
     {
@@ -56,6 +56,6 @@ public sealed record SideStats(double Mean, double LaunchMin, double LaunchMax, 
         var mean = all.Average();
         var sd = all.Count > 1 ? Math.Sqrt(all.Sum(v => (v - mean) * (v - mean)) / (all.Count - 1)) : 0;
         var launchMeans = launches.Select(l => l.Average()).ToList();
-        return new SideStats(mean, launchMeans.Min(), launchMeans.Max(), mean > 0 ? sd / mean : 0, launches.Count, all.Count);
+        return new SideStats(mean, all.Min(), launchMeans.Min(), launchMeans.Max(), mean > 0 ? sd / mean : 0, launches.Count, all.Count);
     }
 }
