@@ -47,6 +47,8 @@ public sealed class ManagedCodeMap
         return builder.Build();
     }
 
+    internal static ManagedCodeMap FromMethods(IEnumerable<Method> methods) => new() { _byStart = [.. methods.OrderBy(m => m.Start)] };
+
     /// <summary>The method whose code holds the address, or null. Code compiled later at a reused address loses to the code live at the time.</summary>
     public Method? Find(ulong address, double atMs = double.MaxValue)
     {

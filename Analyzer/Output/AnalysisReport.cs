@@ -21,10 +21,11 @@ public static class AnalysisReport
         }
         if (format == TableFormat.Markdown) sb.AppendLine($"## {Markdown.Escape(Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')))}").AppendLine();
         foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
-        foreach (var table in KernelTables.TimeTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        // The group breakdown is what a kernel session adds most to the terminal view; Markdown always carries it.
+        var onCpu = analysis.Trace.CpuSource == "kernel";
+        if (format == TableFormat.Markdown || onCpu)
+            foreach (var table in Report.StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu)) sb.Append(table.Render(format)).AppendLine();
         foreach (var table in KernelTables.SourceTables(analysis)) sb.Append(table.Render(format)).AppendLine();
-        if (format == TableFormat.Markdown)
-            foreach (var table in Report.StackTagGroups.Tables(SerializerSummary.From(analysis.Runs))) sb.Append(table.Render(format)).AppendLine();
         if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
         var notes = TraceNotes(analysis);
         sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + Markdown.Escape(n) + "\n")) : string.Join("", notes.Select(n => n + "\n")));

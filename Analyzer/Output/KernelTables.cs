@@ -4,48 +4,12 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Output;
 
 /// <summary>
-/// What a kernel session adds to the analysis output: where each run's wall time went (on-CPU by tag group,
-/// off-CPU by reason), the CPU sources side by side with the thread CPU clock, and what EventPipe-only
-/// figures can and cannot be trusted for.
+/// What a kernel session adds to the analysis output beside the tag groups (Report/StackTagGroups.cs, which show
+/// on-CPU time by group and off-CPU time by reason): the CPU sources side by side with the thread CPU clock, and
+/// what EventPipe-only figures can and cannot be trusted for.
 /// </summary>
 public static class KernelTables
 {
-    /// <summary>Tag groups in display order: the top level of the tag path, with the serializers' own tags as one group.</summary>
-    public static readonly string[] Groups = ["Serializer code", "Reflection", "GC", "JIT", "Native runtime", "Kernel", "Other"];
-
-    public static string GroupOf(string tag)
-    {
-        var top = tag.Split('\\')[0];
-        return top switch
-        {
-            "Serialize" or "Deserialize" => "Serializer code",
-            "Reflection" or "Activator" => "Reflection",
-            "GC" or "JIT" or "Native runtime" or "Kernel" => top,
-            _ => "Other",
-        };
-    }
-
-    /// <summary>Per operation: the measured runs' mean wall time split into on-CPU groups and off-CPU reasons.</summary>
-    public static IEnumerable<TextTable> TimeTables(TraceAnalysis analysis)
-    {
-        if (analysis.Trace.CpuSource != "kernel") yield break;
-        foreach (var op in SerializerSummary.From(analysis.Runs).GroupBy(s => s.Operation))
-        {
-            var table = new TextTable($"{op.Key}: where the time goes (mean ms per measured run; on-CPU by stack tag group, off-CPU by reason)",
-                ["Serializer", "N", "Wall ms", "CPU ms", .. Groups, "Off-CPU ms", "Off-CPU reasons"]);
-            foreach (var s in op)
-            {
-                var groups = s.Tags.GroupBy(t => GroupOf(t.Key)).ToDictionary(g => g.Key, g => g.Sum(t => t.Value));
-                var reasons = s.OffCpuByReason.Where(r => r.Value >= 0.05 * Math.Max(s.OffCpuMs ?? 0, 1e-9)).Take(3)
-                    .Select(r => $"{r.Key} {Fmt.Ms(r.Value)}");
-                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.CpuMs),
-                    .. Groups.Select(g => Fmt.Ms(groups.GetValueOrDefault(g))),
-                    s.OffCpuMs is { } off ? Fmt.Ms(off) : "-", string.Join("; ", reasons)]);
-            }
-            yield return table;
-        }
-    }
-
     /// <summary>
     /// The same runs through both sampling sources, against the benchmark's thread CPU clock: how far EventPipe's
     /// safe-point sampling is from on-CPU truth, for this trace. Shown when the recording kept both samplers.

@@ -22,7 +22,7 @@ public static class AnalysisHtmlReport
         [
             new OverviewSection(analysis),
             new NotesSection(allNotes),
-            new StackTagSection(summaries),
+            new StackTagSection(summaries, analysis.Trace.CpuSource == "kernel"),
             new SizeSection(summaries),
             new GcSection(summaries),
             new ScalingSection(summaries),

@@ -60,22 +60,33 @@ public static class StackTagGroups
         return [.. Known, .. extra, Other];
     }
 
-    /// <summary>One table per operation: mean sampled ms per run in each group, and its share of the run's sampled time.</summary>
-    public static IEnumerable<TextTable> Tables(IReadOnlyList<SerializerSummary> summaries)
+    /// <summary>
+    /// One table per operation: mean CPU ms per run in each group and its share; with a kernel session also the
+    /// worker's time off the CPU and its main reasons, so the row accounts for the run's wall time.
+    /// </summary>
+    /// <param name="onCpu">The tags come from kernel samples (on-CPU time), not EventPipe's (managed time).</param>
+    public static IEnumerable<TextTable> Tables(IReadOnlyList<SerializerSummary> summaries, bool onCpu = false)
     {
         var order = Order(summaries);
+        var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
-            var table = new TextTable($"{op.Key}: where the time goes (mean sampled ms per run by stack tag group, share of sampled time)",
-                ["Serializer", "N", "Sampled ms", .. order]);
+            var what = onCpu ? "on-CPU" : "sampled";
+            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per run by stack tag group, share of {what} time{(offCpu ? "; off-CPU time by reason" : "")})",
+                ["Serializer", "N", onCpu ? "On-CPU ms" : "Sampled ms", .. order, .. (offCpu ? new[] { "Off-CPU ms", "Off-CPU reasons" } : [])]);
             foreach (var s in op)
             {
                 var groups = Group(s.Tags, order);
                 var total = groups.Values.Sum();
                 table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Ms(total),
-                    .. order.Select(g => total <= 0 ? "-" : $"{Fmt.Ms(groups[g])} ({Fmt.Pct(groups[g] / total)})")]);
+                    .. order.Select(g => total <= 0 ? "-" : $"{Fmt.Ms(groups[g])} ({Fmt.Pct(groups[g] / total)})"),
+                    .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-", Reasons(s) } : [])]);
             }
             yield return table;
         }
     }
+
+    /// <summary>The main off-CPU reasons, largest first (those above 5% of the off-CPU time, at most three).</summary>
+    private static string Reasons(SerializerSummary s) =>
+        string.Join("; ", s.OffCpuByReason.Where(r => r.Value >= 0.05 * (s.OffCpuMs ?? 0) && r.Value > 0).Take(3).Select(r => $"{r.Key} {Fmt.Ms(r.Value)}"));
 }

@@ -17,8 +17,8 @@ public static class PerfProbe
     public static PerfAvailability Check(IReadOnlyList<PerfEvent> wanted)
     {
         if (!OperatingSystem.IsLinux()) return new(null, null, [], ["perf_events exist on Linux only"]);
-        var perf = FindOnPath("perf");
-        if (perf is null) return new(null, null, [], ["perf is not installed (Debian/Ubuntu: apt-get install linux-perf)"]);
+        var perf = Locate();
+        if (perf is null) return new(null, null, [], [$"perf is not installed ({(Environment.GetEnvironmentVariable(PerfVariable) is { Length: > 0 } p ? $"{PerfVariable}={p} does not exist" : "Debian/Ubuntu: apt-get install linux-perf")})"]);
         var version = Run(perf, ["--version"], out var versionText) == 0 ? versionText.Trim().Replace("perf version ", "", StringComparison.Ordinal) : null;
         var accepted = new List<PerfEvent>();
         var missing = new List<string>();
@@ -66,6 +66,14 @@ public static class PerfProbe
         try { return int.Parse(File.ReadAllText("/proc/sys/kernel/perf_event_paranoid").Trim(), System.Globalization.CultureInfo.InvariantCulture) > 1; }
         catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException) { return false; }
     }
+
+    /// <summary>ESP_PERF=/path/to/perf picks a perf that is not on PATH (a distribution's versioned linux-tools path).</summary>
+    public const string PerfVariable = "ESP_PERF";
+
+    private static string? Locate() =>
+        Environment.GetEnvironmentVariable(PerfVariable) is { Length: > 0 } explicitPath
+            ? File.Exists(explicitPath) ? explicitPath : null
+            : FindOnPath("perf");
 
     internal static string? FindOnPath(string name)
     {

@@ -6,7 +6,8 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Report.Sections;
 
 /// <summary>Per operation, each serializer's mean run split by stack tag group: the report's main chart.</summary>
-public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+/// <param name="onCpu">The tags come from a kernel session's on-CPU samples (then off-CPU time is shown too).</param>
+public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries, bool onCpu = false) : IReportSection
 {
     public string Id => "stack-tags";
     public string Title => "Where the time goes";
@@ -23,9 +24,13 @@ public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries) 
 
     public void Write(HtmlWriter html, ChartSet charts)
     {
-        html.Element("p", "Mean sampled time per measured run, split by the first level of each sample's stack tag "
-            + "(Serialize\\X and Deserialize\\X are the serializer's own code). A bar ends near the run's duration: "
-            + "EventPipe samples time in managed code, and GC pauses are charged to GC.", ("class", "muted"));
+        html.Element("p", onCpu
+            ? "Mean on-CPU time of the worker per measured run (kernel session samples), split by the first level of each sample's "
+              + "stack tag over managed, native and kernel frames (Serialize\\X and Deserialize\\X are the serializer's own code; "
+              + "GC is GC work done on the thread). The run's time off the CPU is in the table below, by reason."
+            : "Mean sampled time per measured run, split by the first level of each sample's stack tag "
+              + "(Serialize\\X and Deserialize\\X are the serializer's own code). A bar ends near the run's duration: "
+              + "EventPipe samples time in managed code, and GC pauses are charged to GC.", ("class", "muted"));
         if (summaries.All(s => s.Tags.Count == 0))
         {
             html.Element("p", "This trace has no tagged samples (no SampleProfiler, or no stack tags file): nothing to split.");
@@ -63,7 +68,7 @@ public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries) 
                 HeightPx = 70 + 32 * rows.Count,
             });
         }
-        foreach (var table in StackTagGroups.Tables(summaries)) TableHtml.Write(html, table);
+        foreach (var table in StackTagGroups.Tables(summaries, onCpu)) TableHtml.Write(html, table);
         html.Element("p", string.Create(CultureInfo.InvariantCulture, $"Groups: {string.Join(", ", order)}. Full tag paths per run are in the JSON output (--format json)."), ("class", "caption"));
     }
 }

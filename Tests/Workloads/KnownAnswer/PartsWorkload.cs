@@ -1,0 +1,147 @@
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Benchmark.Runs;
+
+namespace EtwSerializerProfiler.Workloads;
+
+/// <summary>Each part's thread CPU time in one marked run, in milliseconds.</summary>
+public sealed record RunTruth(int Run, double ReflectionMs, double ArithmeticMs, double AllocationMs);
+
+/// <summary>
+/// Three kinds of work a serializer does, kept apart so their CPU shares can be measured in-process: reflection
+/// (FieldInfo.SetValue/GetValue on a string field, nothing boxed), arithmetic (a register-only xorshift loop) and
+/// allocation (short-lived arrays, so gen0 GCs happen on this thread, with their page faults and memory clearing). They run in chunks of random part and
+/// random length (50-400 µs, fixed seed), so a sampler's fixed period cannot fall in step with a fixed cycle; the
+/// thread CPU clock is read around every chunk. Shares aimed at: 25% reflection, 45% arithmetic, 30% allocation.
+/// </summary>
+public sealed class PartsWorkload
+{
+    private static readonly double[] Weights = [0.25, 0.45, 0.30];
+    private static readonly FieldInfo TextField = typeof(Holder).GetField(nameof(Holder.Text))!;
+    private readonly Holder _holder = new();
+    private readonly Random _random = new(20261122);
+    private readonly double[] _iterationsPerUs = new double[3];
+    private long _sink;
+
+    public sealed class Holder { public string? Text; }
+
+    public IReadOnlyList<RunTruth> Run(int runs, double runMs)
+    {
+        Calibrate();
+        using var marker = new MarkerThread();
+        var scope = new RunScope(marker, allThreads: false);
+        var result = new List<RunTruth>();
+        for (var run = 0; run < runs; run++)
+        {
+            var cpu = new double[3];
+            scope.Measure(new RunContext("KnownAnswer", "calibrate", "parts", 3, run), () => Chunks(runMs, cpu));
+            result.Add(new RunTruth(run, cpu[0], cpu[1], cpu[2]));
+        }
+        GC.KeepAlive(_sink);
+        return result;
+    }
+
+    private void Chunks(double runMs, double[] cpu)
+    {
+        var total = 0.0;
+        while (total < runMs)
+        {
+            var part = Pick();
+            var us = 50 + _random.NextDouble() * 350;
+            var n = Math.Max(1, (int)(us * _iterationsPerUs[part]));
+            var before = NativeThreadInfo.CurrentThreadCpuTime();
+            RunPart(part, n);
+            var ms = (NativeThreadInfo.CurrentThreadCpuTime() - before).TotalMilliseconds;
+            cpu[part] += ms;
+            total += ms;
+        }
+    }
+
+    private int Pick()
+    {
+        var x = _random.NextDouble();
+        return x < Weights[0] ? 0 : x < Weights[0] + Weights[1] ? 1 : 2;
+    }
+
+    private void RunPart(int part, int n)
+    {
+        switch (part)
+        {
+            case 0: ReflectionPart(n); break;
+            case 1: _sink += ArithmeticPart(n, _sink | 1); break;
+            default: AllocationPart(n); break;
+        }
+    }
+
+    /// <summary>Runs each part until tier-1 code runs it, then times iterations per microsecond.</summary>
+    private void Calibrate()
+    {
+        for (var part = 0; part < 3; part++)
+        {
+            var n = 1000;
+            for (var round = 0; round < 40; round++) RunPart(part, n);
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            var done = 0L;
+            while (sw.Elapsed.TotalMilliseconds < 20) { RunPart(part, n); done += n; }
+            _iterationsPerUs[part] = done / (sw.Elapsed.TotalMilliseconds * 1000);
+        }
+    }
+
+    // Each part is shaped like serializer code: the tagged frame calls a loop, the loop calls the work. A method that
+    // calls another keeps a frame, so the tagged frame survives frame-pointer unwinding even though the innermost
+    // method (a leaf, or the runtime's assembly helpers it calls) keeps none and hides its own caller
+    // (docs/analyzer.md, "Frame-pointer stacks", measures what happens otherwise).
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReflectionPart(int n) => ReflectionLoop(n);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReflectionLoop(int n)
+    {
+        var value = "known";
+        for (var i = 0; i < n; i++) value = ReflectionStep(value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private string ReflectionStep(string value)
+    {
+        TextField.SetValue(_holder, value);
+        return (string)TextField.GetValue(_holder)!;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long ArithmeticPart(int n, long x) => ArithmeticLoop(n, x);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long ArithmeticLoop(int n, long x)
+    {
+        for (var i = 0; i < n; i += 64) x = ArithmeticStep(x);
+        return x;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long ArithmeticStep(long x)
+    {
+        for (var i = 0; i < 64; i++)
+        {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+        return x;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void AllocationPart(int n) => _sink += AllocationLoop(n);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long AllocationLoop(int n)
+    {
+        var total = 0L;
+        for (var i = 0; i < n; i++) total += NewArray(i).Length;
+        return total;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static byte[] NewArray(int i) => new byte[48 + (i & 127)];
+}
