@@ -163,6 +163,9 @@ public sealed class StackTagMatcher(StackTagFile file)
     /// <summary>
     /// A case-insensitive <c>*</c>/<c>?</c> wildcard pattern. Hand-written rather than Regex: patterns are few and
     /// short, results are cached per frame, and this avoids escaping every regex metacharacter WPA names contain.
+    /// It answers as <see cref="System.IO.Enumeration.FileSystemName.MatchesSimpleExpression(ReadOnlySpan{char}, ReadOnlySpan{char}, bool)"/>
+    /// does (a test compares them on random names), which measured about 3x slower per comparison here
+    /// (23 vs 8 ns, 1,123 frames of a benchmark trace against 634 entrypoints) and treats '\' as an escape.
     /// </summary>
     private sealed class Glob
     {
@@ -188,15 +191,17 @@ public sealed class StackTagMatcher(StackTagFile file)
             int pi = 0, ti = 0, star = -1, resume = 0;
             while (ti < text.Length)
             {
-                if (pi < p.Length && (p[pi] == '?' || p[pi] == text[ti]))
-                {
-                    pi++;
-                    ti++;
-                }
-                else if (pi < p.Length && p[pi] == '*')
+                // The pattern's '*' is tested first: a '*' in the frame name is text, and must not be consumed
+                // as a literal match of the wildcard ("*gc_heap*" against "*Runs.gc_heap").
+                if (pi < p.Length && p[pi] == '*')
                 {
                     star = pi++;
                     resume = ti;
+                }
+                else if (pi < p.Length && (p[pi] == '?' || p[pi] == text[ti]))
+                {
+                    pi++;
+                    ti++;
                 }
                 else if (star >= 0)
                 {

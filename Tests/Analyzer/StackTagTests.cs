@@ -222,6 +222,49 @@ public sealed class StackTagTests
     }
 
     [Fact]
+    public void AStarInAFrameNameIsText()
+    {
+        // Frame names may hold '*' (pointer types, operator*, generated names): it must not act as a wildcard.
+        var file = StackTagFile.Parse(
+            """
+            <Tag Name="">
+              <Tag Name="GC"><Entrypoint Module="*" Method="*gc_heap*"/></Tag>
+              <Tag Name="Exact"><Entrypoint Module="*" Method="Ptr*Deref"/></Tag>
+            </Tag>
+            """, "inline");
+        var matcher = new StackTagMatcher(file);
+        Assert.Equal("GC", matcher.MatchFrame("libcoreclr.so", "*ReflectionRuns.gc_heap"));
+        Assert.Equal("GC", matcher.MatchFrame("libcoreclr.so", "**gc_heap**"));
+        Assert.Equal("Exact", matcher.MatchFrame("a.dll", "Ptr*Deref"));
+        Assert.Equal("Exact", matcher.MatchFrame("a.dll", "Ptr**Deref"));
+        Assert.Null(matcher.MatchFrame("a.dll", "*Ptr*Deref"));
+    }
+
+    [Fact]
+    public void WildcardsAgreeWithTheFrameworksSimpleExpressions()
+    {
+        // FileSystemName.MatchesSimpleExpression implements the same '*'/'?' globbing WPA uses; compare on random
+        // short names over a tiny alphabet, which reaches every backtracking case, '*' in names included.
+        var random = new Random(7);
+        static string Draw(Random r, string alphabet, int max) =>
+            new([.. Enumerable.Range(0, r.Next(1, max + 1)).Select(_ => alphabet[r.Next(alphabet.Length)])]);
+        var disagreements = new List<string>();
+        for (var i = 0; i < 400; i++)
+        {
+            var pattern = Draw(random, "ab*?", 6);
+            var file = StackTagFile.Parse($"<Tag Name=\"\"><Tag Name=\"T\"><Entrypoint Module=\"*\" Method=\"{pattern}\"/></Tag></Tag>", "random");
+            var matcher = new StackTagMatcher(file);
+            for (var j = 0; j < 25; j++)
+            {
+                var name = Draw(random, "aAb*", 8);
+                var expected = System.IO.Enumeration.FileSystemName.MatchesSimpleExpression(pattern, name, ignoreCase: true);
+                if ((matcher.MatchFrame("x.dll", name) is not null) != expected) disagreements.Add($"{pattern} vs {name}: expected {expected}");
+            }
+        }
+        Assert.Empty(disagreements);
+    }
+
+    [Fact]
     public void MatchingIsCaseInsensitive()
     {
         Assert.Equal(@"Kernel\Context Switch", SystemActivity.MatchFrame("NTOSKRNL.EXE", "kiswapcontext"));
