@@ -15,6 +15,9 @@ public sealed class StackTagMatcher(StackTagFile file)
 
     private readonly CompiledRule[] _rules = Compile(file);
 
+    /// <summary>Per rule of <see cref="StackTagFile.Rules"/>: whether it matched any frame seen so far. Only ever set.</summary>
+    private readonly bool[] _matched = new bool[file.Rules.Count];
+
     private readonly IReadOnlyList<string> _tagPaths = file.TagPaths;
 
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
@@ -28,6 +31,14 @@ public sealed class StackTagMatcher(StackTagFile file)
 
     /// <summary>How often a frame was matched against the patterns, i.e. cache misses.</summary>
     public long FrameResolutionCount => Interlocked.Read(ref _frameResolutions);
+
+    /// <summary>
+    /// The entrypoints that matched none of the frames resolved so far, in file order: how a tags file written for
+    /// other modules (or module names spelled differently) shows up. Costs nothing per stack: frames are matched
+    /// once each, and a rule already known to match is skipped where it could not win.
+    /// </summary>
+    public IReadOnlyList<StackTagRule> UnmatchedRules() =>
+        [.. File.Rules.Where((_, i) => !Volatile.Read(ref _matched[i]))];
 
     /// <returns>The winning tag path, or <see cref="Other"/> when no frame matches.</returns>
     public string Classify(IReadOnlyList<StackFrame> framesLeafFirst)
@@ -69,11 +80,16 @@ public sealed class StackTagMatcher(StackTagFile file)
         Interlocked.Increment(ref _frameResolutions);
         var names = FrameNames.Create(module, method);
         var best = FrameMatch.None;
-        foreach (var rule in _rules)
+        for (var i = 0; i < _rules.Length; i++)
         {
+            var rule = _rules[i];
             // Strictly greater: among rules of equal priority the first in the file wins, which authors can control.
-            if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
-            if (rule.Matches(names)) best = new FrameMatch(rule.TagIndex, rule.Priority);
+            var canWin = best.TagIndex < 0 || rule.Priority > best.Priority;
+            // A rule that cannot win is still tried once, until it first matches, so that unmatched rules are known.
+            if (!canWin && Volatile.Read(ref _matched[i])) continue;
+            if (!rule.Matches(names)) continue;
+            Volatile.Write(ref _matched[i], true);
+            if (canWin) best = new FrameMatch(rule.TagIndex, rule.Priority);
         }
         return best;
     }

@@ -19,7 +19,9 @@ public sealed class AnalyzeVerb : ICommand
           --format text|csv|json|markdown   output format (default text)
           --out F                           write to F instead of the terminal
           --serializers a,b                 only these serializers
-          --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
+          --stacktags F                     add a stack tags file to the built-in serializer tags (the trace
+                                            folder's copy, else the tool's); repeatable; tags matching nothing are reported
+          --stacktags-only                  use only the --stacktags file(s), not the built-in serializer tags
           --top N                           hottest methods per serializer/operation (use with --serializers)
           --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
           --html F                          also write a self-contained HTML report with charts and call trees (docs/report.md)
@@ -28,23 +30,25 @@ public sealed class AnalyzeVerb : ICommand
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache" });
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache", StackTagArgs.OnlyFlag });
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
         var top = r.Int("top", 0, min: 0, max: 10_000);
         var htmlPath = r.String("html");
         var speedscopeDir = r.String("speedscope");
+        var stackTags = StackTagArgs.Read(r);
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
-            StackTagsPath = r.String("stacktags"),
+            StackTagsPaths = stackTags.Paths,
+            StackTagsOnly = stackTags.Only,
             CollectHotMethods = top > 0,
             CacheEtlx = !r.Flag("no-cache"),
         };
         r.RejectUnknown("analyze");
+        StackTagArgs.Validate(options);
         if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
-        if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
 
         using var input = TraceInput.Open(r.Positional[0]);
         var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);

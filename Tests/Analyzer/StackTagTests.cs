@@ -298,6 +298,39 @@ public sealed class StackTagTests
     }
 
     [Fact]
+    public void ModulePatternsMatchFileNamesAsWpaDoes()
+    {
+        // WPA compares the pattern with the image's file name: "Name.dll" is the IL image (JIT code), "Name.ni.dll"
+        // the NGEN image, and one does not match the other (public files list both); "Name.*" matches both.
+        var file = StackTagFile.Parse(
+            """
+            <Tag Name="">
+              <Tag Name="IL"><Entrypoint Module="mscorlib.dll" Method="f"/></Tag>
+              <Tag Name="NGEN"><Entrypoint Module="mscorlib.ni.dll" Method="g"/></Tag>
+              <Tag Name="Any"><Entrypoint Module="mscorlib.*" Method="h"/></Tag>
+              <Tag Name="CoreLib"><Entrypoint Module="System.Private.CoreLib.dll" Method="i"/></Tag>
+              <Tag Name="Clr"><Entrypoint Module="*clr.dll" Method="j"/></Tag>
+            </Tag>
+            """, "inline");
+        var m = new StackTagMatcher(file);
+        Assert.Equal("IL", m.MatchFrame(@"C:\Windows\Microsoft.NET\Framework64\v4.0.30319\mscorlib.dll", "f"));
+        Assert.Equal("IL", m.MatchFrame("mscorlib", "f")); // TraceEvent without a file path: the name is tried as Name.dll
+        Assert.Null(m.MatchFrame("mscorlib.ni.dll", "f"));
+        Assert.Equal("NGEN", m.MatchFrame(@"C:\Windows\assembly\NativeImages_v4.0.30319_64\mscorlib\0a1b\mscorlib.ni.dll", "g"));
+        Assert.Null(m.MatchFrame("mscorlib.dll", "g"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib.dll", "h"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib.ni.dll", "h"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib", "h"));
+        // TraceEvent names .NET Core modules by their file on disk, on Linux too: Windows-style patterns match them.
+        Assert.Equal("CoreLib", m.MatchFrame(CoreLib, "i"));
+        Assert.Equal("CoreLib", m.MatchFrame("SYSTEM.PRIVATE.CORELIB.DLL", "i"));
+        Assert.Equal("Clr", m.MatchFrame("coreclr.dll", "j"));
+        Assert.Equal("Clr", m.MatchFrame("clr.dll", "j"));
+        // The runtime's native library is libcoreclr.so on Linux: a pattern for the Windows file does not match it.
+        Assert.Null(m.MatchFrame("/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libcoreclr.so", "j"));
+    }
+
+    [Fact]
     public void ColonAndDottedMethodPatterns()
     {
         // "Type::Method" pattern against TraceEvent's dotted name with signature.
