@@ -37,7 +37,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Trace = new TraceInfo
             {
                 Path = input.DisplayName,
-                Format = input.Format == TraceFormat.NetTrace ? "nettrace (EventPipe)" : "etl (ETW)",
+                Format = input.Format == TraceFormat.NetTrace ? input.NetPerf ? "netperf (EventPipe, .NET Core 2.1)" : "nettrace (EventPipe)" : "etl (ETW)",
                 SizeBytes = new FileInfo(input.TracePath).Length,
                 StackTagsFile = tags?.SourceName,
                 ResultsFile = input.ResultsPath,
