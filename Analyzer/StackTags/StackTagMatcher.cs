@@ -34,11 +34,26 @@ public sealed class StackTagMatcher(StackTagFile file)
 
     /// <summary>
     /// The entrypoints that matched none of the frames resolved so far, in file order: how a tags file written for
-    /// other modules (or module names spelled differently) shows up. Costs nothing per stack: frames are matched
-    /// once each, and a rule already known to match is skipped where it could not win.
+    /// other modules (or module names spelled differently) shows up. Free while matching: a rule is marked when it
+    /// takes a frame. Rules skipped because they could not beat a frame's match are tried here, once per call, on
+    /// the frames that had a match only (every rule was tried on the frames that had none).
     /// </summary>
-    public IReadOnlyList<StackTagRule> UnmatchedRules() =>
-        [.. File.Rules.Where((_, i) => !Volatile.Read(ref _matched[i]))];
+    public IReadOnlyList<StackTagRule> UnmatchedRules()
+    {
+        foreach (var ((module, method), match) in _cache)
+        {
+            if (match.TagIndex < 0) continue;
+            FrameNames? names = null;
+            for (var i = 0; i < _rules.Length; i++)
+            {
+                // A rule above the frame's final priority was tried and failed; only those at or below were skipped.
+                if (Volatile.Read(ref _matched[i]) || _rules[i].Priority > match.Priority) continue;
+                names ??= FrameNames.Create(module, method);
+                if (_rules[i].Matches(names)) Volatile.Write(ref _matched[i], true);
+            }
+        }
+        return [.. File.Rules.Where((_, i) => !Volatile.Read(ref _matched[i]))];
+    }
 
     /// <returns>The winning tag path, or <see cref="Other"/> when no frame matches.</returns>
     public string Classify(IReadOnlyList<StackFrame> framesLeafFirst)
@@ -84,12 +99,10 @@ public sealed class StackTagMatcher(StackTagFile file)
         {
             var rule = _rules[i];
             // Strictly greater: among rules of equal priority the first in the file wins, which authors can control.
-            var canWin = best.TagIndex < 0 || rule.Priority > best.Priority;
-            // A rule that cannot win is still tried once, until it first matches, so that unmatched rules are known.
-            if (!canWin && Volatile.Read(ref _matched[i])) continue;
+            if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
             if (!rule.Matches(names)) continue;
             Volatile.Write(ref _matched[i], true);
-            if (canWin) best = new FrameMatch(rule.TagIndex, rule.Priority);
+            best = new FrameMatch(rule.TagIndex, rule.Priority);
         }
         return best;
     }
