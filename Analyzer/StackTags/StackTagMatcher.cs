@@ -193,8 +193,8 @@ public sealed class StackTagMatcher(StackTagFile file)
     /// A case-insensitive <c>*</c>/<c>?</c> wildcard pattern. Hand-written rather than Regex: patterns are few and
     /// short, results are cached per frame, and this avoids escaping every regex metacharacter WPA names contain.
     /// It answers as <see cref="System.IO.Enumeration.FileSystemName.MatchesSimpleExpression(ReadOnlySpan{char}, ReadOnlySpan{char}, bool)"/>
-    /// does (a test compares them on random names), which measured about 3x slower per comparison here
-    /// (23 vs 8 ns, 1,123 frames of a benchmark trace against 634 entrypoints) and treats '\' as an escape.
+    /// does (a test compares them on random names), which measured about 3x slower per comparison on a trace's frames
+    /// (docs/analyzer.md, "Matching speed") and treats '\' as an escape.
     /// </summary>
     private sealed class Glob
     {
