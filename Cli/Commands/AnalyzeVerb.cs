@@ -14,7 +14,7 @@ public sealed class AnalyzeVerb : ICommand
     public string Summary => "per-serializer CPU, GC, allocation, reflection/Activator, exceptions, contention, JIT from a trace";
 
     private const string Usage = """
-        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .zip (or .etl on Windows)
+        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .netperf, .zip (or .etl on Windows)
 
           --format text|csv|json|markdown   output format (default text)
           --out F                           write to F instead of the terminal
