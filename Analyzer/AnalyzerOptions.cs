@@ -4,8 +4,13 @@ public sealed record AnalyzerOptions
 {
     /// <summary>Case-insensitive serializer names to keep; empty = all.</summary>
     public IReadOnlyList<string> Serializers { get; init; } = [];
-    /// <summary>Stack tags file; null = the trace folder's, else the tool's generated one.</summary>
-    public string? StackTagsPath { get; init; }
+    /// <summary>
+    /// The user's stack tags files (--stacktags), read together with the built-in serializer tags (the trace
+    /// folder's copy, else the tool's generated one), or instead of them with <see cref="StackTagsOnly"/>.
+    /// </summary>
+    public IReadOnlyList<string> StackTagsPaths { get; init; } = [];
+    /// <summary>Use only <see cref="StackTagsPaths"/>, not the built-in serializer tags (--stacktags-only).</summary>
+    public bool StackTagsOnly { get; init; }
     /// <summary>Collect hot methods (exclusive/inclusive) for --top.</summary>
     public bool CollectHotMethods { get; init; }
     /// <summary>Reuse/keep the .etlx conversion next to the trace so a second analysis is fast.</summary>

@@ -22,6 +22,8 @@ public sealed class TraceInput : IDisposable
     public string? ManifestPath { get; init; }
     /// <summary>The Linux kernel session's `perf script` text (Recorder's TraceFolder.KernelScriptFileName).</summary>
     public string? KernelScriptPath { get; init; }
+    /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
+    public bool NetPerf { get; init; }
 
     public static TraceInput Open(string path)
     {
@@ -35,8 +37,8 @@ public sealed class TraceInput : IDisposable
                 throw new BadInputException($"{path}: .etl files can only be read on Windows (ETW); record with EventPipe (.nettrace) here, or convert to .etlx on Windows");
             return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!, TraceFormat.Etl);
         }
-        CheckNetTrace(path);
-        return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!);
+        var netPerf = CheckNetTrace(path);
+        return WithCompanions(path, path, Path.GetDirectoryName(Path.GetFullPath(path))!, netPerf: netPerf);
     }
 
     private static TraceInput FromFolder(string dir)
@@ -57,11 +59,12 @@ public sealed class TraceInput : IDisposable
     }
 
     /// <summary>A trace and what the recorder leaves beside it: benchmark results, stack tags, manifest.</summary>
-    private static TraceInput WithCompanions(string displayName, string trace, string dir, TraceFormat format = TraceFormat.NetTrace, string? extractedDir = null) => new()
+    private static TraceInput WithCompanions(string displayName, string trace, string dir, TraceFormat format = TraceFormat.NetTrace, string? extractedDir = null, bool netPerf = false) => new()
     {
         DisplayName = displayName,
         TracePath = trace,
         Format = format,
+        NetPerf = netPerf,
         ResultsPath = Companion(dir, "results.json"),
         StackTagsPath = Companion(dir, "Serializers.stacktags"),
         ManifestPath = Companion(dir, "manifest.json"),
@@ -95,14 +98,20 @@ public sealed class TraceInput : IDisposable
         return File.Exists(p) ? p : null;
     }
 
-    private static void CheckNetTrace(string path)
+    /// <returns>True for a .netperf file (.NET Core 2.x EventPipe), false for a .nettrace.</returns>
+    private static bool CheckNetTrace(string path)
     {
-        Span<byte> head = stackalloc byte[NetTraceMagic.Length];
+        Span<byte> head = stackalloc byte[NetPerfFile.HeaderBytes];
         int read;
         using (var f = File.OpenRead(path)) read = f.ReadAtLeast(head, head.Length, throwOnEndOfStream: false);
         if (read == 0) throw new BadInputException($"{path}: empty file (the recording produced no data)");
-        if (read < head.Length || !head.SequenceEqual(NetTraceMagic))
-            throw new BadInputException($"{path}: not a .nettrace file (expected the 'Nettrace' header); supported: .nettrace, trace folders, .zip, .etl on Windows");
+        if (read >= NetTraceMagic.Length && head[..NetTraceMagic.Length].SequenceEqual(NetTraceMagic)) return false;
+        if (NetPerfFile.Recognize(head[..read]))
+        {
+            NetPerfFile.CheckReadable(path);
+            return true;
+        }
+        throw new BadInputException($"{path}: not a .nettrace file (expected the 'Nettrace' header); supported: .nettrace, .netperf (.NET Core 2.1), trace folders, .zip, .etl on Windows");
     }
 
     public void Dispose()

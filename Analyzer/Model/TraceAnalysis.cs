@@ -27,7 +27,10 @@ public sealed class TraceInfo
     public string? RuntimeVersion { get; set; }
     public string SamplingSource { get; set; } = "";
     public double? ObservedSampleIntervalMs { get; set; }
+    /// <summary>The stack tags files read, joined with " + " (built-in first); null when there were none.</summary>
     public string? StackTagsFile { get; set; }
+    /// <summary>Each stack tags file and how much of it matched (filled after the pass).</summary>
+    public List<StackTagFileUse> StackTagFiles { get; } = [];
     public string? ResultsFile { get; set; }
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }

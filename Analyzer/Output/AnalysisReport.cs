@@ -117,6 +117,15 @@ public static class AnalysisReport
             ["kernel"] = t.Kernel is { } k ? KernelJson(k) : null,
             ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
             ["stackTagsFile"] = t.StackTagsFile,
+            ["stackTagFiles"] = new JsonArray([.. t.StackTagFiles.Select(f => (JsonNode)new JsonObject
+            {
+                ["path"] = f.Path,
+                ["builtIn"] = f.BuiltIn,
+                ["entries"] = f.Entries,
+                ["matchedEntries"] = f.MatchedEntries,
+                ["tags"] = f.Tags,
+                ["unmatchedTags"] = new JsonArray([.. f.UnmatchedTags.Select(u => (JsonNode)JsonValue.Create(u))]),
+            })]),
             ["resultsFile"] = t.ResultsFile,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,

@@ -29,16 +29,17 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
-        var stackTagsPath = options.StackTagsPath ?? input.StackTagsPath ?? DefaultStackTagsPath();
-        var tags = stackTagsPath is null ? null : StackTagFile.Load(stackTagsPath);
+        var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
+        var tags = stackTags.Load();
+        var matcher = tags is null ? null : new StackTagMatcher(tags);
         var analysis = new TraceAnalysis
         {
             Trace = new TraceInfo
             {
                 Path = input.DisplayName,
-                Format = input.Format == TraceFormat.NetTrace ? "nettrace (EventPipe)" : "etl (ETW)",
+                Format = input.Format == TraceFormat.NetTrace ? input.NetPerf ? "netperf (EventPipe, .NET Core 2.1)" : "nettrace (EventPipe)" : "etl (ETW)",
                 SizeBytes = new FileInfo(input.TracePath).Length,
-                StackTagsFile = stackTagsPath,
+                StackTagsFile = tags?.SourceName,
                 ResultsFile = input.ResultsPath,
                 SamplingSource = input.Format == TraceFormat.NetTrace
                     ? "EventPipe SampleProfiler: time in managed code per thread (not on-CPU time)"
@@ -51,14 +52,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var etw = input.Format == TraceFormat.Etl;
         // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
         var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
-        var state = new PassState(analysis, log, tags is null ? null : new StackResolver(log, new StackTagMatcher(tags)), options, etw, kernelSampleMs, progress);
+        var state = new PassState(analysis, log, matcher is null ? null : new StackResolver(log, matcher), options, etw, kernelSampleMs, progress);
         var source = log.Events.GetSource();
         source.NeedLoadedDotNetRuntimes();
         state.Subscribe(source);
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         source.Process();
         state.Finish(source);
-        Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, state.Matcher, options, progress);
+        Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, matcher, options, progress);
+        if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
 
         JoinInProcessResults(input, analysis);
         analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));

@@ -11,7 +11,11 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// <param name="MethodPattern">Wildcard pattern (<c>*</c>, <c>?</c>); <c>*</c> when the attribute is absent.</param>
 /// <param name="Priority">The nearest <c>Priority</c> attribute on this tag or an ancestor; 0 if none.</param>
 /// <param name="Line">1-based line of the <c>Entrypoint</c> element, for diagnostics.</param>
-public sealed record StackTagRule(string TagPath, string ModulePattern, string MethodPattern, int Priority, int Line);
+public sealed record StackTagRule(string TagPath, string ModulePattern, string MethodPattern, int Priority, int Line)
+{
+    /// <summary>The file the entrypoint came from (its <see cref="StackTagFile.SourceName"/>): combined files keep it per rule.</summary>
+    public string Source { get; init; } = "";
+}
 
 /// <summary>
 /// A WPA <c>.stacktags</c> file: the same XML a Windows user opens in WPA, so one file drives both tools.
@@ -23,15 +27,19 @@ public sealed class StackTagFile
     private const string TagElement = "Tag";
     private const string EntrypointElement = "Entrypoint";
 
-    private StackTagFile(string sourceName, IReadOnlyList<StackTagRule> rules, IReadOnlyList<string> tagPaths)
+    private StackTagFile(string sourceName, IReadOnlyList<StackTagRule> rules, IReadOnlyList<string> tagPaths, IReadOnlyList<string>? sources = null)
     {
         SourceName = sourceName;
         Rules = rules;
         TagPaths = tagPaths;
+        Sources = sources ?? [sourceName];
     }
 
-    /// <summary>The path or name the file was loaded from; prefixes every error message.</summary>
+    /// <summary>The path or name the file was loaded from; prefixes every error message. Combined files join theirs with " + ".</summary>
     public string SourceName { get; }
+
+    /// <summary>The files this one was read from, in order: one, or several for <see cref="Combine"/>.</summary>
+    public IReadOnlyList<string> Sources { get; }
 
     /// <summary>Every entrypoint in document order. Order matters: it breaks ties between rules of equal priority.</summary>
     public IReadOnlyList<StackTagRule> Rules { get; }
@@ -61,6 +69,22 @@ public sealed class StackTagFile
         {
             return Parse(reader, path);
         }
+    }
+
+    /// <summary>
+    /// Several files read as one tree, as if their tags sat side by side under one root: a tag path that appears in
+    /// two files is one tag, and each stack still gets one tag by priority, then depth. Rules keep their files'
+    /// order, so on a tie of priority on the same frame the earlier file wins: pass the built-in tags first.
+    /// </summary>
+    public static StackTagFile Combine(IReadOnlyList<StackTagFile> files)
+    {
+        ArgumentNullException.ThrowIfNull(files);
+        if (files.Count == 0) throw new ArgumentException("no stack tags files to combine", nameof(files));
+        if (files.Count == 1) return files[0];
+        var rules = files.SelectMany(f => f.Rules).ToList();
+        var tagPaths = rules.Select(r => r.TagPath).Distinct(StringComparer.Ordinal).ToList();
+        var sources = files.SelectMany(f => f.Sources).ToList();
+        return new StackTagFile(string.Join(" + ", sources), rules, tagPaths, sources);
     }
 
     public static StackTagFile Parse(string xml, string sourceName)
@@ -124,7 +148,7 @@ public sealed class StackTagFile
                         Pattern(child, "Module"),
                         Pattern(child, "Method"),
                         priority,
-                        LineOf(child)));
+                        LineOf(child)) { Source = sourceName });
                     break;
 
                 default:

@@ -15,6 +15,9 @@ public sealed class StackTagMatcher(StackTagFile file)
 
     private readonly CompiledRule[] _rules = Compile(file);
 
+    /// <summary>Per rule of <see cref="StackTagFile.Rules"/>: whether it matched any frame seen so far. Only ever set.</summary>
+    private readonly bool[] _matched = new bool[file.Rules.Count];
+
     private readonly IReadOnlyList<string> _tagPaths = file.TagPaths;
 
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
@@ -28,6 +31,29 @@ public sealed class StackTagMatcher(StackTagFile file)
 
     /// <summary>How often a frame was matched against the patterns, i.e. cache misses.</summary>
     public long FrameResolutionCount => Interlocked.Read(ref _frameResolutions);
+
+    /// <summary>
+    /// The entrypoints that matched none of the frames resolved so far, in file order: how a tags file written for
+    /// other modules (or module names spelled differently) shows up. Free while matching: a rule is marked when it
+    /// takes a frame. Rules skipped because they could not beat a frame's match are tried here, once per call, on
+    /// the frames that had a match only (every rule was tried on the frames that had none).
+    /// </summary>
+    public IReadOnlyList<StackTagRule> UnmatchedRules()
+    {
+        foreach (var ((module, method), match) in _cache)
+        {
+            if (match.TagIndex < 0) continue;
+            FrameNames? names = null;
+            for (var i = 0; i < _rules.Length; i++)
+            {
+                // A rule above the frame's final priority was tried and failed; only those at or below were skipped.
+                if (Volatile.Read(ref _matched[i]) || _rules[i].Priority > match.Priority) continue;
+                names ??= FrameNames.Create(module, method);
+                if (_rules[i].Matches(names)) Volatile.Write(ref _matched[i], true);
+            }
+        }
+        return [.. File.Rules.Where((_, i) => !Volatile.Read(ref _matched[i]))];
+    }
 
     /// <returns>The winning tag path, or <see cref="Other"/> when no frame matches.</returns>
     public string Classify(IReadOnlyList<StackFrame> framesLeafFirst)
@@ -69,11 +95,14 @@ public sealed class StackTagMatcher(StackTagFile file)
         Interlocked.Increment(ref _frameResolutions);
         var names = FrameNames.Create(module, method);
         var best = FrameMatch.None;
-        foreach (var rule in _rules)
+        for (var i = 0; i < _rules.Length; i++)
         {
+            var rule = _rules[i];
             // Strictly greater: among rules of equal priority the first in the file wins, which authors can control.
             if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
-            if (rule.Matches(names)) best = new FrameMatch(rule.TagIndex, rule.Priority);
+            if (!rule.Matches(names)) continue;
+            Volatile.Write(ref _matched[i], true);
+            best = new FrameMatch(rule.TagIndex, rule.Priority);
         }
         return best;
     }
@@ -163,6 +192,9 @@ public sealed class StackTagMatcher(StackTagFile file)
     /// <summary>
     /// A case-insensitive <c>*</c>/<c>?</c> wildcard pattern. Hand-written rather than Regex: patterns are few and
     /// short, results are cached per frame, and this avoids escaping every regex metacharacter WPA names contain.
+    /// It answers as <see cref="System.IO.Enumeration.FileSystemName.MatchesSimpleExpression(ReadOnlySpan{char}, ReadOnlySpan{char}, bool)"/>
+    /// does (a test compares them on random names), which measured about 3x slower per comparison on a trace's frames
+    /// (docs/analyzer.md, "Matching speed") and treats '\' as an escape.
     /// </summary>
     private sealed class Glob
     {
@@ -188,15 +220,17 @@ public sealed class StackTagMatcher(StackTagFile file)
             int pi = 0, ti = 0, star = -1, resume = 0;
             while (ti < text.Length)
             {
-                if (pi < p.Length && (p[pi] == '?' || p[pi] == text[ti]))
-                {
-                    pi++;
-                    ti++;
-                }
-                else if (pi < p.Length && p[pi] == '*')
+                // The pattern's '*' is tested first: a '*' in the frame name is text, and must not be consumed
+                // as a literal match of the wildcard ("*gc_heap*" against "*Runs.gc_heap").
+                if (pi < p.Length && p[pi] == '*')
                 {
                     star = pi++;
                     resume = ti;
+                }
+                else if (pi < p.Length && (p[pi] == '?' || p[pi] == text[ti]))
+                {
+                    pi++;
+                    ti++;
                 }
                 else if (star >= 0)
                 {

@@ -7,10 +7,14 @@ namespace EtwSerializerProfiler.Analyzer.Stats;
 /// Walks the top-level objects of a .nettrace (format V5: FastSerialization framing) without decoding events, to
 /// tell how many bytes go to event payloads, stacks, metadata and sequence points, and to read the Trace header
 /// (which carries the sampling interval the runtime used). Newer layouts are reported as unknown, not misread.
+/// A .NET Core 2.1 .netperf (format V3) has the same framing without the "Nettrace" magic, and keeps stacks and
+/// metadata inside its event blocks.
 /// </summary>
 public sealed class NetTraceBlocks
 {
     private const byte BeginObject = 5;
+    /// <summary>The object tag of .netperf files (BeginObject, where .nettrace uses BeginPrivateObject).</summary>
+    private const byte NetPerfBeginObject = 4;
     private const byte EndObject = 6;
     private const byte NullReference = 1;
 
@@ -25,6 +29,8 @@ public sealed class NetTraceBlocks
     public double? ExpectedSamplingMs { get; private set; }
     public bool Truncated { get; private set; }
     public string? Unsupported { get; private set; }
+    /// <summary>A .NET Core 2.x .netperf file: no separate stack or metadata blocks.</summary>
+    public bool NetPerf { get; private set; }
 
     public static NetTraceBlocks Scan(string path)
     {
@@ -45,18 +51,21 @@ public sealed class NetTraceBlocks
 
     private void Walk(BinaryReader reader, Stream stream)
     {
-        if (new string(reader.ReadChars(8)) != "Nettrace") throw new BadInputException("not a .nettrace file");
+        NetPerf = Input.NetPerfFile.Recognize(reader.ReadBytes(Input.NetPerfFile.HeaderBytes));
+        stream.Position = 0;
+        if (!NetPerf && new string(reader.ReadChars(8)) != "Nettrace") throw new BadInputException("not a .nettrace file");
         var headerLength = reader.ReadInt32();
         var serializer = new string(reader.ReadChars(headerLength));
         if (serializer != "!FastSerialization.1") { Unsupported = $"serialization '{serializer}'"; return; }
         HeaderBytes = stream.Position;
+        var beginObject = NetPerf ? NetPerfBeginObject : BeginObject;
         while (true)
         {
             // A block's bytes include its framing (type header and end tag): small blocks are not free.
             var start = stream.Position;
             var tag = reader.ReadByte();
             if (tag == NullReference) { Complete = true; return; } // end of stream marker
-            if (tag != BeginObject || reader.ReadByte() != BeginObject || reader.ReadByte() != NullReference)
+            if (tag != beginObject || reader.ReadByte() != beginObject || reader.ReadByte() != NullReference)
             {
                 Unsupported = $"unexpected tag at offset {stream.Position - 1}";
                 return;

@@ -72,7 +72,10 @@ public sealed class TraceStatistics
         foreach (var (name, (count, bytes)) in Blocks.Blocks.OrderByDescending(b => b.Value.Bytes))
             file.AddRow(labels.GetValueOrDefault(name, name), Fmt.Int(count), Fmt.Num(bytes / 1024.0), Fmt.Pct((double)bytes / Math.Max(1, Blocks.FileBytes)));
         var stackBytes = Blocks.Blocks.GetValueOrDefault("StackBlock").Bytes;
-        file.Notes.Add($"Stacks take {Fmt.Pct((double)stackBytes / Math.Max(1, Blocks.FileBytes))} of {Blocks.FileBytes / 1048576.0:F2} MB. EventPipe records a stack with every event; fewer stack-heavy events (allocation ticks, waits) shrink this.");
+        if (Blocks.NetPerf)
+            file.Notes.Add($"A .netperf file (.NET Core 2.1, {Blocks.FileBytes / 1048576.0:F2} MB) keeps each event's stack and the event descriptions inside its event blocks: their share cannot be told apart.");
+        else
+            file.Notes.Add($"Stacks take {Fmt.Pct((double)stackBytes / Math.Max(1, Blocks.FileBytes))} of {Blocks.FileBytes / 1048576.0:F2} MB. EventPipe records a stack with every event; fewer stack-heavy events (allocation ticks, waits) shrink this.");
         if (Blocks.ExpectedSamplingMs is { } ms) file.Notes.Add($"Sampling interval declared in the trace header: {ms:F3} ms.");
         if (Blocks.Truncated) file.Notes.Add("The file ends inside a block: truncated.");
         if (Blocks.Unsupported is { } u) file.Notes.Add($"Block layout not fully understood ({u}); event counts below are still exact.");

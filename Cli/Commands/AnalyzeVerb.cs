@@ -14,12 +14,14 @@ public sealed class AnalyzeVerb : ICommand
     public string Summary => "per-serializer CPU, GC, allocation, reflection/Activator, exceptions, contention, JIT from a trace";
 
     private const string Usage = """
-        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .zip (or .etl on Windows)
+        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .netperf, .zip (or .etl on Windows)
 
           --format text|csv|json|markdown   output format (default text)
           --out F                           write to F instead of the terminal
           --serializers a,b                 only these serializers
-          --stacktags F                     stack tags file (default: the trace folder's, else the tool's)
+          --stacktags F                     add a stack tags file to the built-in serializer tags (the trace
+                                            folder's copy, else the tool's); repeatable; tags matching nothing are reported
+          --stacktags-only                  use only the --stacktags file(s), not the built-in serializer tags
           --top N                           hottest methods per serializer/operation (use with --serializers)
           --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
           --no-kernel                       ignore the trace folder's kernel session: CPU from EventPipe's sampler only
@@ -29,24 +31,26 @@ public sealed class AnalyzeVerb : ICommand
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache", "no-kernel" });
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache", "no-kernel", StackTagArgs.OnlyFlag });
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
         var top = r.Int("top", 0, min: 0, max: 10_000);
         var htmlPath = r.String("html");
         var speedscopeDir = r.String("speedscope");
+        var stackTags = StackTagArgs.Read(r);
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
-            StackTagsPath = r.String("stacktags"),
+            StackTagsPaths = stackTags.Paths,
+            StackTagsOnly = stackTags.Only,
             CollectHotMethods = top > 0,
             CacheEtlx = !r.Flag("no-cache"),
             UseKernelSession = !r.Flag("no-kernel"),
         };
         r.RejectUnknown("analyze");
+        StackTagArgs.Validate(options);
         if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
-        if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
 
         using var input = TraceInput.Open(r.Positional[0]);
         var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);

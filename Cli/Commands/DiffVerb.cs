@@ -25,7 +25,9 @@ public sealed class DiffVerb : ICommand
           --out F                           write to F instead of the terminal
           --html F                          also write a self-contained HTML page (charts, deltas, tables)
           --serializers a,b                 only these serializers
-          --stacktags F                     stack tags file for both traces (default: each trace folder's, else the tool's)
+          --stacktags F                     add a stack tags file to both traces' built-in serializer tags (each
+                                            trace folder's copy, else the tool's); repeatable
+          --stacktags-only                  use only the --stacktags file(s) for both traces, not the built-in tags
 
         Δ = TRACE − BASELINE per run (measured runs, warm-up excluded), judged against run-to-run noise with
         Welch's t-test; the explained view factors out the Reflection\* and Activator\* tags.
@@ -33,19 +35,21 @@ public sealed class DiffVerb : ICommand
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h" });
+        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", StackTagArgs.OnlyFlag });
         if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
         var format = r.Enum("format", TableFormat.Text);
         var outPath = r.String("out");
         var htmlPath = r.String("html");
+        var stackTags = StackTagArgs.Read(r);
         var options = new AnalyzerOptions
         {
             Serializers = r.List("serializers"),
-            StackTagsPath = r.String("stacktags"),
+            StackTagsPaths = stackTags.Paths,
+            StackTagsOnly = stackTags.Only,
         };
         r.RejectUnknown("diff");
+        StackTagArgs.Validate(options);
         var (baselinePaths, tracePaths) = Sides(r.Positional);
-        if (options.StackTagsPath is { } st && !File.Exists(st)) throw new UsageException($"--stacktags {st}: no such file");
 
         var baselineLaunches = baselinePaths.Select(p => Load(p, options, cancel)).ToList();
         var traceLaunches = tracePaths.Select(p => Load(p, options, cancel)).ToList();
@@ -54,9 +58,12 @@ public sealed class DiffVerb : ICommand
             DiffSideReader.Pool([.. traceLaunches.Select(l => l.Side)]), traceLaunches.SelectMany(l => l.Analysis.Runs));
         var tagged = baselineLaunches.Concat(traceLaunches).ToList();
         if (tagged.Select(l => l.StackTags).Distinct(StringComparer.Ordinal).Count() > 1)
-            diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F to use one for all");
+            diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F --stacktags-only to use one for all");
+        var compared = diff.Rows.Count(row => row.Presence == Presence.Both);
         if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
             diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
+        else if (compared == 0)
+            diff.Warnings.Add(NothingCompared(diff));
 
         if (htmlPath is not null)
         {
@@ -74,8 +81,18 @@ public sealed class DiffVerb : ICommand
             File.WriteAllText(outPath, text);
             Console.Error.WriteLine($"wrote {outPath}");
         }
-        // Like analyze: non-zero only when there was nothing to compare.
-        return Task.FromResult(diff.Rows.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+        // Like analyze: non-zero only when there was nothing to compare. Rows on one side only are listed, but a
+        // script that diffs a benchmark against the wrong trace must not read "only in baseline" everywhere as success.
+        return Task.FromResult(compared == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+    }
+
+    private static string NothingCompared(TraceDiff diff)
+    {
+        var baseline = diff.Rows.Count(r => r.Presence == Presence.OnlyInBaseline);
+        var trace = diff.Rows.Count(r => r.Presence == Presence.OnlyInTrace);
+        return baseline + trace == 0
+            ? "nothing to compare: neither trace has runs"
+            : $"nothing to compare: no serializer, operation and object count has runs in both traces ({baseline} only in the baseline, {trace} only in the trace)";
     }
 
     /// <summary>`A B`, or `A1 A2 .. vs B1 B2 ..` for several launches per side.</summary>
@@ -94,13 +111,13 @@ public sealed class DiffVerb : ICommand
         return (positional.Take(at).ToList(), positional.Skip(at + 1).ToList());
     }
 
-    /// <returns>The side, its analysis, and the text of the stack tags file it was tagged with (read now: a .zip's folder is gone after this).</returns>
+    /// <returns>The side, its analysis, and the text of the stack tags files it was tagged with (read now: a .zip's folder is gone after this).</returns>
     private static (DiffSide Side, TraceAnalysis Analysis, string? StackTags) Load(string path, AnalyzerOptions options, CancellationToken cancel)
     {
         cancel.ThrowIfCancellationRequested();
         using var input = TraceInput.Open(path);
         var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
-        var tags = analysis.Trace.StackTagsFile is { } file ? File.ReadAllText(file) : null;
+        var tags = analysis.Trace.StackTagFiles.Count == 0 ? null : string.Concat(analysis.Trace.StackTagFiles.Select(f => File.ReadAllText(f.Path)));
         return (DiffSideReader.From(analysis, input.ManifestPath, options), analysis, tags);
     }
 }

@@ -222,6 +222,49 @@ public sealed class StackTagTests
     }
 
     [Fact]
+    public void AStarInAFrameNameIsText()
+    {
+        // Frame names may hold '*' (pointer types, operator*, generated names): it must not act as a wildcard.
+        var file = StackTagFile.Parse(
+            """
+            <Tag Name="">
+              <Tag Name="GC"><Entrypoint Module="*" Method="*gc_heap*"/></Tag>
+              <Tag Name="Exact"><Entrypoint Module="*" Method="Ptr*Deref"/></Tag>
+            </Tag>
+            """, "inline");
+        var matcher = new StackTagMatcher(file);
+        Assert.Equal("GC", matcher.MatchFrame("libcoreclr.so", "*ReflectionRuns.gc_heap"));
+        Assert.Equal("GC", matcher.MatchFrame("libcoreclr.so", "**gc_heap**"));
+        Assert.Equal("Exact", matcher.MatchFrame("a.dll", "Ptr*Deref"));
+        Assert.Equal("Exact", matcher.MatchFrame("a.dll", "Ptr**Deref"));
+        Assert.Null(matcher.MatchFrame("a.dll", "*Ptr*Deref"));
+    }
+
+    [Fact]
+    public void WildcardsAgreeWithTheFrameworksSimpleExpressions()
+    {
+        // FileSystemName.MatchesSimpleExpression implements the same '*'/'?' globbing WPA uses; compare on random
+        // short names over a tiny alphabet, which reaches every backtracking case, '*' in names included.
+        var random = new Random(7);
+        static string Draw(Random r, string alphabet, int max) =>
+            new([.. Enumerable.Range(0, r.Next(1, max + 1)).Select(_ => alphabet[r.Next(alphabet.Length)])]);
+        var disagreements = new List<string>();
+        for (var i = 0; i < 400; i++)
+        {
+            var pattern = Draw(random, "ab*?", 6);
+            var file = StackTagFile.Parse($"<Tag Name=\"\"><Tag Name=\"T\"><Entrypoint Module=\"*\" Method=\"{pattern}\"/></Tag></Tag>", "random");
+            var matcher = new StackTagMatcher(file);
+            for (var j = 0; j < 25; j++)
+            {
+                var name = Draw(random, "aAb*", 8);
+                var expected = System.IO.Enumeration.FileSystemName.MatchesSimpleExpression(pattern, name, ignoreCase: true);
+                if ((matcher.MatchFrame("x.dll", name) is not null) != expected) disagreements.Add($"{pattern} vs {name}: expected {expected}");
+            }
+        }
+        Assert.Empty(disagreements);
+    }
+
+    [Fact]
     public void MatchingIsCaseInsensitive()
     {
         Assert.Equal(@"Kernel\Context Switch", SystemActivity.MatchFrame("NTOSKRNL.EXE", "kiswapcontext"));
@@ -252,6 +295,39 @@ public sealed class StackTagTests
         Assert.Equal(@"Managed\Startup", DotNetRuntime.MatchFrame("SampleApp.exe", "SampleApp.Program.Main(class System.String[])"));
         Assert.Null(DotNetRuntime.MatchFrame("SampleApp.dll", "SampleApp.Program.Main(class System.String[])"));
         Assert.Null(SystemActivity.MatchFrame("ntoskrnl", "KiSwapContext"));
+    }
+
+    [Fact]
+    public void ModulePatternsMatchFileNamesAsWpaDoes()
+    {
+        // WPA compares the pattern with the image's file name: "Name.dll" is the IL image (JIT code), "Name.ni.dll"
+        // the NGEN image, and one does not match the other (public files list both); "Name.*" matches both.
+        var file = StackTagFile.Parse(
+            """
+            <Tag Name="">
+              <Tag Name="IL"><Entrypoint Module="mscorlib.dll" Method="f"/></Tag>
+              <Tag Name="NGEN"><Entrypoint Module="mscorlib.ni.dll" Method="g"/></Tag>
+              <Tag Name="Any"><Entrypoint Module="mscorlib.*" Method="h"/></Tag>
+              <Tag Name="CoreLib"><Entrypoint Module="System.Private.CoreLib.dll" Method="i"/></Tag>
+              <Tag Name="Clr"><Entrypoint Module="*clr.dll" Method="j"/></Tag>
+            </Tag>
+            """, "inline");
+        var m = new StackTagMatcher(file);
+        Assert.Equal("IL", m.MatchFrame(@"C:\Windows\Microsoft.NET\Framework64\v4.0.30319\mscorlib.dll", "f"));
+        Assert.Equal("IL", m.MatchFrame("mscorlib", "f")); // TraceEvent without a file path: the name is tried as Name.dll
+        Assert.Null(m.MatchFrame("mscorlib.ni.dll", "f"));
+        Assert.Equal("NGEN", m.MatchFrame(@"C:\Windows\assembly\NativeImages_v4.0.30319_64\mscorlib\0a1b\mscorlib.ni.dll", "g"));
+        Assert.Null(m.MatchFrame("mscorlib.dll", "g"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib.dll", "h"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib.ni.dll", "h"));
+        Assert.Equal("Any", m.MatchFrame("mscorlib", "h"));
+        // TraceEvent names .NET Core modules by their file on disk, on Linux too: Windows-style patterns match them.
+        Assert.Equal("CoreLib", m.MatchFrame(CoreLib, "i"));
+        Assert.Equal("CoreLib", m.MatchFrame("SYSTEM.PRIVATE.CORELIB.DLL", "i"));
+        Assert.Equal("Clr", m.MatchFrame("coreclr.dll", "j"));
+        Assert.Equal("Clr", m.MatchFrame("clr.dll", "j"));
+        // The runtime's native library is libcoreclr.so on Linux: a pattern for the Windows file does not match it.
+        Assert.Null(m.MatchFrame("/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libcoreclr.so", "j"));
     }
 
     [Fact]

@@ -48,12 +48,26 @@ public sealed class EspCommandTests(RecordedBenchmark recorded)
     [InlineData(ExitCodes.Usage, "analyze", "--wat", "1", "x")]
     [InlineData(ExitCodes.BadInput, "analyze", "/no/such/trace")]
     [InlineData(ExitCodes.Usage, "record", "--profile", "nope")]
+    [InlineData(ExitCodes.Usage, "analyze", "x", "--stacktags-only")]
+    [InlineData(ExitCodes.Usage, "analyze", "x", "--stacktags", "/no/such.stacktags")]
+    [InlineData(ExitCodes.Usage, "diff", "a", "b", "--stacktags", "/no/such.stacktags", "--stacktags-only")]
     public void Errors_are_one_line_with_a_distinct_exit_code(int expected, params string[] args)
     {
         var r = ProcessRunner.Dotnet(Esp, args);
         Assert.Equal(expected, r.ExitCode);
         Assert.Single(r.StdErr.Trim().Split('\n'));
         Assert.DoesNotContain("   at ", r.StdErr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_users_stack_tags_are_added_to_the_builtin_ones_and_unmatched_tags_are_reported()
+    {
+        var systemWide = Path.Combine(Repo.Root, "stacktags", "WpaSamples", "SystemWide.stacktags");
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--stacktags", systemWide);
+        Assert.True(r.ExitCode == 0, r.StdErr);
+        Assert.Contains($"stack tags: {Path.Combine(recorded.Folder.Path, "Serializers.stacktags")} + {systemWide}", r.StdOut, StringComparison.Ordinal);
+        Assert.Contains($"warning: stack tags {systemWide}: ", r.StdOut, StringComparison.Ordinal);
+        Assert.Contains("[warning] reflection: Reflection", r.StdOut, StringComparison.Ordinal);
     }
 
     [Fact]
