@@ -27,6 +27,11 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
     private readonly Dictionary<int, CodeTier?> _tierByStack = [];
     private readonly List<StackFrame> _frames = new(128);
 
+    /// <summary>A measured run's sample, kept for the report's call trees and speedscope files (RunStackCollector).</summary>
+    public readonly record struct RunSample(RunAnalysis Run, double TimeMs, int StackId, bool InGc, double WeightMs);
+
+    public List<RunSample> MeasuredSamples { get; } = [];
+
     public long ProcessSamples { get; private set; }
     public long UnnamedLeafSamples { get; private set; }
 
@@ -63,6 +68,7 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
             if (TierOf(sample.StackId) is { } tier) run.TierMs[tier] = run.TierMs.GetValueOrDefault(tier) + weight;
             else run.NoTierMs += weight;
             if (options.CollectHotMethods && sample.StackId >= 0) AddHotMethods(run, sample.StackId, weight);
+            if (!run.IsWarmup) MeasuredSamples.Add(new RunSample(run, t, sample.StackId, inGc, weight));
         }
     }
 
@@ -105,6 +111,9 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
     }
 
     public long RepairedStacks { get; private set; }
+
+    /// <summary>A sample's frames as the tables saw them (leaf first, the serializer's lost frame restored); a copy.</summary>
+    public List<StackFrame> FramesOf(RunSample sample) => [.. RunFrames(sample.StackId, sample.Run)];
 
     /// <summary>The tier of the innermost managed frame: the code running, or the managed code that called into native code.</summary>
     private CodeTier? TierOf(int stack)

@@ -53,6 +53,7 @@ internal static class KernelSessionAnalysis
         {
             var charger = new KernelCpuCharger(analysis, kernel, namer, matcher, timeline, options);
             charger.Charge();
+            analysis.KernelSamples = charger;
             summary.ProcessSamples = charger.ProcessSamples;
             summary.UnnamedLeafShare = charger.ProcessSamples == 0 ? 0 : (double)charger.UnnamedLeafSamples / charger.ProcessSamples;
             analysis.Trace.CpuSource = "kernel";

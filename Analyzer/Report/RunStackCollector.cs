@@ -14,13 +14,16 @@ namespace EtwSerializerProfiler.Analyzer.Report;
 /// the managed samples inside each measured run's window (on its worker thread), weighted as the analyzer weighs
 /// them (time since the thread's previous sample, GC pauses taken out), gathered per serializer and operation into
 /// a TraceEvent stack source (exported with SpeedScopeStackSourceWriter) and a call tree (drawn in the HTML).
-/// Warm-up runs are left out, as in the tables.
+/// With a kernel session the tables were charged from its samples, so the stacks are those (managed, native and
+/// kernel frames), kept by the analysis. Warm-up runs are left out, as in the tables.
 /// </summary>
 public static class RunStackCollector
 {
     private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
     /// <summary>The pseudo-frame standing for time the runtime was suspended for a GC: no stack is sampled then.</summary>
     public const string GcFrame = "[GC pause: runtime suspended]";
+    /// <summary>Kernel samples: the GC's own work on the sampled thread (libcoreclr is stripped, so its frames have no names).</summary>
+    public const string GcWorkFrame = "[GC work on this thread]";
 
     public static RunStacks Collect(TraceInput input, TraceAnalysis analysis, AnalyzerOptions options, string? speedscopeDir, IProgress<string>? progress = null)
     {
@@ -41,9 +44,11 @@ public static class RunStackCollector
         {
             if (suspensions.Remove(e.ThreadID, out var s) && s.IsGc) pauses.Add(new PauseWindow(s.StartMs, e.TimeStampRelativeMSec));
         };
+        // A kernel session's samples are what the tables were charged from: the call trees use the same ones.
+        var kernel = analysis.KernelSamples;
         source.AllEvents += e =>
         {
-            if ((int)e.ID != 0 || e.ProviderName != SampleProfilerProvider) return;
+            if (kernel is not null || (int)e.ID != 0 || e.ProviderName != SampleProfilerProvider) return;
             var now = e.TimeStampRelativeMSec;
             var since = weigher.Previous(e.ThreadID, now);
             if (!IsManagedSample(e) || RunAt(windows, starts, now, e.ThreadID) is not { } run) return;
@@ -56,6 +61,13 @@ public static class RunStackCollector
         };
         progress?.Report("collecting the stacks of the measured runs...");
         source.Process();
+        if (kernel is not null)
+            foreach (var sample in kernel.MeasuredSamples)
+            {
+                var key = (sample.Run.Key.Serializer, sample.Run.Key.Operation);
+                if (!collectors.TryGetValue(key, out var c)) collectors[key] = c = new Collector(log, sample.Run.Key.Serializer, sample.Run.Key.Operation);
+                c.AddKernel(sample.Run, sample.TimeMs, kernel.FramesOf(sample), sample.WeightMs, sample.InGc);
+            }
 
         string? dir = null;
         if (speedscopeDir is not null) dir = Directory.CreateDirectory(speedscopeDir).FullName;
@@ -107,12 +119,17 @@ public static class RunStackCollector
         private readonly Dictionary<StackSourceCallStackIndex, string[]> _framesByStack = [];
         private readonly HashSet<RunKey> _runs = [];
         private readonly StackSourceFrameIndex _gcFrame;
+        private readonly StackSourceFrameIndex _gcWorkFrame;
+        private readonly TraceLog _log;
+        private readonly Dictionary<int, StackSourceCallStackIndex> _threadRoots = [];
 
         public Collector(TraceLog log, string serializer, string operation)
         {
+            _log = log;
             Source = new MutableTraceEventStackSource(log);
             _sample = new StackSourceSample(Source);
             _gcFrame = Source.Interner.FrameIntern(GcFrame, Source.Interner.ModuleIntern("runtime"));
+            _gcWorkFrame = Source.Interner.FrameIntern(GcWorkFrame, Source.Interner.ModuleIntern("runtime"));
             Profile = new RunProfile { Serializer = serializer, Operation = operation };
         }
 
@@ -135,6 +152,47 @@ public static class RunStackCollector
             var stack = Source.GetCallStack(e.CallStackIndex(), e);
             AddSample(stack, fromMs, weightMs);
             Profile.Tree.Add(FramesRootFirst(stack), weightMs);
+        }
+
+        /// <summary>
+        /// A kernel sample: its frames (managed, native, kernel) interned into the same stack source, root first;
+        /// GC work on the thread (taken while the runtime was stopped for a GC) under a frame that says so.
+        /// </summary>
+        public void AddKernel(RunAnalysis run, double timeMs, List<StackTags.StackFrame> framesLeafFirst, double weightMs, bool inGc)
+        {
+            if (_runs.Add(run.Key)) Profile.Runs++;
+            Profile.Samples++;
+            // Rooted at the worker's thread, as TraceEvent roots EventPipe stacks: speedscope makes a profile per thread.
+            var stack = ThreadRoot(run.WorkerThreadId);
+            var names = new List<string>(framesLeafFirst.Count + 1);
+            for (var i = framesLeafFirst.Count - 1; i >= 0; i--)
+            {
+                var f = framesLeafFirst[i];
+                if (f is { Module: "?", Method: StackResolver.Unresolved }) continue; // the unwinder's end of the chain
+                var display = StackResolver.Display(f);
+                var bang = display.IndexOf('!', StringComparison.Ordinal);
+                stack = Source.Interner.CallStackIntern(Source.Interner.FrameIntern(display[(bang + 1)..], Source.Interner.ModuleIntern(display[..bang])), stack);
+                names.Add(display);
+            }
+            if (inGc)
+            {
+                stack = Source.Interner.CallStackIntern(_gcWorkFrame, stack);
+                names.Add(GcWorkFrame);
+                Profile.GcMs += weightMs;
+            }
+            AddSample(stack, timeMs, weightMs);
+            Profile.Tree.Add([.. names], weightMs);
+        }
+
+        private StackSourceCallStackIndex ThreadRoot(int threadId)
+        {
+            if (_threadRoots.TryGetValue(threadId, out var root)) return root;
+            var thread = _log.Threads.FirstOrDefault(t => t.ThreadID == threadId);
+            root = thread is null
+                ? Source.Interner.CallStackIntern(Source.Interner.FrameIntern($"Thread ({threadId})", Source.Interner.ModuleIntern("")), StackSourceCallStackIndex.Invalid)
+                : Source.GetCallStackForThread(thread);
+            _threadRoots[threadId] = root;
+            return root;
         }
 
         private void AddSample(StackSourceCallStackIndex stack, double timeMs, double weightMs)

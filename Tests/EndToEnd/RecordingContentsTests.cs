@@ -104,7 +104,9 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
             Assert.Contains("| " + s + " |", markdown, StringComparison.Ordinal);
             Assert.Contains(s + ",", csv, StringComparison.Ordinal);
         }
-        Assert.Contains("EventPipe SampleProfiler", text, StringComparison.Ordinal);
+        // The CPU line names the source the columns came from: the kernel session where it was recorded.
+        Assert.Contains("CPU: kernel session (perf cpu-clock)", text, StringComparison.Ordinal);
+        Assert.Contains("CPU = on-CPU time of the worker, kernel samples", text, StringComparison.Ordinal);
         Assert.Equal(recorded.InProcess.Runs.Count + 1, csv.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
     }
 }

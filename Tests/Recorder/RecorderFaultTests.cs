@@ -59,6 +59,10 @@ public sealed class RecorderFaultTests
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
         Assert.NotEmpty(analysis.Runs);
         Assert.True(analysis.Trace.HasRundown, "stopping the session should have produced rundown");
+        // The kernel session stopped with it: its data analyzes, and no perf process is left.
+        Assert.Empty(KernelSessionFaultTests.PerfProcessesFor(folder.Path));
+        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Contains(analysis.Runs, r => r.Samples > 0);
         Directory.Delete(dir, recursive: true);
     }
 

@@ -11,7 +11,7 @@ public sealed record RunTruth(int Run, double ReflectionMs, double ArithmeticMs,
 /// Three kinds of work a serializer does, kept apart so their CPU shares can be measured in-process: reflection
 /// (FieldInfo.SetValue/GetValue on a string field, nothing boxed), arithmetic (a register-only xorshift loop) and
 /// allocation (short-lived arrays, so gen0 GCs happen on this thread, with their page faults and memory clearing). They run in chunks of random part and
-/// random length (50-400 µs, fixed seed), so a sampler's fixed period cannot fall in step with a fixed cycle; the
+/// random length (0.5-3 ms, fixed seed), so a sampler's fixed period cannot fall in step with a fixed cycle; the
 /// thread CPU clock is read around every chunk. Shares aimed at: 25% reflection, 45% arithmetic, 30% allocation.
 /// </summary>
 public sealed class PartsWorkload
@@ -47,7 +47,9 @@ public sealed class PartsWorkload
         while (total < runMs)
         {
             var part = Pick();
-            var us = 50 + _random.NextDouble() * 350;
+            // 0.5-3 ms: long enough that the two clock reads around a chunk (system calls, slow on a loaded VM) are a
+            // small part of it, random so that no fixed cycle exists for a sampler's fixed period to fall in step with.
+            var us = 500 + _random.NextDouble() * 2500;
             var n = Math.Max(1, (int)(us * _iterationsPerUs[part]));
             var before = NativeThreadInfo.CurrentThreadCpuTime();
             RunPart(part, n);
