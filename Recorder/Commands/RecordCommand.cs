@@ -24,7 +24,7 @@ public static class RecordCommand
             if (!OperatingSystem.IsWindows())
                 throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
             EtwRecorder.EnsureCanRecord();
-            etwPlan = EtwSessionPlan.For(profile, EtwSessionNames.ForRecording(Environment.ProcessId), EtwSessionPlan.LayoutFor(Environment.OSVersion.Version));
+            etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
         var command = BuildCommand(options, out var recordsBenchmark);
         var switches = recordsBenchmark ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
@@ -39,6 +39,9 @@ public static class RecordCommand
         await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
         if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
         heap?.Start(cancel);
+        // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
+        await using var exitGate = etwPlan is not null && recordsBenchmark ? new RundownGate() : null;
+        if (exitGate is not null) command = command with { Arguments = [.. command.Arguments, .. exitGate.BenchmarkArguments] };
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
 
         var started = DateTime.UtcNow;
@@ -48,7 +51,7 @@ public static class RecordCommand
             outcome = etwPlan is null
                 ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
-                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, progress, cancel).ConfigureAwait(false)
+                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
         }
         catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
