@@ -49,7 +49,7 @@ public sealed record BenchmarkOptions
 
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
-    public static readonly IReadOnlySet<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
+    public static readonly IReadOnlyCollection<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
     {
         "list", "verify", "no-verify", "quiet", "help", "h", "firstcall-child",
     };
