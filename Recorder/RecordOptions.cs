@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Commands;
 
 namespace EtwSerializerProfiler.Recorder;
 
@@ -10,6 +11,8 @@ public sealed record RecordOptions
     public string? Out { get; init; }
     public string Profile { get; init; } = "default";
     public Backend Backend { get; init; } = Backend.EventPipe;
+    /// <summary>--framework net10.0|net472: which build of the benchmark to record.</summary>
+    public BenchmarkFramework Framework { get; init; } = BenchmarkFramework.Net10;
     public bool Analyze { get; init; }
     public bool ListProfiles { get; init; }
     public bool Help { get; init; }
@@ -19,7 +22,7 @@ public sealed record RecordOptions
     /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
-    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend" };
+    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend", "framework" };
     private static readonly HashSet<string> OwnFlags = new(StringComparer.OrdinalIgnoreCase) { "analyze", "list-profiles", "help", "h" };
 
     /// <summary>Splits the recorder's own options from the benchmark's, keeping the benchmark's in order.</summary>
@@ -66,11 +69,22 @@ public sealed record RecordOptions
                 _ => throw new UsageException($"record: --backend must be eventpipe or etw, got '{b}'"),
             }
             : backendDefault;
+        var framework = own.TryGetValue("framework", out var f) && f is not null ? BenchmarkBuild.Parse(f) : BenchmarkFramework.Net10;
+        if (framework == BenchmarkFramework.Net472)
+        {
+            if (backend != Backend.Etw)
+                throw new UsageException($"record: --framework {BenchmarkBuild.Net472Moniker} records .NET Framework, which has no EventPipe: add --backend etw (Windows)");
+            if (command.Count > 0)
+                throw new UsageException("record: --framework picks a build of the benchmark; with -- <command> the command is what runs");
+            if (benchmark.Any(a => a.Equals("--heap", StringComparison.OrdinalIgnoreCase) || a.StartsWith("--heap=", StringComparison.OrdinalIgnoreCase)))
+                throw new UsageException("record: --heap needs the .NET diagnostics port, which .NET Framework does not have");
+        }
         return new RecordOptions
         {
             Out = own.GetValueOrDefault("out"),
             Profile = own.GetValueOrDefault("profile") ?? "default",
             Backend = backend,
+            Framework = framework,
             Analyze = own.ContainsKey("analyze"),
             ListProfiles = own.ContainsKey("list-profiles"),
             Help = own.ContainsKey("help") || own.ContainsKey("h"),
@@ -87,6 +101,8 @@ public sealed record RecordOptions
           --out DIR            trace folder (default: traces/<timestamp>)
           --profile NAME       trace profile (default: default; see --list-profiles)
           --backend eventpipe|etw   (default: eventpipe)
+          --framework net10.0|net472   benchmark build to record (default: net10.0); net472 is the .NET Framework
+                               build, recorded with --backend etw on Windows (docs/windows.md)
           --analyze            print the analyzer's per-serializer tables when recording ends
           --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Recorder.Commands;
 /// <summary>`esp record`: one trace folder per invocation, manifest always written once tracing started.</summary>
 public static class RecordCommand
 {
-    public const string BenchmarkAssembly = "SerializerBenchmark.dll";
+    public const string BenchmarkAssembly = BenchmarkBuild.Net10Assembly;
     public const string StackTagsSource = "stacktags/Serializers.stacktags";
 
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
@@ -27,7 +27,8 @@ public static class RecordCommand
             etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
         var command = BuildCommand(options, out var recordsBenchmark);
-        var switches = recordsBenchmark ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
+        // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
+        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
         if (switches.Count > 0)
@@ -103,10 +104,9 @@ public static class RecordCommand
                 throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
         if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
             throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
-        var benchmark = Path.Combine(AppContext.BaseDirectory, BenchmarkAssembly);
+        var benchmark = BenchmarkBuild.PathFor(options.Framework, AppContext.BaseDirectory);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
-        var dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        return new ChildCommand(dotnet, [benchmark, .. options.BenchmarkArgs], options.Environment);
+        return BenchmarkBuild.Command(options.Framework, benchmark, options.BenchmarkArgs, options.Environment);
     }
 
     private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)
