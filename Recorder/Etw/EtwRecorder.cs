@@ -27,6 +27,8 @@ public sealed class EtwRecorder
     private static readonly TimeSpan InterruptGrace = TimeSpan.FromSeconds(10);
     /// <summary>After "go", how long the child gets to exit before it is killed.</summary>
     private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(30);
+    /// <summary>Without a handshake (an interrupted or hung child), how long it gets before it is killed.</summary>
+    private static readonly TimeSpan NoHandshakeGrace = TimeSpan.FromSeconds(5);
 
     /// <summary>Fails before any folder is created: without elevation every ETW call below would fail one by one.</summary>
     public static void EnsureCanRecord()
@@ -55,8 +57,8 @@ public sealed class EtwRecorder
 
             child = StartChild(command);
             progress?.Report($"recording process {child.Id} with profile '{plan.ProfileName}' in ETW session {plan.SessionName} -> {folder.Etl}");
-            var interrupted = await RundownBeforeExitAsync(session, plan, sessionFile, gate, child, progress, warnings, cancel).ConfigureAwait(false);
-            if (!child.WaitForExit((int)ExitGrace.TotalMilliseconds)) child.Kill(entireProcessTree: true);
+            var (interrupted, released) = await RundownBeforeExitAsync(session, plan, sessionFile, gate, child, progress, warnings, cancel).ConfigureAwait(false);
+            if (!child.WaitForExit((int)(released ? ExitGrace : NoHandshakeGrace).TotalMilliseconds)) child.Kill(entireProcessTree: true);
 
             var exitCode = child.HasExited ? child.ExitCode : -1;
             // On Windows a crash ends with an NTSTATUS (0xC...) exit code, negative as an int.
@@ -96,22 +98,23 @@ public sealed class EtwRecorder
 
     /// <summary>
     /// Waits for the benchmark's "exiting" (or its exit, or Ctrl+C), runs the rundown for that process and lets it go.
-    /// Returns whether the recording was interrupted.
+    /// Returns whether the recording was interrupted and whether the benchmark was released after a rundown.
     /// </summary>
-    private static async Task<bool> RundownBeforeExitAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, RundownGate? gate,
+    private static async Task<(bool Interrupted, bool Released)> RundownBeforeExitAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, RundownGate? gate,
         Process child, IProgress<string>? progress, List<string> warnings, CancellationToken cancel)
     {
         var exited = child.WaitForExitAsync(CancellationToken.None);
         if (gate is null)
         {
             warnings.Add("no CLR rundown: `record -- command` cannot hold an arbitrary program before it exits; precompiled (ReadyToRun/NGen) frames are named only where symbols are found");
-            try { await exited.WaitAsync(cancel).ConfigureAwait(false); return false; }
-            catch (OperationCanceledException) { return true; }
+            try { await exited.WaitAsync(cancel).ConfigureAwait(false); return (false, false); }
+            catch (OperationCanceledException) { return (true, false); }
         }
 
         using var stopWaiting = new CancellationTokenSource();
         var exiting = gate.WaitForExitingAsync(stopWaiting.Token);
         var interrupted = false;
+        var released = false;
         var first = await Task.WhenAny(exiting, exited, Task.Delay(Timeout.Infinite, cancel)).ConfigureAwait(false);
         if (first != exiting && first != exited)
         {
@@ -125,6 +128,7 @@ public sealed class EtwRecorder
             if (pid != child.Id) warnings.Add($"the exit handshake came from process {pid}, not the recorded process {child.Id}; rundown asked of {pid}");
             progress?.Report($"CLR rundown of process {pid} (it waits until the trace stops growing, at most {RundownLimit.TotalSeconds:F0} s)...");
             await RundownAsync(session, plan, sessionFile, pid).ConfigureAwait(false);
+            released = true;
         }
         else
         {
@@ -134,7 +138,7 @@ public sealed class EtwRecorder
         }
         await stopWaiting.CancelAsync().ConfigureAwait(false);
         await gate.ReleaseAsync().ConfigureAwait(false);
-        return interrupted;
+        return (interrupted, released);
     }
 
     private static void EnableKernel(TraceEventSession session, EtwSessionPlan plan)
