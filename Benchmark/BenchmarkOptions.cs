@@ -44,9 +44,12 @@ public sealed record BenchmarkOptions
     /// <summary>--heap: serializers whose deserialized graph is held for a heap snapshot (see HeapSnapshotPlan).</summary>
     public HeapSnapshotPlan? Heap { get; init; }
 
+    /// <summary>--exit-pipe NAME: before exiting, wait for the ETW recorder's rundown (<see cref="ExitHandshake"/>).</summary>
+    public string? ExitPipe { get; init; }
+
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
-    public static readonly IReadOnlySet<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
+    public static readonly IReadOnlyCollection<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
     {
         "list", "verify", "no-verify", "quiet", "help", "h", "firstcall-child",
     };
@@ -74,6 +77,7 @@ public sealed record BenchmarkOptions
             FirstCallChild = r.Flag("firstcall-child"),
             FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
             AppContext = r.Strings("appcontext").Select(AppContextSwitch.Parse).ToList(),
+            ExitPipe = r.String(ExitHandshake.Option),
         };
         options = options with { Heap = HeapSnapshotPlan.Parse(r, options) };
         r.RejectUnknown("benchmark");
@@ -109,5 +113,6 @@ public sealed record BenchmarkOptions
           --heap a,b                      after a,b's runs of one size, deserialize once more and hold original and
                                           result for a heap snapshot (taken by `esp record --heap`; see docs/heap.md)
           --heap-objects N                the size to snapshot (default: the first --n)
+          --exit-pipe NAME                before exiting, wait for the ETW recorder's rundown (set by esp record)
         """;
 }

@@ -67,6 +67,9 @@ var results = new BenchmarkResults
 if (options.JsonPath is not null) results.Save(options.JsonPath);
 if (options.CsvPath is not null) File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results));
 if (!options.FirstCallChild) Console.Write(ResultsReport.Summary(results).Render(TableFormat.Text));
+// Last, with everything written: the ETW recorder's rundown needs this process alive to name its code.
+if (options.ExitPipe is { } exitPipe && RecorderExitGate.WaitForRecorder(exitPipe, ExitHandshake.ConnectTimeout, ExitHandshake.BenchmarkWaitLimit) is { } exitWarning)
+    Console.Error.WriteLine($"warning: {exitWarning}");
 return interrupted ? ExitCodes.Interrupted : runner.Errors.Count > 0 ? ExitCodes.Failed : ExitCodes.Ok;
 
 /// <summary>Writes progress lines immediately on the calling thread (between runs, never inside one).</summary>

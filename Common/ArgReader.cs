@@ -11,14 +11,18 @@ public sealed class ArgReader
     private readonly Dictionary<string, string?> _values = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, List<string?>> _allValues = new(StringComparer.OrdinalIgnoreCase);
     private readonly HashSet<string> _consumed = new(StringComparer.OrdinalIgnoreCase);
+    private readonly HashSet<string> _flags;
 
     public IReadOnlyList<string> Positional { get; }
     public IReadOnlyList<string> AfterDoubleDash { get; }
     public IReadOnlyList<string> Raw { get; }
 
-    public ArgReader(IReadOnlyList<string> args, IReadOnlySet<string> flags)
+    /// <param name="flags">Options that take no value; matched case-insensitively. A collection, not a set type, because
+    /// .NET Framework (the benchmark's net472 build) has no IReadOnlySet.</param>
+    public ArgReader(IReadOnlyList<string> args, IReadOnlyCollection<string> flags)
     {
         Raw = args;
+        _flags = new HashSet<string>(flags, StringComparer.OrdinalIgnoreCase);
         var positional = new List<string>();
         var rest = new List<string>();
         for (var i = 0; i < args.Count; i++)
@@ -31,7 +35,7 @@ public sealed class ArgReader
                 string? value = null;
                 var eq = name.IndexOf('=', StringComparison.Ordinal);
                 if (eq >= 0) { value = name[(eq + 1)..]; name = name[..eq]; }
-                else if (!flags.Contains(name))
+                else if (!_flags.Contains(name))
                 {
                     if (i + 1 >= args.Count) throw new UsageException($"option --{name} needs a value");
                     value = args[++i];

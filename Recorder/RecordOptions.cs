@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Kernel;
+using EtwSerializerProfiler.Recorder.Commands;
 
 namespace EtwSerializerProfiler.Recorder;
 
@@ -15,6 +16,8 @@ public sealed record RecordOptions
     public KernelMode Kernel { get; init; } = KernelMode.Auto;
     /// <summary>--eventpipe-samples on|off: EventPipe's SampleProfiler; auto = the profile decides (off where a kernel session samples the CPU).</summary>
     public bool? EventPipeSamples { get; init; }
+    /// <summary>--framework net10.0|net472: which build of the benchmark to record.</summary>
+    public BenchmarkFramework Framework { get; init; } = BenchmarkFramework.Net10;
     public bool Analyze { get; init; }
     public bool ListProfiles { get; init; }
     public bool Help { get; init; }
@@ -24,7 +27,7 @@ public sealed record RecordOptions
     /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
-    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend", "kernel", "eventpipe-samples" };
+    private static readonly HashSet<string> OwnValueOptions = new(StringComparer.OrdinalIgnoreCase) { "out", "profile", "backend", "kernel", "eventpipe-samples", "framework" };
     private static readonly HashSet<string> OwnFlags = new(StringComparer.OrdinalIgnoreCase) { "analyze", "list-profiles", "help", "h" };
 
     /// <summary>Splits the recorder's own options from the benchmark's, keeping the benchmark's in order.</summary>
@@ -89,6 +92,16 @@ public sealed record RecordOptions
                 _ => throw new UsageException($"record: --eventpipe-samples must be on, off or auto, got '{es}'"),
             }
             : null;
+        var framework = own.TryGetValue("framework", out var f) && f is not null ? BenchmarkBuild.Parse(f) : BenchmarkFramework.Net10;
+        if (framework == BenchmarkFramework.Net472)
+        {
+            if (backend != Backend.Etw)
+                throw new UsageException($"record: --framework {BenchmarkBuild.Net472Moniker} records .NET Framework, which has no EventPipe: add --backend etw (Windows)");
+            if (command.Count > 0)
+                throw new UsageException("record: --framework picks a build of the benchmark; with -- <command> the command is what runs");
+            if (benchmark.Any(a => a.Equals("--heap", StringComparison.OrdinalIgnoreCase) || a.StartsWith("--heap=", StringComparison.OrdinalIgnoreCase)))
+                throw new UsageException("record: --heap needs the .NET diagnostics port, which .NET Framework does not have");
+        }
         return new RecordOptions
         {
             Kernel = kernel,
@@ -96,6 +109,7 @@ public sealed record RecordOptions
             Out = own.GetValueOrDefault("out"),
             Profile = own.GetValueOrDefault("profile") ?? "default",
             Backend = backend,
+            Framework = framework,
             Analyze = own.ContainsKey("analyze"),
             ListProfiles = own.ContainsKey("list-profiles"),
             Help = own.ContainsKey("help") || own.ContainsKey("h"),
@@ -116,6 +130,8 @@ public sealed record RecordOptions
                                native and kernel frames, context switches, wake-ups); default: perf where it works
           --eventpipe-samples on|off   EventPipe's own CPU sampler (managed stacks at safe points); default: off
                                when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on
+          --framework net10.0|net472   benchmark build to record (default: net10.0); net472 is the .NET Framework
+                               build, recorded with --backend etw on Windows (docs/windows.md)
           --analyze            print the analyzer's per-serializer tables when recording ends
           --env NAME=VALUE     environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0
           --list-profiles      list profiles with what each records

@@ -39,6 +39,8 @@ public static class DiffReport
             $"Δ = trace − baseline, per run (mean of measured runs, warm-up excluded). Noise: Welch's t-test on the runs of both traces, α = {s.Alpha.ToString(CultureInfo.InvariantCulture)}: " +
             $"\"sig\" = significant, \"noise\" = not distinguishable from run-to-run variance, \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side).",
         };
+        var sets = SerializerSets.Of(diff);
+        if (!sets.Same) lines.Add(SerializersLine(sets));
         lines.AddRange(diff.Warnings.Select(w => "warning: " + w));
         foreach (var (label, side) in new[] { ("baseline", diff.Baseline), ("trace", diff.Trace) })
             if (side.Warnings.Count > 0)
@@ -46,6 +48,20 @@ public static class DiffReport
                     ? $"{label}: {side.Warnings.Count} analyzer warning(s); `esp analyze {side.Path}` lists them"
                     : $"{label}: {side.Warnings.Count} warning(s): " + string.Join("; ", side.Warnings));
         return lines;
+    }
+
+    /// <summary>
+    /// When the two traces ran different serializers (a .NET Framework trace against a .NET one, say): what is compared
+    /// and what is only listed, so a short comparison is not mistaken for a complete one.
+    /// </summary>
+    private static string SerializersLine(SerializerSets sets)
+    {
+        static string Names(IReadOnlyList<string> names) => names.Count == 0 ? "none" : string.Join(", ", names);
+        var parts = new List<string> { $"compared {sets.Compared.Count} ({Names(sets.Compared)})" };
+        if (sets.OnlyInBaseline.Count > 0) parts.Add($"only in baseline {sets.OnlyInBaseline.Count} ({Names(sets.OnlyInBaseline)})");
+        if (sets.OnlyInTrace.Count > 0) parts.Add($"only in trace {sets.OnlyInTrace.Count} ({Names(sets.OnlyInTrace)})");
+        if (sets.NotRun.Count > 0) parts.Add($"not run in either {sets.NotRun.Count} ({Names(sets.NotRun)})");
+        return "serializers differ: " + string.Join("; ", parts) + ". The one-sided ones are listed under \"Only in one trace\", not compared.";
     }
 
     public static IEnumerable<TextTable> Tables(TraceDiff diff)
@@ -232,7 +248,20 @@ public static class DiffReport
             ["baseline"] = Side(diff.Baseline),
             ["trace"] = Side(diff.Trace),
             ["warnings"] = new JsonArray(diff.Warnings.Select(w => (JsonNode?)w).ToArray()),
+            ["serializers"] = Serializers(SerializerSets.Of(diff)),
             ["rows"] = new JsonArray(diff.Rows.Select(r => (JsonNode?)Row(r)).ToArray()),
+        };
+    }
+
+    private static JsonObject Serializers(SerializerSets sets)
+    {
+        static JsonArray Names(IReadOnlyList<string> names) => new(names.Select(n => (JsonNode?)n).ToArray());
+        return new JsonObject
+        {
+            ["compared"] = Names(sets.Compared),
+            ["onlyInBaseline"] = Names(sets.OnlyInBaseline),
+            ["onlyInTrace"] = Names(sets.OnlyInTrace),
+            ["notRun"] = Names(sets.NotRun),
         };
     }
 

@@ -4,7 +4,8 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 
 /// <summary>
 /// OS-level thread id and thread CPU time. Traces key events by the OS thread id, which .NET does not expose,
-/// and per-thread CPU time is the in-process truth the sampled CPU column is compared with.
+/// and per-thread CPU time is the in-process truth the sampled CPU column is compared with. The native declarations
+/// are per framework: LibraryImport (NativeThreadInfo.LibraryImport.cs) on .NET 10, DllImport (Compat/) on .NET Framework.
 /// </summary>
 public static partial class NativeThreadInfo
 {
@@ -38,23 +39,4 @@ public static partial class NativeThreadInfo
         public long Seconds;
         public long Nanoseconds;
     }
-
-    [LibraryImport("libc", SetLastError = false)]
-    private static partial int gettid();
-
-    [LibraryImport("libc", SetLastError = false)]
-    private static partial int clock_gettime(int clockId, out TimeSpec time);
-
-    [LibraryImport("libc", SetLastError = false)]
-    private static partial int pthread_threadid_np(IntPtr thread, out ulong threadId);
-
-    [LibraryImport("kernel32.dll")]
-    private static partial uint GetCurrentThreadId();
-
-    [LibraryImport("kernel32.dll")]
-    private static partial IntPtr GetCurrentThread();
-
-    [LibraryImport("kernel32.dll")]
-    [return: MarshalAs(UnmanagedType.Bool)]
-    private static partial bool GetThreadTimes(IntPtr thread, out long creation, out long exit, out long kernel, out long user);
 }

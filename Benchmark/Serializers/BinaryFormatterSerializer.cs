@@ -52,7 +52,7 @@ public sealed class BinaryFormatterSerializer : Serializer
         }
         catch (PlatformNotSupportedException)
         {
-            return $"BinaryFormatter was removed from .NET 9+ (always throws PlatformNotSupportedException on .NET {Environment.Version}); run on .NET Framework 4.8 to measure it";
+            return $"BinaryFormatter was removed from .NET 9+ (always throws PlatformNotSupportedException on .NET {Environment.Version}); run the benchmark's .NET Framework build to measure it (esp record --backend etw --framework net472, on Windows)";
         }
         catch (NotSupportedException e)
         {

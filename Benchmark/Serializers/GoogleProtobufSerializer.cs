@@ -314,7 +314,7 @@ public sealed class GoogleProtobufSerializer : Serializer
                     {
                         ExpectFixed16(input);
                         Span<int> bits = [(int)input.ReadFixed32(), (int)input.ReadFixed32(), (int)input.ReadFixed32(), (int)input.ReadFixed32()];
-                        r.Amount = new decimal(bits);
+                        r.Amount = FromSpan.Decimal(bits);
                         break;
                     }
                     case TagName: r.Name = input.ReadString(); break;
@@ -328,7 +328,7 @@ public sealed class GoogleProtobufSerializer : Serializer
                         Span<byte> bytes = stackalloc byte[Fixed16];
                         BinaryPrimitives.WriteUInt64LittleEndian(bytes, input.ReadFixed64());
                         BinaryPrimitives.WriteUInt64LittleEndian(bytes[8..], input.ReadFixed64());
-                        r.Key = new Guid(bytes);
+                        r.Key = FromSpan.Guid(bytes);
                         break;
                     }
                     case TagNumbers: r.Numbers.Add(input.ReadInt32()); break;

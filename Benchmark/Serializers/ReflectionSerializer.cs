@@ -223,7 +223,7 @@ public sealed class ReflectionSerializer : Serializer
         {
             Span<byte> bytes = stackalloc byte[16];
             r.BaseStream.ReadExactly(bytes);
-            return new Guid(bytes);
+            return FromSpan.Guid(bytes);
         }
         if (type.IsPrimitive || type.IsPointer) throw new NotSupportedException($"type {type.Name} is not supported");
         return ReadFields(r, type, Activator.CreateInstance(type)!, depth); // boxed struct: SetValue updates the box

@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Recorder.Commands;
 /// <summary>`esp record`: one trace folder per invocation, manifest always written once tracing started.</summary>
 public static class RecordCommand
 {
-    public const string BenchmarkAssembly = "SerializerBenchmark.dll";
+    public const string BenchmarkAssembly = BenchmarkBuild.Net10Assembly;
     public const string StackTagsSource = "stacktags/Serializers.stacktags";
 
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
@@ -25,10 +25,11 @@ public static class RecordCommand
             if (!OperatingSystem.IsWindows())
                 throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
             EtwRecorder.EnsureCanRecord();
-            etwPlan = EtwSessionPlan.For(profile, EtwSessionNames.ForRecording(Environment.ProcessId), EtwSessionPlan.LayoutFor(Environment.OSVersion.Version));
+            etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
         var command = BuildCommand(options, out var recordsBenchmark);
-        var switches = recordsBenchmark ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
+        // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
+        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
         if (switches.Count > 0)
@@ -40,6 +41,9 @@ public static class RecordCommand
         await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
         if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
         heap?.Start(cancel);
+        // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
+        await using var exitGate = etwPlan is not null && recordsBenchmark ? new RundownGate() : null;
+        if (exitGate is not null) command = command with { Arguments = [.. command.Arguments, .. exitGate.BenchmarkArguments] };
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
 
         var (kernel, noKernel) = etwPlan is null ? KernelSessionFor(options, profile, folder, progress) : (null, null);
@@ -52,7 +56,7 @@ public static class RecordCommand
             outcome = etwPlan is null
                 ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
-                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, progress, cancel).ConfigureAwait(false)
+                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
         }
         catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
@@ -126,10 +130,9 @@ public static class RecordCommand
                 throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
         if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
             throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
-        var benchmark = Path.Combine(AppContext.BaseDirectory, BenchmarkAssembly);
+        var benchmark = BenchmarkBuild.PathFor(options.Framework, AppContext.BaseDirectory);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
-        var dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        return new ChildCommand(dotnet, [benchmark, .. options.BenchmarkArgs], options.Environment);
+        return BenchmarkBuild.Command(options.Framework, benchmark, options.BenchmarkArgs, options.Environment);
     }
 
     private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)

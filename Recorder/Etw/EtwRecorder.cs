@@ -8,9 +8,11 @@ using Microsoft.Diagnostics.Tracing.Session;
 namespace EtwSerializerProfiler.Recorder.Etw;
 
 /// <summary>
-/// Records a child process with ETW: the session (or, before Windows 8, the kernel logger plus a user session) is
-/// started first, the child runs normally (ETW needs no diagnostic port), the CLR rundown provider is enabled when it
-/// ends, and the session files are merged into trace.etl. Sessions are stopped on every path: normal end, Ctrl+C,
+/// Records a child process with ETW: one session carries the kernel provider and the user providers (the tool runs
+/// on .NET 10, so on Windows 10 / Server 2012 or later, where that always works); the child runs normally (ETW needs
+/// no diagnostic port). When the benchmark is about to exit it says so over the exit handshake and waits: the CLR
+/// rundown is then asked of that one process (a PID filter keeps every other .NET process out) while it can still
+/// answer, and the session file is merged into trace.etl. The session is stopped on every path: normal end, Ctrl+C,
 /// crashed child, exception; one that survives a killed recorder is found by `esp cleanup` through its name prefix.
 /// Compiled, not run on this project's Linux CI: see docs/windows.md.
 /// </summary>
@@ -18,10 +20,15 @@ namespace EtwSerializerProfiler.Recorder.Etw;
 public sealed class EtwRecorder
 {
     public const string SessionFileName = "trace.session.etl";
-    public const string KernelFileName = "trace.kernel.etl";
     private const int BufferSizeMB = 256;
     private static readonly TimeSpan RundownQuietPeriod = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan RundownLimit = TimeSpan.FromSeconds(15);
+    /// <summary>After Ctrl+C (which reaches the child too), how long the benchmark gets to save partial results and say "exiting".</summary>
+    private static readonly TimeSpan InterruptGrace = TimeSpan.FromSeconds(10);
+    /// <summary>After "go", how long the child gets to exit before it is killed.</summary>
+    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(30);
+    /// <summary>Without a handshake (an interrupted or hung child), how long it gets before it is killed.</summary>
+    private static readonly TimeSpan NoHandshakeGrace = TimeSpan.FromSeconds(5);
 
     /// <summary>Fails before any folder is created: without elevation every ETW call below would fail one by one.</summary>
     public static void EnsureCanRecord()
@@ -30,60 +37,41 @@ public sealed class EtwRecorder
             throw new UsageException("--backend etw needs an elevated (administrator) prompt: only administrators can start ETW sessions");
     }
 
-    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, EtwSessionPlan plan, TraceFolder folder, IProgress<string>? progress, CancellationToken cancel)
+    /// <param name="gate">The benchmark's exit handshake; null for `record -- command`, which cannot be held before it exits.</param>
+    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, EtwSessionPlan plan, TraceFolder folder, RundownGate? gate, IProgress<string>? progress, CancellationToken cancel)
     {
+        if (plan.Layout != EtwSessionLayout.Combined)
+            throw new ArgumentException("esp record uses one combined session; the NT Kernel Logger layout is for the scripts", nameof(plan));
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
         var sessionFile = Path.Combine(folder.Path, SessionFileName);
-        var kernelFile = Path.Combine(folder.Path, KernelFileName);
-        var parts = new List<string>();
-        TraceEventSession? kernel = null;
         TraceEventSession? session = null;
         Process? child = null;
-        var status = RecordingStatus.Complete;
         try
         {
-            if (plan.HasKernel && plan.Layout == EtwSessionLayout.SplitKernelSession)
-            {
-                kernel = new TraceEventSession(plan.KernelSessionName, kernelFile) { BufferSizeMB = BufferSizeMB };
-                EnableKernel(kernel, plan);
-                parts.Add(kernelFile);
-            }
             session = new TraceEventSession(plan.SessionName, sessionFile) { BufferSizeMB = BufferSizeMB };
             // EnableKernelProvider must be the session's first enable call, before any user provider.
-            if (plan.HasKernel && plan.Layout == EtwSessionLayout.Combined) EnableKernel(session, plan);
+            if (plan.HasKernel) EnableKernel(session, plan);
             foreach (var provider in plan.Providers)
                 session.EnableProvider(provider.Guid, provider.TraceLevel, provider.Keywords, provider.ToProviderOptions());
-            parts.Add(sessionFile);
 
             child = StartChild(command);
             progress?.Report($"recording process {child.Id} with profile '{plan.ProfileName}' in ETW session {plan.SessionName} -> {folder.Etl}");
-            try
-            {
-                await child.WaitForExitAsync(cancel).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                // The console's Ctrl+C reached the child too; give it a moment to save partial results.
-                status = RecordingStatus.Interrupted;
-                progress?.Report("Ctrl+C: rundown, then stopping the ETW sessions and the child...");
-                await RundownAsync(session, plan, sessionFile).ConfigureAwait(false);
-                if (!child.WaitForExit(5000)) child.Kill(entireProcessTree: true);
-            }
+            var (interrupted, released) = await RundownBeforeExitAsync(session, plan, sessionFile, gate, child, progress, warnings, cancel).ConfigureAwait(false);
+            if (!child.WaitForExit((int)(released ? ExitGrace : NoHandshakeGrace).TotalMilliseconds)) child.Kill(entireProcessTree: true);
 
             var exitCode = child.HasExited ? child.ExitCode : -1;
             // On Windows a crash ends with an NTSTATUS (0xC...) exit code, negative as an int.
-            if (status == RecordingStatus.Complete && exitCode != 0)
-                status = exitCode < 0 ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
-            if (status != RecordingStatus.Interrupted) await RundownAsync(session, plan, sessionFile).ConfigureAwait(false);
-            var lost = (session.EventsLost) + (kernel?.EventsLost ?? 0);
-            if (lost > 0) warnings.Add($"{lost:N0} ETW events were lost (buffers full): use a profile with fewer stacks or a longer sampling interval");
+            var status = interrupted ? RecordingStatus.Interrupted
+                : exitCode == 0 ? RecordingStatus.Complete
+                : exitCode < 0 ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
+            if (session.EventsLost > 0) warnings.Add($"{session.EventsLost:N0} ETW events were lost (buffers full): use a profile with fewer stacks or a longer sampling interval");
 
             StopQuietly(session, warnings);
-            StopQuietly(kernel, warnings);
-            progress?.Report($"merging {string.Join(" + ", parts.Select(Path.GetFileName))} into {TraceFolder.EtlFileName}...");
-            TraceEventSession.Merge(parts.ToArray(), folder.Etl);
-            foreach (var part in parts) TryDelete(part);
+            progress?.Report($"merging {SessionFileName} into {TraceFolder.EtlFileName}...");
+            // Merge adds the kernel's image and symbol information (KernelTraceControl.dll) that WPA and TraceLog need.
+            TraceEventSession.Merge([sessionFile], folder.Etl);
+            TryDelete(sessionFile);
             return new RecordingOutcome
             {
                 Status = status,
@@ -101,12 +89,56 @@ public sealed class EtwRecorder
         finally
         {
             StopQuietly(session, warnings);
-            StopQuietly(kernel, warnings);
             if (child is { HasExited: false }) child.Kill(entireProcessTree: true);
             child?.Dispose();
-            // Parts of a run that happened are the only copy of the data when merging failed: keep them.
-            if (!File.Exists(folder.Etl) && child is null) foreach (var part in parts) TryDelete(part);
+            // The session file of a run that happened is the only copy of the data when merging failed: keep it.
+            if (!File.Exists(folder.Etl) && child is null) TryDelete(sessionFile);
         }
+    }
+
+    /// <summary>
+    /// Waits for the benchmark's "exiting" (or its exit, or Ctrl+C), runs the rundown for that process and lets it go.
+    /// Returns whether the recording was interrupted and whether the benchmark was released after a rundown.
+    /// </summary>
+    private static async Task<(bool Interrupted, bool Released)> RundownBeforeExitAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, RundownGate? gate,
+        Process child, IProgress<string>? progress, List<string> warnings, CancellationToken cancel)
+    {
+        var exited = child.WaitForExitAsync(CancellationToken.None);
+        if (gate is null)
+        {
+            warnings.Add("no CLR rundown: `record -- command` cannot hold an arbitrary program before it exits; precompiled (ReadyToRun/NGen) frames are named only where symbols are found");
+            try { await exited.WaitAsync(cancel).ConfigureAwait(false); return (false, false); }
+            catch (OperationCanceledException) { return (true, false); }
+        }
+
+        using var stopWaiting = new CancellationTokenSource();
+        var exiting = gate.WaitForExitingAsync(stopWaiting.Token);
+        var interrupted = false;
+        var released = false;
+        var first = await Task.WhenAny(exiting, exited, Task.Delay(Timeout.Infinite, cancel)).ConfigureAwait(false);
+        if (first != exiting && first != exited)
+        {
+            // The console's Ctrl+C reached the benchmark too: it saves partial results and then says "exiting".
+            interrupted = true;
+            progress?.Report($"Ctrl+C: giving the benchmark {InterruptGrace.TotalSeconds:F0} s to save partial results before the rundown...");
+            await Task.WhenAny(exiting, exited, Task.Delay(InterruptGrace, CancellationToken.None)).ConfigureAwait(false);
+        }
+        if (exiting.IsCompletedSuccessfully && exiting.Result is { } pid)
+        {
+            if (pid != child.Id) warnings.Add($"the exit handshake came from process {pid}, not the recorded process {child.Id}; rundown asked of {pid}");
+            progress?.Report($"CLR rundown of process {pid} (it waits until the trace stops growing, at most {RundownLimit.TotalSeconds:F0} s)...");
+            await RundownAsync(session, plan, sessionFile, pid).ConfigureAwait(false);
+            released = true;
+        }
+        else
+        {
+            warnings.Add(child.HasExited
+                ? $"no CLR rundown: the benchmark exited (code {child.ExitCode}) without the exit handshake; precompiled (ReadyToRun/NGen) frames are named only where symbols are found"
+                : "no CLR rundown: the benchmark did not reach the exit handshake in time");
+        }
+        await stopWaiting.CancelAsync().ConfigureAwait(false);
+        await gate.ReleaseAsync().ConfigureAwait(false);
+        return (interrupted, released);
     }
 
     private static void EnableKernel(TraceEventSession session, EtwSessionPlan plan)
@@ -117,12 +149,13 @@ public sealed class EtwRecorder
     }
 
     /// <summary>
-    /// Asks the CLR for its rundown (module and method names of code that never fired a load event while tracing,
-    /// e.g. a child interrupted mid-run) and waits until the file stops growing, as PerfView does.
+    /// Asks one process's CLR for its rundown (module and method names of code that never fired a load event while
+    /// tracing: precompiled code above all) and waits until the file stops growing, as PerfView does: the runtime
+    /// writes the rundown on its own callback thread after the enable call has returned.
     /// </summary>
-    private static async Task RundownAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile)
+    private static async Task RundownAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, int processId)
     {
-        session.EnableProvider(plan.Rundown.Guid, plan.Rundown.TraceLevel, plan.Rundown.Keywords);
+        session.EnableProvider(plan.Rundown.Guid, plan.Rundown.TraceLevel, plan.Rundown.Keywords, plan.RundownOptions(processId));
         var limit = Stopwatch.StartNew();
         var lastSize = -1L;
         var stableSince = Stopwatch.StartNew();

@@ -8,7 +8,7 @@ public static class EtwSessionNames
 {
     public const string Prefix = "EtwSerializerProfiler-";
 
-    /// <summary>The kernel session that Windows 7 insists on; shared machine-wide, so never stopped by cleanup.</summary>
+    /// <summary>The classic kernel session the xperf/tracelog scripts start; shared machine-wide, so never stopped by cleanup.</summary>
     public const string NtKernelLogger = "NT Kernel Logger";
 
     public static string ForRecording(int recorderProcessId) => $"{Prefix}{recorderProcessId}";

@@ -3,16 +3,24 @@ using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Profiles;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using Microsoft.Diagnostics.Tracing.Session;
 
 namespace EtwSerializerProfiler.Recorder.Etw;
 
-/// <summary>How many sessions a recording needs on this Windows version.</summary>
+/// <summary>Which sessions carry the kernel and the user providers.</summary>
 public enum EtwSessionLayout
 {
-    /// <summary>Windows 8+: one named session carries the kernel provider and the user providers.</summary>
+    /// <summary>
+    /// One named session carries the kernel provider and the user providers (a system logger, Windows 8+): what
+    /// `esp record` uses. The tool runs on .NET 10, which supports no Windows older than 10 / Server 2012, so the
+    /// recorder never needs anything else.
+    /// </summary>
     Combined,
-    /// <summary>Before Windows 8 the kernel provider only runs in "NT Kernel Logger": two sessions, merged afterwards.</summary>
-    SplitKernelSession,
+    /// <summary>
+    /// "NT Kernel Logger" plus a user session, merged afterwards: what the xperf, tracelog and WPR files start, because
+    /// that is how those tools' kernel options (-on, -eflag, SystemCollector) work on every Windows version.
+    /// </summary>
+    KernelLoggerAndUserSession,
 }
 
 /// <summary>
@@ -42,7 +50,10 @@ public sealed record EtwSessionPlan
     public double? CpuSampleIntervalMs { get; init; }
     /// <summary>User providers in enable order: the CLR first, so its rundown-free method events start early.</summary>
     public IReadOnlyList<EtwProviderPlan> Providers { get; init; } = [];
-    /// <summary>Enabled when the recorded process ends or is interrupted, to name methods that never fired a load event.</summary>
+    /// <summary>
+    /// Enabled while the recorded process is still alive, just before it exits (the benchmark waits for the recorder
+    /// to say so), to name code that never fired a load event: precompiled (ReadyToRun, NGen) methods and modules.
+    /// </summary>
     public required EtwProviderPlan Rundown { get; init; }
     /// <summary>Providers of the profile that only exist on EventPipe (the SampleProfiler).</summary>
     public IReadOnlyList<string> SkippedProviders { get; init; } = [];
@@ -53,9 +64,15 @@ public sealed record EtwSessionPlan
     public IReadOnlyList<string> XperfKernelGroups => KernelFlags.Distinct(KernelKeywordNames.Select(n => KernelFlags.Flag(n).XperfGroup));
     public IReadOnlyList<string> StackwalkNames => KernelStackNames.Select(n => KernelFlags.Stack(n).StackwalkName).ToList();
 
-    /// <summary>Windows 8 (6.2) introduced kernel events in named sessions (EVENT_TRACE_SYSTEM_LOGGER_MODE).</summary>
-    public static EtwSessionLayout LayoutFor(Version osVersion) =>
-        osVersion >= new Version(6, 2) ? EtwSessionLayout.Combined : EtwSessionLayout.SplitKernelSession;
+    /// <summary>What `esp record --backend etw` enables: always one combined session named after the recorder's process.</summary>
+    public static EtwSessionPlan ForRecording(TraceProfile profile, int recorderProcessId) =>
+        For(profile, EtwSessionNames.ForRecording(recorderProcessId), EtwSessionLayout.Combined);
+
+    /// <summary>
+    /// The rundown request for one process: EVENT_FILTER_TYPE_PID (Windows 8.1+) delivers the enable only to the
+    /// provider registrations of that process, so no other .NET process on the machine runs a rundown into the trace.
+    /// </summary>
+    public TraceEventProviderOptions RundownOptions(int processId) => new() { ProcessIDFilter = [processId] };
 
     public static EtwSessionPlan For(TraceProfile profile, string sessionName, EtwSessionLayout layout = EtwSessionLayout.Combined, double? cpuSampleIntervalMs = null)
     {

@@ -8,7 +8,15 @@ namespace EtwSerializerProfiler.Recorder.Scripts;
 /// </summary>
 public sealed class CmdScript
 {
+    /// <summary>
+    /// How long the scripts wait after asking for the CLR rundown. Enabling a provider (or asking it to capture its
+    /// state) only queues a notification: the runtime writes its rundown events later, on its own callback thread, and
+    /// a session stopped or flushed before that has none of them. The tracelog scripts always waited this long.
+    /// </summary>
+    public const int RundownWaitSeconds = 5;
+
     private readonly StringBuilder _text = new();
+    private readonly List<(string Label, string Message)> _failures = [];
 
     public CmdScript(string profileName, string purpose)
     {
@@ -24,12 +32,34 @@ public sealed class CmdScript
 
     public CmdScript Rem(string comment) => Line("rem " + comment);
 
-    /// <summary>A command whose failure ends the script with a hint instead of carrying on half-configured.</summary>
+    /// <summary>A command whose failure ends the script with the script's hint instead of carrying on half-configured.</summary>
     public CmdScript Run(string command) => Line(command).Line("if errorlevel 1 goto failed");
+
+    /// <summary>
+    /// A command whose failure ends the script with its own message (a label per message: an `echo` inside an
+    /// `if (...)` block would end at the first parenthesis of the message).
+    /// </summary>
+    public CmdScript Run(string command, string failure)
+    {
+        var label = $"failed{_failures.Count + 1}";
+        _failures.Add((label, failure));
+        return Line(command).Line($"if errorlevel 1 goto {label}");
+    }
+
+    /// <summary>Gives the runtime time to write the rundown it was just asked for, before anything stops or flushes.</summary>
+    public CmdScript WaitForRundown() =>
+        Rem($"The runtime writes the rundown asynchronously: wait {RundownWaitSeconds} s before stopping or flushing, or method names are missing.")
+            .Line($"timeout /t {RundownWaitSeconds} /nobreak >nul");
 
     public string Build(string failureHint)
     {
         Line("exit /b 0");
+        foreach (var (label, message) in _failures)
+        {
+            Line($":{label}");
+            Line($"echo failed: {message} 1>&2");
+            Line("exit /b 1");
+        }
         Line(":failed");
         Line($"echo failed: {failureHint} 1>&2");
         Line("exit /b 1");

@@ -35,10 +35,10 @@ public static class TracelogScripts
         var script = new CmdScript(plan.ProfileName, "Saves both ring buffers of start-circular.cmd to trace.etl and keeps tracing.");
         script.Rem("Rundown first, so methods jitted before the buffers wrapped have names.");
         script.Run(TracelogCommands.EnableProvider(plan.SessionName, plan.Rundown));
-        script.Line("timeout /t 5 /nobreak >nul");
+        script.WaitForRundown();
         script.Rem("tracelog flushes one session per call; xperf flushes both in one call, so kernel and user data cover the same time.");
         script.Run(XperfCommands.FlushBoth(plan.SessionName, @"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl"));
-        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"));
+        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"), XperfCommands.MergeFailure);
         script.Line(@"echo saved %TRACE_DIR%\trace.etl");
         return script.Build("flush or merge failed: are the sessions running (start-circular.cmd)? is xperf (Windows Performance Toolkit) on PATH?");
     }
@@ -47,10 +47,10 @@ public static class TracelogScripts
     {
         var script = new CmdScript(plan.ProfileName, "Rundown, stops both sessions and merges kernel.etl and user.etl into trace.etl (xperf -merge: tracelog cannot merge).");
         script.Run(TracelogCommands.EnableProvider(plan.SessionName, plan.Rundown));
-        script.Line("timeout /t 5 /nobreak >nul");
+        script.WaitForRundown();
         script.Run(TracelogCommands.Stop(plan.SessionName));
         script.Run(TracelogCommands.Stop(EtwSessionNames.NtKernelLogger));
-        script.Line($"if exist \"%TRACE_DIR%\\user.etl\" {XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl")}");
+        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"), XperfCommands.MergeFailure);
         script.Line(@"echo trace: %TRACE_DIR%\trace.etl");
         return script.Build("could not stop the sessions: elevated prompt? were they started (tracelog -l lists sessions)?");
     }

@@ -14,7 +14,7 @@ public static class WindowsToolFiles
     public static readonly string ScriptSessionName = EtwSessionNames.Prefix + "Script";
 
     public static EtwSessionPlan PlanFor(TraceProfile profile) =>
-        EtwSessionPlan.For(profile, ScriptSessionName, EtwSessionLayout.SplitKernelSession);
+        EtwSessionPlan.For(profile, ScriptSessionName, EtwSessionLayout.KernelLoggerAndUserSession);
 
     public static IReadOnlyList<GeneratedFile> Generate(TraceProfile profile)
     {

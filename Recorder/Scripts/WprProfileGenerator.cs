@@ -10,12 +10,16 @@ namespace EtwSerializerProfiler.Recorder.Scripts;
 /// Profiles/NAME.wprp: the profile for WPR (`wpr -start Profiles\default.wprp -filemode`). WPR's own schema: a
 /// SystemCollector/SystemProvider for the kernel part, an EventCollector with one EventProvider per user provider,
 /// StackFilters/EventFilters for the profile's ETW filters, and the CLR rundown captured when the trace is saved.
+/// The rundown provider is CaptureStateOnly (enabled only while the trace is saved, not for the whole session, where it
+/// would run a rundown at the start and add its events throughout) in a collector of its own, as public profiles
+/// such as SerializerTests' MultiProfile.wprp do, so its burst at save time does not compete for the CLR buffers.
 /// WPR cannot set the sampling interval in a profile: `wpr -setprofint` does (see docs/wpa.md).
 /// </summary>
 public static class WprProfileGenerator
 {
     public const string SystemCollectorId = "SystemCollector_EtwSerializerProfiler";
     public const string EventCollectorId = "EventCollector_EtwSerializerProfiler";
+    public const string RundownCollectorId = "EventCollector_EtwSerializerProfiler_Rundown";
 
     public static string PathFor(string profileName) => $"Profiles/{profileName}.wprp";
 
@@ -26,7 +30,8 @@ public static class WprProfileGenerator
     public static GeneratedFile Generate(EtwSessionPlan plan, string description)
     {
         var systemProviderId = $"SystemProvider_EtwSerializerProfiler_{plan.ProfileName}";
-        var eventProviders = plan.Providers.Select(EventProvider).Append(RundownProvider(plan.Rundown)).ToList();
+        var eventProviders = plan.Providers.Select(EventProvider).ToList();
+        var rundownProvider = RundownProvider(plan.Rundown);
         var profileName = ProfileName(plan);
         var fileProfileId = $"{profileName}.Verbose.File";
 
@@ -41,12 +46,16 @@ public static class WprProfileGenerator
                 new XElement("EventCollector", new XAttribute("Id", EventCollectorId), new XAttribute("Name", "EtwSerializerProfiler Event Collector"),
                     new XElement("BufferSize", new XAttribute("Value", "1024")),
                     new XElement("Buffers", new XAttribute("Value", "64"))),
+                new XElement("EventCollector", new XAttribute("Id", RundownCollectorId), new XAttribute("Name", "EtwSerializerProfiler Rundown Collector"),
+                    new XElement("BufferSize", new XAttribute("Value", "1024")),
+                    new XElement("Buffers", new XAttribute("Value", "64"))),
                 new XElement("SystemProvider", new XAttribute("Id", systemProviderId),
                     new XElement("Keywords", KernelFlags.Distinct(plan.KernelKeywordNames.Select(n => KernelFlags.Flag(n).WprKeyword))
                         .Select(k => new XElement("Keyword", new XAttribute("Value", k)))),
                     plan.KernelStackNames.Count == 0 ? null : new XElement("Stacks", plan.KernelStackNames
                         .Select(s => new XElement("Stack", new XAttribute("Value", KernelFlags.Stack(s).WprStack))))),
                 eventProviders,
+                rundownProvider,
                 new XElement("Profile",
                     new XAttribute("Id", fileProfileId), new XAttribute("Name", profileName),
                     new XAttribute("Description", description), new XAttribute("LoggingMode", "File"), new XAttribute("DetailLevel", "Verbose"),
@@ -54,7 +63,9 @@ public static class WprProfileGenerator
                         new XElement("SystemCollectorId", new XAttribute("Value", SystemCollectorId),
                             new XElement("SystemProviderId", new XAttribute("Value", systemProviderId))),
                         new XElement("EventCollectorId", new XAttribute("Value", EventCollectorId),
-                            new XElement("EventProviders", eventProviders.Select(e => new XElement("EventProviderId", new XAttribute("Value", (string)e.Attribute("Id")!))))))),
+                            new XElement("EventProviders", eventProviders.Select(e => new XElement("EventProviderId", new XAttribute("Value", (string)e.Attribute("Id")!))))),
+                        new XElement("EventCollectorId", new XAttribute("Value", RundownCollectorId),
+                            new XElement("EventProviders", new XElement("EventProviderId", new XAttribute("Value", (string)rundownProvider.Attribute("Id")!)))))),
                 // The same profile into memory buffers (`wpr -start ...wprp!EtwSerializerProfiler_default`, the default mode).
                 new XElement("Profile",
                     new XAttribute("Id", $"{profileName}.Verbose.Memory"), new XAttribute("Base", fileProfileId), new XAttribute("Name", profileName),
@@ -78,7 +89,8 @@ public static class WprProfileGenerator
             new XAttribute("Id", ProviderId(rundown)),
             new XAttribute("Name", rundown.Guid.ToString("D")),
             new XAttribute("Level", ((int)rundown.Level).ToString(CultureInfo.InvariantCulture)),
-            new XComment($" {rundown.Name}: method and module names logged when the trace is saved "),
+            new XAttribute("CaptureStateOnly", "true"),
+            new XComment($" {rundown.Name}: enabled only when the trace is saved, to log method and module names "),
             new XElement("CaptureStateOnSave", new XElement("Keyword", new XAttribute("Value", TracelogCommands.Hex(rundown.Keywords)))));
 
     private static IEnumerable<XElement> Ids(IEnumerable<int> ids) =>

@@ -38,6 +38,9 @@ public static class XperfCommands
 
     public static string StopBoth(string userSession) => $"xperf -stop {Quote(userSession)} -stop {Quote(EtwSessionNames.NtKernelLogger)}";
 
+    /// <summary>What a failed merge leaves behind, so "trace: ..." is only printed for a trace that exists.</summary>
+    public const string MergeFailure = @"xperf -merge did not write %TRACE_DIR%\trace.etl (user.etl and kernel.etl are kept; is xperf on PATH? did the sessions write both files?)";
+
     public static string Merge(string userFile, string kernelFile, string merged) => $"xperf -merge {Quote(userFile)} {Quote(kernelFile)} {Quote(merged)}";
 
     private static string Target(string? file, int bufferKb, int minBuffers, int maxBuffers) =>

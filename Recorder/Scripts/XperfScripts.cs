@@ -36,9 +36,10 @@ public static class XperfScripts
     {
         var script = new CmdScript(plan.ProfileName, "Saves both ring buffers of start-circular.cmd to trace.etl and keeps tracing.");
         script.Run(XperfCommands.Rundown(plan.SessionName, plan.Rundown));
+        script.WaitForRundown();
         script.Rem("One call flushes both: flushing the kernel session alone can take minutes on a busy machine and leave a gap.");
         script.Run(XperfCommands.FlushBoth(plan.SessionName, @"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl"));
-        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"));
+        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"), XperfCommands.MergeFailure);
         script.Line(@"echo saved %TRACE_DIR%\trace.etl");
         return script.Build("flush or merge failed: are the sessions running (start-circular.cmd)?");
     }
@@ -47,8 +48,9 @@ public static class XperfScripts
     {
         var script = new CmdScript(plan.ProfileName, "Rundown, stops both sessions and merges kernel.etl and user.etl into trace.etl.");
         script.Run(XperfCommands.Rundown(plan.SessionName, plan.Rundown));
+        script.WaitForRundown();
         script.Run(XperfCommands.StopBoth(plan.SessionName));
-        script.Line($"if exist \"%TRACE_DIR%\\user.etl\" {XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl")}");
+        script.Run(XperfCommands.Merge(@"%TRACE_DIR%\user.etl", @"%TRACE_DIR%\kernel.etl", @"%TRACE_DIR%\trace.etl"), XperfCommands.MergeFailure);
         script.Line(@"echo trace: %TRACE_DIR%\trace.etl");
         return script.Build("could not stop the sessions: elevated prompt? were they started (xperf -loggers lists them)?");
     }

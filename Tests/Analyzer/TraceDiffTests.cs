@@ -144,7 +144,16 @@ public sealed class TraceDiffTests
         // A serializer unsupported on one side with no rows anywhere is still named.
         Assert.Contains("not run in baseline: failed", text, StringComparison.Ordinal);
 
+        // The header says the serializer sets differ and how, before any table.
+        Assert.Contains(DiffReport.Header(diff), l => l.StartsWith(
+            "serializers differ: compared 1 (System.Text.Json); only in baseline 1 (ServiceStack.Text); only in trace 1 (YamlDotNet); not run in either 1 (XmlSerializer)", StringComparison.Ordinal));
+        var sets = SerializerSets.Of(diff);
+        Assert.False(sets.Same);
+        Assert.True(SerializerSets.Of(TraceDiffer.Compute(Emit, Switched().Baseline, Reflection, Switched().Trace)).Same);
+
         var json = JsonDocument.Parse(DiffReport.Render(diff, TableFormat.Json)).RootElement;
+        Assert.Equal(["ServiceStack.Text"], json.GetProperty("serializers").GetProperty("onlyInBaseline").EnumerateArray().Select(e => e.GetString()));
+        Assert.Equal(["XmlSerializer"], json.GetProperty("serializers").GetProperty("notRun").EnumerateArray().Select(e => e.GetString()));
         var presences = json.GetProperty("rows").EnumerateArray().ToDictionary(r => r.GetProperty("serializer").GetString()!, r => r.GetProperty("presence").GetString());
         Assert.Equal("onlyInBaseline", presences["ServiceStack.Text"]);
         Assert.Equal("onlyInTrace", presences["YamlDotNet"]);

@@ -41,12 +41,12 @@ public sealed class EtwSessionPlanTests
         Assert.Equal(0x1UL | 0x8 | 0x10 | 0x8000 | 0x4000 | 0x40000000000, clr.Keywords);
         Assert.Equal(EventLevel.Verbose, clr.Level);
         Assert.Equal([1, 10, 80, 81], clr.StackEventIds);
-        Assert.Equal([4, 5, 23, 33, 38, 39, 40, 41, 82, 86], clr.DisabledEventIds);
+        Assert.Equal([5, 23, 33, 38, 39, 40, 41, 82, 86], clr.DisabledEventIds);
 
         var options = clr.ToProviderOptions();
         Assert.False(options.StacksEnabled); // stacks come from the id filter only, never for every event
         Assert.Equal([1, 10, 80, 81], options.EventIDStacksToEnable);
-        Assert.Equal([4, 5, 23, 33, 38, 39, 40, 41, 82, 86], options.EventIDsToDisable);
+        Assert.Equal([5, 23, 33, 38, 39, 40, 41, 82, 86], options.EventIDsToDisable);
         Assert.Null(options.EventIDsToEnable);
     }
 
@@ -56,7 +56,7 @@ public sealed class EtwSessionPlanTests
         var clr = Assert.Single(EtwSessionPlan.For(ProfileCatalog.Get("gc"), Session).Providers, p => p.Name == KeywordNames.ClrProvider);
         Assert.Empty(clr.StackEventIds);
         Assert.Null(clr.ToProviderOptions().EventIDStacksToEnable);
-        Assert.Equal([10, 4, 33, 38, 39, 40, 41], clr.ToProviderOptions().EventIDsToDisable);
+        Assert.Equal([10, 33, 38, 39, 40, 41], clr.ToProviderOptions().EventIDsToDisable);
     }
 
     [Fact]
@@ -82,14 +82,30 @@ public sealed class EtwSessionPlanTests
     }
 
     [Fact]
-    public void Before_Windows_8_the_kernel_goes_to_the_NT_Kernel_Logger()
+    public void The_recorder_always_uses_one_combined_session_and_only_the_scripts_use_the_NT_Kernel_Logger()
     {
-        Assert.Equal(EtwSessionLayout.SplitKernelSession, EtwSessionPlan.LayoutFor(new Version(6, 1, 7601)));
-        Assert.Equal(EtwSessionLayout.Combined, EtwSessionPlan.LayoutFor(new Version(6, 2, 9200)));
-        Assert.Equal(EtwSessionLayout.Combined, EtwSessionPlan.LayoutFor(new Version(10, 0, 22631)));
-        var split = Default(EtwSessionLayout.SplitKernelSession);
-        Assert.Equal("NT Kernel Logger", split.KernelSessionName);
-        Assert.Equal(Session, split.SessionName);
+        // .NET 10 runs on no Windows older than 10 / Server 2012: a split-session path for Windows 7 could never run.
+        var recording = EtwSessionPlan.ForRecording(ProfileCatalog.Get("default"), 4242);
+        Assert.Equal(EtwSessionLayout.Combined, recording.Layout);
+        Assert.Equal(Session, recording.SessionName);
+        Assert.Equal(Session, recording.KernelSessionName);
+        Assert.Equal([EtwSessionLayout.Combined, EtwSessionLayout.KernelLoggerAndUserSession], Enum.GetValues<EtwSessionLayout>());
+        Assert.Null(typeof(EtwSessionPlan).GetMethod("LayoutFor"));
+        var scripts = EtwSerializerProfiler.Recorder.Scripts.WindowsToolFiles.PlanFor(ProfileCatalog.Get("default"));
+        Assert.Equal(EtwSessionLayout.KernelLoggerAndUserSession, scripts.Layout);
+        Assert.Equal("NT Kernel Logger", scripts.KernelSessionName);
+    }
+
+    [Fact]
+    public void Rundown_is_asked_of_the_recorded_process_only()
+    {
+        var options = Default().RundownOptions(31337);
+        Assert.Equal([31337], options.ProcessIDFilter);
+        // No stacks and no other filters: the rundown is names, not events to sample.
+        Assert.False(options.StacksEnabled);
+        Assert.Null(options.EventIDStacksToEnable);
+        Assert.Null(options.EventIDsToDisable);
+        Assert.Null(options.ProcessNameFilter);
     }
 
     [Fact]
@@ -128,7 +144,7 @@ public sealed class EtwSessionPlanTests
     [Fact]
     public void Manifest_records_backend_kernel_flags_sampling_and_sessions()
     {
-        var plan = Default(EtwSessionLayout.SplitKernelSession);
+        var plan = Default(EtwSessionLayout.KernelLoggerAndUserSession);
         var baseManifest = new Manifest
         {
             RecorderVersion = "0", Backend = "eventpipe", Profile = "default", ProfileDescription = "", Providers = [], CommandLine = "x",
@@ -142,6 +158,7 @@ public sealed class EtwSessionPlanTests
         Assert.Equal(1.0, m.CpuSamplingMs);
         Assert.Equal(["NT Kernel Logger", Session], m.EtwSessions);
         Assert.Equal(TraceFolder.EtlFileName, m.TraceFile);
+        Assert.Equal([Session], EtwManifest.Apply(baseManifest, EtwSessionPlan.ForRecording(ProfileCatalog.Get("default"), 4242)).EtwSessions);
         Assert.Equal("0x4000000C019", m.Providers.Single(p => p.Name == KeywordNames.ClrProvider).Keywords);
     }
 }

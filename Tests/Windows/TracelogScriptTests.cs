@@ -35,7 +35,7 @@ public sealed class TracelogScriptTests
     {
         var clr = Plan.Providers.Single(p => p.Guid == Clr);
         Assert.Equal(
-            "tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 10 4 5 23 33 38 39 40 41 82 86",
+            "tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86",
             TracelogCommands.EnableProvider(Plan.SessionName, clr));
     }
 
@@ -73,7 +73,8 @@ public sealed class TracelogScriptTests
         var stopUser = stop.IndexOf("tracelog -stop EtwSerializerProfiler-Script");
         var stopKernel = stop.IndexOf("tracelog -stop \"NT Kernel Logger\"");
         Assert.True(rundown >= 0 && rundown < stopUser && stopUser < stopKernel, string.Join("\n", stop));
-        Assert.Contains(stop, l => l.EndsWith("xperf -merge \"%TRACE_DIR%\\user.etl\" \"%TRACE_DIR%\\kernel.etl\" \"%TRACE_DIR%\\trace.etl\"", StringComparison.Ordinal));
+        Assert.Equal($"timeout /t {CmdScript.RundownWaitSeconds} /nobreak >nul", stop[stopUser - 1]);
+        XperfScriptTests.AssertMergeIsChecked(stop);
         // Saving the ring buffers flushes both sessions in a single call.
         Assert.Single(Lines(files["scripts/tracelog/save-circular.cmd"]), l => l.StartsWith("xperf -flush", StringComparison.Ordinal));
     }
@@ -88,7 +89,14 @@ public sealed class TracelogScriptTests
             Assert.Equal("@echo off", lines[0]);
             for (var i = 0; i < lines.Count; i++)
                 if (lines[i].StartsWith("tracelog -", StringComparison.Ordinal) || lines[i].StartsWith("xperf -", StringComparison.Ordinal))
-                    Assert.Equal("if errorlevel 1 goto failed", lines[i + 1]);
+                {
+                    // Every tool call is checked, and every label it may jump to exists and ends the script with exit 1.
+                    Assert.StartsWith("if errorlevel 1 goto failed", lines[i + 1], StringComparison.Ordinal);
+                    var label = lines.IndexOf(":" + lines[i + 1]["if errorlevel 1 goto ".Length..]);
+                    Assert.True(label > 0, $"{f.RelativePath}: no label for '{lines[i + 1]}'");
+                    Assert.StartsWith("echo failed: ", lines[label + 1], StringComparison.Ordinal);
+                    Assert.Equal("exit /b 1", lines[label + 2]);
+                }
         }
     }
 

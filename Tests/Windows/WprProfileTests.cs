@@ -56,6 +56,21 @@ public sealed class WprProfileTests
     }
 
     [Fact]
+    public void Rundown_is_capture_state_only_in_a_collector_of_its_own()
+    {
+        // Without CaptureStateOnly WPR enables the provider for the whole session (a rundown at start, events throughout).
+        var rundown = Provider("a669021c-c450-4609-a035-5af59af4df18");
+        Assert.Equal("true", (string?)rundown.Attribute("CaptureStateOnly"));
+        Assert.Null(rundown.Element("Keywords"));
+        var file = Profiles.Elements("Profile").Single(p => (string?)p.Attribute("LoggingMode") == "File");
+        var collectors = file.Element("Collectors")!.Elements("EventCollectorId").ToList();
+        Assert.Equal([WprProfileGenerator.EventCollectorId, WprProfileGenerator.RundownCollectorId], collectors.Select(c => (string)c.Attribute("Value")!));
+        Assert.DoesNotContain((string)rundown.Attribute("Id")!, Values(collectors[0].Element("EventProviders"), "EventProviderId"));
+        Assert.Equal([(string)rundown.Attribute("Id")!], Values(collectors[1].Element("EventProviders"), "EventProviderId"));
+        Assert.Single(Profiles.Elements("EventCollector"), c => (string?)c.Attribute("Id") == WprProfileGenerator.RundownCollectorId);
+    }
+
+    [Fact]
     public void Profiles_reference_only_defined_collectors_and_providers_in_file_and_memory_mode()
     {
         var ids = Profiles.Elements().Select(e => (string?)e.Attribute("Id")).Where(i => i is not null).ToHashSet();

@@ -26,7 +26,9 @@ public sealed class XperfScriptTests
         Assert.Equal("xperf -flush EtwSerializerProfiler-Script -f \"%TRACE_DIR%\\user.etl\" -flush \"NT Kernel Logger\" -f \"%TRACE_DIR%\\kernel.etl\"", flush);
         var rundown = lines.IndexOf("xperf -capturestate EtwSerializerProfiler-Script a669021c-c450-4609-a035-5af59af4df18:0x1B8:5");
         Assert.True(rundown >= 0 && rundown < lines.IndexOf(flush));
+        AssertWaitsForRundown(lines, rundown, lines.IndexOf(flush));
         Assert.True(lines.IndexOf(flush) < lines.FindIndex(l => l.StartsWith("xperf -merge", StringComparison.Ordinal)));
+        AssertMergeIsChecked(lines);
     }
 
     [Fact]
@@ -48,8 +50,36 @@ public sealed class XperfScriptTests
     {
         var lines = TracelogScriptTests.Lines(Files["scripts/xperf/stop.cmd"]);
         var stop = lines.IndexOf("xperf -stop EtwSerializerProfiler-Script -stop \"NT Kernel Logger\"");
-        Assert.True(stop > lines.FindIndex(l => l.StartsWith("xperf -capturestate", StringComparison.Ordinal)));
+        var rundown = lines.FindIndex(l => l.StartsWith("xperf -capturestate", StringComparison.Ordinal));
+        Assert.True(stop > rundown);
+        AssertWaitsForRundown(lines, rundown, stop);
         Assert.True(stop < lines.FindIndex(l => l.Contains("xperf -merge", StringComparison.Ordinal)));
+        AssertMergeIsChecked(lines);
+    }
+
+    /// <summary>
+    /// The runtime writes its rundown on its own thread after the request returns, so something must wait between the
+    /// request and the stop or flush (the tracelog scripts always did; the xperf ones went straight on).
+    /// </summary>
+    internal static void AssertWaitsForRundown(List<string> lines, int rundown, int stopOrFlush)
+    {
+        var wait = lines.IndexOf($"timeout /t {CmdScript.RundownWaitSeconds} /nobreak >nul");
+        Assert.True(rundown < wait && wait < stopOrFlush, string.Join("\n", lines));
+        Assert.True(CmdScript.RundownWaitSeconds >= 5);
+    }
+
+    /// <summary>"trace: ..." or "saved ..." only follows a merge that succeeded; a failed merge ends with its own message.</summary>
+    internal static void AssertMergeIsChecked(List<string> lines)
+    {
+        var merge = Assert.Single(lines, l => l.StartsWith("xperf -merge", StringComparison.Ordinal));
+        Assert.Equal("xperf -merge \"%TRACE_DIR%\\user.etl\" \"%TRACE_DIR%\\kernel.etl\" \"%TRACE_DIR%\\trace.etl\"", merge);
+        var check = lines[lines.IndexOf(merge) + 1];
+        Assert.StartsWith("if errorlevel 1 goto failed", check, StringComparison.Ordinal);
+        var label = ":" + check["if errorlevel 1 goto ".Length..];
+        Assert.Equal($"echo failed: {XperfCommands.MergeFailure} 1>&2", lines[lines.IndexOf(label) + 1]);
+        Assert.Equal("exit /b 1", lines[lines.IndexOf(label) + 2]);
+        var success = lines.FindIndex(l => l.StartsWith("echo trace:", StringComparison.Ordinal) || l.StartsWith("echo saved", StringComparison.Ordinal));
+        Assert.True(success > lines.IndexOf(merge) + 1 && success < lines.IndexOf("exit /b 0"));
     }
 
     [Theory]

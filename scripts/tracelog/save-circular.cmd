@@ -7,14 +7,18 @@ if "%TRACE_DIR%"=="" set TRACE_DIR=%CD%
 rem Rundown first, so methods jitted before the buffers wrapped have names.
 tracelog -enableex EtwSerializerProfiler-Script -guid #a669021c-c450-4609-a035-5af59af4df18 -flags 0x1B8 -level 5
 if errorlevel 1 goto failed
+rem The runtime writes the rundown asynchronously: wait 5 s before stopping or flushing, or method names are missing.
 timeout /t 5 /nobreak >nul
 rem tracelog flushes one session per call; xperf flushes both in one call, so kernel and user data cover the same time.
 xperf -flush EtwSerializerProfiler-Script -f "%TRACE_DIR%\user.etl" -flush "NT Kernel Logger" -f "%TRACE_DIR%\kernel.etl"
 if errorlevel 1 goto failed
 xperf -merge "%TRACE_DIR%\user.etl" "%TRACE_DIR%\kernel.etl" "%TRACE_DIR%\trace.etl"
-if errorlevel 1 goto failed
+if errorlevel 1 goto failed1
 echo saved %TRACE_DIR%\trace.etl
 exit /b 0
+:failed1
+echo failed: xperf -merge did not write %TRACE_DIR%\trace.etl (user.etl and kernel.etl are kept; is xperf on PATH? did the sessions write both files?) 1>&2
+exit /b 1
 :failed
 echo failed: flush or merge failed: are the sessions running (start-circular.cmd)? is xperf (Windows Performance Toolkit) on PATH? 1>&2
 exit /b 1

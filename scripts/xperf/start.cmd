@@ -9,7 +9,7 @@ if "%PROFINT%"=="" set PROFINT=10000
 xperf -start "NT Kernel Logger" -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER -stackwalk Profile+CSwitch+ReadyThread -SetProfInt %PROFINT% -f "%TRACE_DIR%\kernel.etl" -BufferSize 1024 -MinBuffers 256 -MaxBuffers 1024 -start EtwSerializerProfiler-Script -on e13c0d23-ccbc-4e12-931b-d9cc2eee27e4:0x4000000C019:5+3c205442-14fb-5713-c99e-4e4e92f1abe2:0xFFFFFFFFFFFFFFFF:4 -f "%TRACE_DIR%\user.etl" -BufferSize 1024 -MinBuffers 64 -MaxBuffers 256
 if errorlevel 1 goto failed
 rem xperf has no per-event stack or event-id filters; tracelog (Windows SDK), if present, re-enables the CLR provider with them.
-where tracelog >nul 2>nul && tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 10 4 5 23 33 38 39 40 41 82 86
+where tracelog >nul 2>nul && tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86
 echo tracing: sessions "NT Kernel Logger" and EtwSerializerProfiler-Script
 exit /b 0
 :failed

@@ -1,0 +1,31 @@
+namespace EtwSerializerProfiler.Analyzer.Diff;
+
+/// <summary>
+/// Which serializers a diff compares and which it can only list: the two traces need not have run the same set (a
+/// .NET Framework run has BinaryFormatter, a .NET 10 one cannot; a user may pick different --serializers per side).
+/// A serializer is compared when at least one (operation, N) row is in both traces; it is "only in" a side when all its
+/// rows are there; "not run" when neither trace has rows for it but a side said why (results.json "unsupported").
+/// </summary>
+public sealed record SerializerSets(
+    IReadOnlyList<string> Compared,
+    IReadOnlyList<string> OnlyInBaseline,
+    IReadOnlyList<string> OnlyInTrace,
+    IReadOnlyList<string> NotRun)
+{
+    public static SerializerSets Of(TraceDiff diff)
+    {
+        var bySerializer = diff.Rows.GroupBy(r => r.Serializer, StringComparer.OrdinalIgnoreCase).ToList();
+        List<string> Where(Func<IEnumerable<RowDiff>, bool> test) =>
+            bySerializer.Where(g => test(g)).Select(g => g.Key).Order(StringComparer.OrdinalIgnoreCase).ToList();
+        var withRows = bySerializer.Select(g => g.Key).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        return new SerializerSets(
+            Where(rows => rows.Any(r => r.Presence == Presence.Both)),
+            Where(rows => rows.All(r => r.Presence == Presence.OnlyInBaseline)),
+            Where(rows => rows.All(r => r.Presence == Presence.OnlyInTrace)),
+            diff.Baseline.Unsupported.Keys.Concat(diff.Trace.Unsupported.Keys)
+                .Where(s => !withRows.Contains(s)).Distinct(StringComparer.OrdinalIgnoreCase).Order(StringComparer.OrdinalIgnoreCase).ToList());
+    }
+
+    /// <summary>True when both traces ran exactly the same serializers.</summary>
+    public bool Same => OnlyInBaseline.Count == 0 && OnlyInTrace.Count == 0 && NotRun.Count == 0;
+}
