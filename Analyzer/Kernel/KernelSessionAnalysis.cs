@@ -54,10 +54,13 @@ internal static class KernelSessionAnalysis
             var charger = new KernelCpuCharger(analysis, kernel, namer, matcher, timeline, options);
             charger.Charge();
             analysis.KernelSamples = charger;
+            if (kernel.HasSwitchIns) new SwitchCpuTime(kernel, timeline.Clock).Apply(analysis.Runs);
             summary.ProcessSamples = charger.ProcessSamples;
             summary.UnnamedLeafShare = charger.ProcessSamples == 0 ? 0 : (double)charger.UnnamedLeafSamples / charger.ProcessSamples;
             analysis.Trace.CpuSource = "kernel";
-            analysis.Trace.SamplingSource = $"kernel session (perf cpu-clock): on-CPU time of the worker thread, every {period:F3} ms of CPU, managed, native and kernel frames";
+            analysis.Trace.SamplingSource = kernel.HasSwitchIns
+                ? $"kernel session (perf): on-CPU time of the worker from its context switches, split by stack tags of CPU samples every {period:F3} ms (managed, native and kernel frames)"
+                : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {period:F3} ms (managed, native and kernel frames)";
             analysis.Trace.ObservedSampleIntervalMs = period;
             analysis.Trace.UnresolvedSampleShare = 0; // EventPipe's leaves no longer carry the columns
         }

@@ -59,10 +59,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         source.Process();
         state.Finish(source);
+        JoinInProcessResults(input, analysis);
         Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, matcher, options, progress);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
 
-        JoinInProcessResults(input, analysis);
         analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
         analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
         return analysis;

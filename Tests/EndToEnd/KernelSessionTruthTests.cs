@@ -15,7 +15,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     private IReadOnlyList<RunAnalysis> Runs => recorded.Analysis.Runs;
 
     [Fact]
-    public void The_kernel_session_records_the_profiles_events_and_replaces_EventPipes_sampler()
+    public void The_kernel_session_records_the_profiles_events_on_EventPipes_clock()
     {
         var manifest = Manifest.Load(recorded.Folder.Manifest);
         var kernel = manifest.Kernel ?? throw new InvalidOperationException("no kernel section in the manifest");
@@ -23,7 +23,10 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         Assert.Equal([PerfEventPlan.CpuClock, PerfEventPlan.SchedSwitch, PerfEventPlan.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
         Assert.Equal("CLOCK_MONOTONIC", kernel.Clock);
         Assert.True(File.Exists(recorded.Folder.KernelData) && File.Exists(recorded.Folder.KernelScript));
-        Assert.DoesNotContain(manifest.Providers, p => p.Name == "Microsoft-DotNETCore-SampleProfiler");
+        // The fixture asked for EventPipe's sampler too (--eventpipe-samples on): the tables use the kernel's samples
+        // and keep EventPipe's beside them, so the sources can be compared run by run.
+        Assert.Contains(manifest.Providers, p => p.Name == "Microsoft-DotNETCore-SampleProfiler");
+        Assert.All(Runs, r => Assert.NotNull(r.EventPipeCpu));
 
         var trace = recorded.Analysis.Trace;
         Assert.Equal("kernel", trace.CpuSource);
@@ -36,17 +39,28 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     [Fact]
     public void Kernel_CPU_of_every_run_of_20_ms_or_more_is_within_5_percent_or_1_ms_of_the_thread_CPU_clock()
     {
+        // The run's CPU is the worker's on-CPU time from its context switches; its samples (counted below too) split
+        // it between tags. Both against the thread CPU clock the benchmark read around the same call.
+        CheckCpu(Runs, r => r.CpuMs, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: 1.0);
+        // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
+        // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs), never long.
+        CheckCpu(Runs, r => r.Samples * recorded.Analysis.Trace.Kernel!.SamplePeriodMs, "sampled", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8);
+    }
+
+    private void CheckCpu(IReadOnlyList<RunAnalysis> runs, Func<RunAnalysis, double> cpu, string what, Func<double, double> tolerance, double required)
+    {
         var checkedRuns = 0;
-        foreach (var run in Runs)
+        var within = 0;
+        foreach (var run in runs)
         {
             var truth = run.InProcess!.CpuMs;
-            output.WriteLine($"{run.Key}: kernel {run.CpuMs:F2} ms, thread CPU clock {truth:F2} ms, {run.Samples} samples");
+            output.WriteLine($"{run.Key}: {what} {cpu(run):F2} ms, thread CPU clock {truth:F2} ms, {run.Samples} samples");
             if (truth < 20) continue;
             checkedRuns++;
-            var tolerance = Math.Max(0.05 * truth, 1.0);
-            Assert.True(Math.Abs(run.CpuMs - truth) <= tolerance, $"{run.Key}: kernel {run.CpuMs:F2} ms vs thread CPU clock {truth:F2} ms (tolerance {tolerance:F2})");
+            if (Math.Abs(cpu(run) - truth) <= tolerance(truth)) within++;
         }
         Assert.True(checkedRuns >= 6, $"only {checkedRuns} runs of 20 ms or more: the fixture no longer exercises the comparison");
+        Assert.True(within >= required * checkedRuns, $"{what}: {within} of {checkedRuns} runs within 5% or 1 ms of the thread CPU clock");
     }
 
     [Fact]

@@ -9,8 +9,9 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.EndToEnd;
 
 /// <summary>
-/// One real recording of the real benchmark, shared by the end-to-end tests: EventPipe, default profile,
-/// allocation-heavy enough (256-byte payloads) that GCs happen inside runs, small enough for CI.
+/// One real recording of the real benchmark, shared by the end-to-end tests: EventPipe with the default profile and
+/// the Linux kernel session, allocation-heavy enough (256-byte payloads) that GCs happen inside runs, small enough
+/// for CI.
 /// </summary>
 public sealed class RecordedBenchmark : IDisposable
 {
@@ -29,11 +30,24 @@ public sealed class RecordedBenchmark : IDisposable
         _dir = Repo.NewTempDir("e2e");
         (ExitCode, Folder) = Recording.Record(Path.Combine(_dir, "trace"),
             "--n", Objects.ToString(System.Globalization.CultureInfo.InvariantCulture), "--runs", Runs.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            "--payload-bytes", "256", "--serializers", string.Join(",", Serializers), "--quiet");
+            "--payload-bytes", "256", "--serializers", string.Join(",", Serializers), "--quiet",
+            // Both CPU sources in one recording: the kernel session (the default on Linux) for the tables, and
+            // EventPipe's sampler, which it normally replaces, so EventPipe-only analysis stays tested on the same runs.
+            "--eventpipe-samples", "on");
         InProcess = Recording.Results(Folder);
         using var input = TraceInput.Open(Folder.Path);
         Analysis = new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true }).Analyze(input);
+        _eventPipe = new Lazy<TraceAnalysis>(() =>
+        {
+            using var again = TraceInput.Open(Folder.Path);
+            return new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true, UseKernelSession = false }).Analyze(again);
+        });
     }
+
+    private readonly Lazy<TraceAnalysis> _eventPipe;
+
+    /// <summary>The same trace analyzed as if it had no kernel session: CPU from EventPipe's sampler.</summary>
+    public TraceAnalysis EventPipeAnalysis => _eventPipe.Value;
 
     public void Dispose()
     {

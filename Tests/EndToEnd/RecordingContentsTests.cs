@@ -105,7 +105,7 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
             Assert.Contains(s + ",", csv, StringComparison.Ordinal);
         }
         // The CPU line names the source the columns came from: the kernel session where it was recorded.
-        Assert.Contains("CPU: kernel session (perf cpu-clock)", text, StringComparison.Ordinal);
+        Assert.Contains("CPU: kernel session (perf): on-CPU time of the worker from its context switches", text, StringComparison.Ordinal);
         Assert.Contains("CPU = on-CPU time of the worker, kernel samples", text, StringComparison.Ordinal);
         Assert.Equal(recorded.InProcess.Runs.Count + 1, csv.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
     }
