@@ -10,7 +10,8 @@ namespace EtwSerializerProfiler.Tests.Findings;
 /// fit gave before MathNet.Numerics replaced it. The figures are every measured run of one real benchmark process
 /// on the 2-core build VM (busy), as results.json has them:
 ///   DOTNET_TieredCompilation=0 SerializerBenchmark --test deserialize --n 20k,60k,180k --runs 4 --serializers ObjectGraph,Google.Protobuf,System.Text.Json
-/// Tolerance 1e-9 relative, as for the diff's goldens (DiffGoldenTests): the slope is printed to two decimals.
+/// Tolerance 1e-9 relative, as for the diff's goldens (DiffGoldenTests); the slope is printed to two decimals, and
+/// MathNet's Fit.Line gave these slopes to the last bit.
 /// </summary>
 public sealed class LogLogGoldenTests
 {
