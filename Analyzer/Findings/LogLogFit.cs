@@ -1,20 +1,20 @@
+using MathNet.Numerics;
+
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>
-/// Least-squares line through (log N, log time): the slope is the exponent k of time ~ N^k. Linear work gives ~1,
-/// the seeds' BinaryFormatter object table ~2; fixed per-call costs pull the slope below 1, never above.
+/// Least-squares line through (log N, log time) (MathNet.Numerics' Fit.Line): the slope is the exponent k of
+/// time ~ N^k. Linear work gives ~1, the seeds' BinaryFormatter object table ~2; fixed per-call costs pull the slope
+/// below 1, never above.
 /// </summary>
 public static class LogLogFit
 {
-    /// <summary>The slope, or null with fewer than two distinct positive points.</summary>
+    /// <summary>The slope, or null with fewer than two distinct positive points (no line is defined).</summary>
     public static double? Slope(IReadOnlyList<(double N, double Ms)> points)
     {
-        var usable = points.Where(p => p.N > 0 && p.Ms > 0).Select(p => (X: Math.Log(p.N), Y: Math.Log(p.Ms))).ToList();
-        if (usable.Select(p => p.X).Distinct().Count() < 2) return null;
-        var meanX = usable.Average(p => p.X);
-        var meanY = usable.Average(p => p.Y);
-        var sxx = usable.Sum(p => (p.X - meanX) * (p.X - meanX));
-        var sxy = usable.Sum(p => (p.X - meanX) * (p.Y - meanY));
-        return sxy / sxx;
+        var usable = points.Where(p => p.N > 0 && p.Ms > 0).ToList();
+        if (usable.Select(p => p.N).Distinct().Count() < 2) return null;
+        var (_, slope) = Fit.Line([.. usable.Select(p => Math.Log(p.N))], [.. usable.Select(p => Math.Log(p.Ms))]);
+        return slope;
     }
 }

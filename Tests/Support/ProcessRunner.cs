@@ -9,10 +9,12 @@ public static class ProcessRunner
 
     public static Result Dotnet(string dll, params string[] args) => Run("dotnet", [dll, .. args]);
 
-    public static Result Run(string file, IReadOnlyList<string> args, TimeSpan? timeout = null)
+    public static Result Run(string file, IReadOnlyList<string> args, TimeSpan? timeout = null, string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         var psi = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var a in args) psi.ArgumentList.Add(a);
+        if (workingDirectory is not null) psi.WorkingDirectory = workingDirectory;
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>()) psi.Environment[name] = value;
         using var p = Process.Start(psi)!;
         var stdout = p.StandardOutput.ReadToEndAsync();
         var stderr = p.StandardError.ReadToEndAsync();

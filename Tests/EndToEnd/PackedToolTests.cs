@@ -1,0 +1,108 @@
+using System.Runtime.InteropServices;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.EndToEnd;
+
+/// <summary>
+/// esp as a user installs it: the Cli project packed as a .NET tool, installed into a fresh tool path, and run by
+/// its command name from a fresh working directory. What this catches that the other tests cannot: a file the tool
+/// needs at run time (the benchmark, the profiles, the stack tags) that is next to esp.dll in the build output but
+/// missing from the package, or found through the repository instead of next to the installed tool.
+/// </summary>
+public sealed class PackedToolTests
+{
+    private static readonly string Configuration = new DirectoryInfo(Repo.BinDir).Parent!.Name;
+
+    [Fact]
+    public void The_packed_tool_installs_and_records_and_analyzes_from_its_tool_path()
+    {
+        var dir = Repo.NewTempDir("tool");
+        try
+        {
+            var (esp, toolDir) = PackAndInstall(dir);
+            var work = Directory.CreateDirectory(Path.Combine(dir, "work")).FullName;
+
+            var help = Esp(esp, work, "--help");
+            Assert.True(help.ExitCode == 0, help.StdErr);
+            Assert.Contains("esp record", help.StdOut, StringComparison.Ordinal);
+            Assert.Contains("esp analyze", help.StdOut, StringComparison.Ordinal);
+
+            var record = Esp(esp, work, "record", "--n", "100", "--runs", "2", "--analyze");
+            Assert.True(record.ExitCode == 0, record.StdErr);
+            var folder = new TraceFolder(Assert.Single(Directory.GetDirectories(Path.Combine(work, "traces"))));
+            var manifest = Manifest.Load(folder.Manifest);
+            // The benchmark that ran is the one inside the installed package, not the repository's build output.
+            Assert.Contains(Path.Combine(toolDir, ".store"), manifest.CommandLine, StringComparison.Ordinal);
+            Assert.Contains("SerializerBenchmark.dll", manifest.CommandLine, StringComparison.Ordinal);
+            Assert.Equal("default", manifest.Profile);
+            Assert.Equal(TraceFolder.StackTagsFileName, manifest.StackTagsFile);
+            Assert.True(File.Exists(folder.StackTags));
+            Assert.Contains("per serializer", record.StdOut, StringComparison.Ordinal);
+
+            var analyze = Esp(esp, work, "analyze", folder.Path);
+            Assert.True(analyze.ExitCode == 0, analyze.StdErr);
+            // Every serializer and operation the benchmark measured (its own results.json) is a row with as many
+            // measured runs as the benchmark made.
+            var results = Recording.Results(folder);
+            var measured = results.Runs.Where(r => !r.Warmup).GroupBy(r => (r.Operation, r.Serializer, r.Objects)).ToList();
+            Assert.NotEmpty(measured);
+            foreach (var g in measured)
+                Assert.Contains(Row(analyze.StdOut, g.Key.Operation, g.Key.Serializer), r => r.Length > 2 && r[1] == $"{g.Key.Objects}" && r[2] == $"{g.Count()}");
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <summary>
+    /// `dotnet pack` (no build: the solution build made Cli's output) and `dotnet tool install --tool-path`, from a
+    /// NuGet config that lists only the folder the package was packed into, so the feed is never asked.
+    /// </summary>
+    private static (string Esp, string ToolDir) PackAndInstall(string dir)
+    {
+        var packages = Path.Combine(dir, "nupkg");
+        var pack = ProcessRunner.Run("dotnet", ["pack", Path.Combine(Repo.Root, "Cli", "Cli.csproj"), "-c", Configuration, "--no-build", "-o", packages, "--nologo"]);
+        Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
+        Assert.Single(Directory.GetFiles(packages, "EtwSerializerProfiler.*.nupkg"));
+
+        var config = Path.Combine(dir, "nuget.config");
+        File.WriteAllText(config, $"""
+            <?xml version="1.0" encoding="utf-8"?>
+            <configuration>
+              <packageSources>
+                <clear />
+                <add key="packed" value="{packages}" />
+              </packageSources>
+            </configuration>
+            """);
+        var toolDir = Path.Combine(dir, "tools");
+        var install = ProcessRunner.Run("dotnet", ["tool", "install", "EtwSerializerProfiler", "--tool-path", toolDir, "--configfile", config]);
+        Assert.True(install.ExitCode == 0, install.StdOut + install.StdErr);
+        var esp = Path.Combine(toolDir, OperatingSystem.IsWindows() ? "esp.exe" : "esp");
+        Assert.True(File.Exists(esp), $"no {esp} after install: {install.StdOut}");
+        return (esp, toolDir);
+    }
+
+    /// <summary>
+    /// The tool's launcher finds the runtime as a user's would: DOTNET_ROOT if set, else the default install
+    /// location; pointed at the runtime running the tests, so an SDK outside the default location works too.
+    /// </summary>
+    private static ProcessRunner.Result Esp(string esp, string workingDirectory, params string[] args)
+    {
+        var environment = new Dictionary<string, string>();
+        if (Environment.GetEnvironmentVariable("DOTNET_ROOT") is null)
+            environment["DOTNET_ROOT"] = Path.GetFullPath(Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
+        return ProcessRunner.Run(esp, args, TimeSpan.FromMinutes(3), workingDirectory, environment);
+    }
+
+    /// <summary>The cells of SERIALIZER's row in the "OPERATION: per serializer" table.</summary>
+    private static IEnumerable<string[]> Row(string text, string operation, string serializer) =>
+        text.Split('\n').SkipWhile(l => !l.StartsWith($"{operation}: per serializer", StringComparison.Ordinal)).Skip(1)
+            .TakeWhile(l => l.Trim().Length > 0)
+            .Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+            .Where(cells => cells.Length > 0 && cells[0] == serializer);
+}
