@@ -149,7 +149,8 @@ public static class SerializerStackTagsGenerator
         // ranks above, keeps the native work it causes ("under reflection frames").
         var nativeRuntime = new Node("Native runtime")
             .Add(new Node("Runtime (libcoreclr, stripped)").Entry("libcoreclr.*", "*").Entry("coreclr.*", "*"))
-            .Add(new Node("Memory clearing").Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
+            // Ranked one above the C library's catch-all: both match memset, and on a tie the first rule in the file wins.
+            .Add(new Node("Memory clearing", 1).Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
             .Add(new Node("C library").Entry("libc.so*", "*").Entry("ld-linux*", "*").Entry("libstdc++*", "*").Entry("libgcc_s*", "*").Entry("libm.so*", "*"));
 
         // The kernel's generic frames (irq re-enable, scheduler) are leaves of many paths, so the paths that explain
