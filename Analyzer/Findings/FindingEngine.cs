@@ -12,6 +12,7 @@ public static class FindingEngine
     [
         new DebugBuildDetector(),
         new DebuggerAttachedDetector(),
+        new NotSteadyStateDetector(),
         new ExceptionsDetector(),
         new ContentionDetector(),
         new SuperLinearScalingDetector(),

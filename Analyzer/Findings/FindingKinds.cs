@@ -11,4 +11,5 @@ public static class FindingKinds
     public const string SuperLinear = "super-linear";
     public const string DebugBuild = "debug-build";
     public const string DebuggerAttached = "debugger-attached";
+    public const string NotSteadyState = "not-steady-state";
 }

@@ -39,6 +39,12 @@ public sealed record FindingThresholds
     /// </summary>
     public double MinReflectionShare { get; init; } = 0.2;
 
+    /// <summary>
+    /// Share of measured runs' managed CPU in tier-0, instrumented or minimal-optimization code from which they are
+    /// "not at steady state". After the benchmark's warm-up, measured: under 5% for every serializer at N=10,000.
+    /// </summary>
+    public double MaxUnoptimizedShare { get; init; } = 0.1;
+
     /// <summary>Sampled ms (all measured runs of a group together) needed before a share means anything.</summary>
     public double MinSampledMs { get; init; } = 5;
 

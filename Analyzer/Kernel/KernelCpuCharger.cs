@@ -44,6 +44,8 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
             run.CpuMs = 0;
             run.Samples = 0;
             run.Tags.Clear();
+            run.TierMs.Clear();
+            run.NoTierMs = 0;
         }
         if (options.CollectHotMethods) analysis.HotMethods.Clear();
         var pauses = timeline.GcPauses.OrderBy(p => p.StartMs).ToList();

@@ -37,16 +37,18 @@ public static class AnalysisReport
     {
         var summaries = SerializerSummary.From(analysis.Runs);
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
+        var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             string[] columns = ["Serializer", "N", "Runs", "Mean ms", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
-                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms"];
+                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : [])];
             var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
             foreach (var s in op)
                 table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
-                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs)]);
+                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
+                    .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : [])]);
             yield return table;
         }
     }
@@ -204,6 +206,7 @@ public static class AnalysisReport
                 ["jitMs"] = s.JitMs,
                 ["offCpuMs"] = s.OffCpuMs,
                 ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason),
+                ["unoptimizedShare"] = s.UnoptimizedShare,
                 ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value))),
                 ["inProcessCpuMs"] = s.InProcessCpuMs,
                 ["eventPipeCpuMs"] = s.EventPipeCpuMs,

@@ -31,6 +31,8 @@ public sealed record SerializerSummary
     public IReadOnlyDictionary<string, double> OffCpuByReason { get; init; } = new Dictionary<string, double>();
     /// <summary>Share of CPU time by the innermost managed frame's code tier (kernel or EventPipe samples).</summary>
     public IReadOnlyDictionary<Kernel.CodeTier, double> TierShares { get; init; } = new Dictionary<Kernel.CodeTier, double>();
+    /// <summary>Share of the measured runs' managed CPU in tier-0, instrumented or minopts code (Findings' not-steady-state).</summary>
+    public double? UnoptimizedShare { get; init; }
     /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth), when results.json is there.</summary>
     public double? InProcessCpuMs { get; init; }
     /// <summary>When a kernel session supplied the CPU columns: what EventPipe's sampler said for the same runs.</summary>
@@ -76,6 +78,7 @@ public sealed record SerializerSummary
                     OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
                     OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
                     TierShares = Shares(measured),
+                    UnoptimizedShare = Findings.Detectors.NotSteadyStateDetector.UnoptimizedShare(measured),
                     InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs) : null,
                     EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs) : null,
                     EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0

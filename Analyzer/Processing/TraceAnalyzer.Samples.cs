@@ -37,6 +37,9 @@ public sealed partial class TraceAnalyzer
         {
             run.CpuMs += weight;
             run.Samples++;
+            // A GC-poll helper leaf says where the thread was stopped; the code that ran is its caller's.
+            var code = stack != CallStackIndex.Invalid && stacks?.LeafIsGcPoll(stack) == true ? log.CallStacks.Caller(stack) : stack;
+            if (code != CallStackIndex.Invalid) _sampleCode.Add((run, log.CodeAddresses.Address(log.CallStacks.CodeAddressIndex(code)), weight));
             if (stacks is null) return;
             if (stacks.LeafUnresolved(stack)) _unresolvedSamples++;
             var tag = stacks.Tag(stack);
@@ -60,6 +63,22 @@ public sealed partial class TraceAnalyzer
                 if (!seen.Add(name)) continue; // recursion counts once per sample
                 var (ex, inc) = methods.GetValueOrDefault(name);
                 methods[name] = (ex + (i == leaf ? weight : 0), inc + weight);
+            }
+        }
+
+        /// <summary>
+        /// Each sample's code tier: its leaf's address in the code the JIT made during the trace (MethodLoadVerbose
+        /// with its OptimizationTier). A managed leaf outside all of it was never jitted here, so it is precompiled
+        /// (ReadyToRun). A kernel session, which sees native frames too, replaces these figures.
+        /// </summary>
+        private void AssignTiers()
+        {
+            if (_sampleCode.Count == 0) return;
+            var map = Kernel.ManagedCodeMap.FromMethods(_jitCode);
+            foreach (var (run, address, ms) in _sampleCode)
+            {
+                var tier = map.Find(address)?.Tier ?? Kernel.CodeTier.ReadyToRun;
+                run.TierMs[tier] = run.TierMs.GetValueOrDefault(tier) + ms;
             }
         }
 

@@ -175,6 +175,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
         private readonly Dictionary<int, (double Ms, string Frame)> _contentionStart = [];
         private readonly Dictionary<int, double> _jitStart = [];
+        // Code compiled during the trace, with its tier; samples are given theirs at the end, when all of it is known.
+        private readonly List<Kernel.ManagedCodeMap.Method> _jitCode = [];
+        private readonly List<(RunAnalysis Run, ulong Address, double Ms)> _sampleCode = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
         private readonly List<Interval> _pauses = [];
@@ -277,6 +280,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             source.Clr.MethodJittingStarted += e => { if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec; };
             source.Clr.MethodLoadVerbose += e =>
             {
+                _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
                 if (!_jitStart.Remove(e.ThreadID, out var start) || _open is not { } r || start < r.StartMs) return;
                 r.JitMs += e.TimeStampRelativeMSec - start;
                 r.JitMethods++;
@@ -362,6 +366,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 _open = null;
             }
             AssignGcs(source);
+            AssignTiers();
             Timeline.GcPauses.AddRange(_pauses);
             var trace = analysis.Trace;
             trace.Events = _events;

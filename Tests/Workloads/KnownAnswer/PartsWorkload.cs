@@ -56,6 +56,8 @@ public sealed class PartsWorkload
             var ms = (NativeThreadInfo.CurrentThreadCpuTime() - before).TotalMilliseconds;
             cpu[part] += ms;
             total += ms;
+            // Follow each part's real speed (tiering, GC and cache effects change it), so the shares stay near the aim.
+            if (ms > 0) _iterationsPerUs[part] = 0.8 * _iterationsPerUs[part] + 0.2 * (n / (ms * 1000));
         }
     }
 

@@ -1,0 +1,50 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// Measured runs that still execute code the runtime has not finished optimizing: tier-0, the instrumented tier
+/// (dynamic PGO counting before tier 1) or minimal optimization. Their durations describe the warm-up, not the
+/// serializer at steady state (issue 13: Newtonsoft.Json read 9x slower than its steady state after one warm-up
+/// run). The tiers come from the trace's own method load events, per sample's innermost managed frame. First calls
+/// are left out: being unoptimized is what a first call measures.
+/// </summary>
+public sealed class NotSteadyStateDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.NotSteadyState;
+
+    public static readonly CodeTier[] Unoptimized = [CodeTier.Tier0, CodeTier.Instrumented, CodeTier.MinOpts];
+
+    /// <summary>Share of the runs' managed CPU (samples with a tiered frame) in unoptimized code; null without tiers.</summary>
+    public static double? UnoptimizedShare(IEnumerable<Model.RunAnalysis> runs)
+    {
+        var list = runs.ToList();
+        var managed = list.Sum(r => r.TierMs.Values.Sum());
+        return managed <= 0 ? null : list.Sum(r => Unoptimized.Sum(t => r.TierMs.GetValueOrDefault(t))) / managed;
+    }
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
+        {
+            var managedMs = g.Sum(r => r.TierMs.Values.Sum());
+            if (managedMs < t.MinSampledMs || UnoptimizedShare(g.Runs) is not { } share || share < t.MaxUnoptimizedShare) continue;
+            var tier0 = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Tier0)) / managedMs;
+            var instrumented = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Instrumented)) / managedMs;
+            var warmups = context.Results?.Runs.Count(r => r.Warmup && r.Serializer == g.Serializer && r.Operation == g.Operation && r.Objects == g.Objects);
+            yield return g.FindingOf(Kind, FindingSeverity.Warning,
+                Invariant($"not at steady state: {Pct(share)} of the measured runs' managed CPU is in code the runtime has not finished optimizing ({Pct(tier0)} tier-0, {Pct(instrumented)} instrumented){(warmups is { } w ? $" after {w} warm-up run(s)" : "")}: the durations describe the warm-up, not the serializer; warm up longer (the benchmark's --warmup)")) with
+            {
+                Evidence =
+                [
+                    new("unoptimizedShare", share),
+                    new("tier0Share", tier0),
+                    new("instrumentedShare", instrumented),
+                    new("managedCpuMsPerRun", managedMs / g.Runs.Count),
+                ],
+            };
+        }
+    }
+}
