@@ -74,6 +74,46 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
         }
     }
 
+    /// <summary>
+    /// The whole trace, thread by thread: every sample of the process on its thread, tagged on its whole stack (GC by
+    /// time, as in runs); samples replace EventPipe's figures, and threads only the kernel saw (native ones) appear.
+    /// </summary>
+    public void ChargeThreads(List<ThreadProfile> threads, IReadOnlyDictionary<int, string> names)
+    {
+        var byId = threads.ToDictionary(t => t.ThreadId);
+        foreach (var t in threads)
+        {
+            t.CpuMs = 0;
+            t.Samples = 0;
+            t.Tags.Clear();
+            t.Name ??= names.GetValueOrDefault(t.ThreadId); // perf's comm: the name the thread gave itself
+        }
+        var pauses = timeline.GcPauses.OrderBy(p => p.StartMs).ToList();
+        var pause = 0;
+        var tagByStack = new Dictionary<(int, bool), string>();
+        foreach (var sample in kernel.Samples)
+        {
+            if (!byId.TryGetValue(sample.ThreadId, out var t))
+            {
+                byId[sample.ThreadId] = t = new ThreadProfile { ThreadId = sample.ThreadId, Name = names.GetValueOrDefault(sample.ThreadId) };
+                threads.Add(t);
+            }
+            var ms = timeline.Clock.ToRelativeMs(sample.TimeNs);
+            while (pause < pauses.Count && pauses[pause].EndMs <= ms) pause++;
+            var inGc = pause < pauses.Count && pauses[pause].StartMs <= ms;
+            if (!tagByStack.TryGetValue((sample.StackId, inGc), out var tag))
+            {
+                var frames = RunFrames(sample.StackId, null);
+                if (inGc) frames.Insert(0, GcWork);
+                tagByStack[(sample.StackId, inGc)] = tag = matcher?.Classify(frames) ?? (inGc ? TraceAnalyzer.GcTag : StackTagMatcher.Other);
+            }
+            t.CpuMs += kernel.SamplePeriodMs;
+            t.Samples++;
+            t.Tags[tag] = t.Tags.GetValueOrDefault(tag) + kernel.SamplePeriodMs;
+        }
+        threads.Sort((a, b) => b.CpuMs.CompareTo(a.CpuMs));
+    }
+
     /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
     private bool Belongs(KernelSample sample, RunAnalysis run)
     {
@@ -99,16 +139,11 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
     }
 
     /// <summary>The stack as the run's worker really had it: with the serializer frame frame-pointer unwinding lost.</summary>
-    private List<StackFrame> RunFrames(int stack, RunAnalysis run)
+    private List<StackFrame> RunFrames(int stack, RunAnalysis? run)
     {
         if (stack < 0) { _frames.Clear(); return _frames; }
-        return RepairedFrames(stack, run);
-    }
-
-    private List<StackFrame> RepairedFrames(int stack, RunAnalysis run)
-    {
         var frames = Frames(stack);
-        if (_repair.Repair(frames, run.Key.Serializer, run.Key.Operation)) RepairedStacks++;
+        if (run is not null && _repair.Repair(frames, run.Key.Serializer, run.Key.Operation)) RepairedStacks++;
         return frames;
     }
 
@@ -131,11 +166,21 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
 
     private bool UnnamedLeaf(int stack) => kernel.Stacks[stack] is { Length: > 0 } s && namer.Name(s[0]).Frame.Method == StackResolver.Unresolved;
 
-    /// <summary>Frames leaf first; the list is reused.</summary>
+    /// <summary>
+    /// Frames leaf first; the list is reused. Native frames rootward of the outermost managed frame (the host, the
+    /// runtime's thread start: `dotnet`, libhostfxr, libcoreclr) are left out: they sit under every sample of a
+    /// managed thread and would let a catch-all native tag outrank the code that ran. A stack with no managed frame
+    /// (a runtime thread) keeps all of its frames.
+    /// </summary>
     private List<StackFrame> Frames(int stack)
     {
         _frames.Clear();
-        foreach (var id in kernel.Stacks[stack]) _frames.Add(namer.Name(id).Frame);
+        var ids = kernel.Stacks[stack];
+        var outermostManaged = -1;
+        for (var i = ids.Length - 1; i >= 0; i--)
+            if (namer.IsManaged(ids[i])) { outermostManaged = i; break; }
+        var count = outermostManaged < 0 ? ids.Length : outermostManaged + 1;
+        for (var i = 0; i < count; i++) _frames.Add(namer.Name(ids[i]).Frame);
         return _frames;
     }
 

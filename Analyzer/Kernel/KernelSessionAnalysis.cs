@@ -54,10 +54,19 @@ internal static class KernelSessionAnalysis
             var charger = new KernelCpuCharger(analysis, kernel, namer, matcher, timeline, options);
             charger.Charge();
             analysis.KernelSamples = charger;
-            if (kernel.HasSwitchIns) new SwitchCpuTime(kernel, timeline.Clock).Apply(analysis.Runs);
+            charger.ChargeThreads(analysis.Threads, kernel.ThreadNames);
+            if (kernel.HasSwitchIns)
+            {
+                var precise = new SwitchCpuTime(kernel, timeline.Clock);
+                precise.Apply(analysis.Runs);
+                var sampled = kernel.Samples.GroupBy(x => x.ThreadId).ToDictionary(g => g.Key,
+                    g => (timeline.Clock.ToRelativeMs(g.First().TimeNs), timeline.Clock.ToRelativeMs(g.Last().TimeNs)));
+                precise.Apply(analysis.Threads, sampled, period);
+            }
             summary.ProcessSamples = charger.ProcessSamples;
             summary.UnnamedLeafShare = charger.ProcessSamples == 0 ? 0 : (double)charger.UnnamedLeafSamples / charger.ProcessSamples;
             analysis.Trace.CpuSource = "kernel";
+            analysis.Warnings.Remove(TraceAnalyzer.NoEventPipeSamplesWarning);
             analysis.Trace.SamplingSource = kernel.HasSwitchIns
                 ? $"kernel session (perf): on-CPU time of the worker from its context switches, split by stack tags of CPU samples every {period:F3} ms (managed, native and kernel frames)"
                 : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {period:F3} ms (managed, native and kernel frames)";

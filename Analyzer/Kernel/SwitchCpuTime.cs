@@ -56,6 +56,24 @@ internal sealed class SwitchCpuTime
     }
 
     /// <summary>
+    /// Each thread's CPU over the whole trace on its precise figure, tags scaled to it as for runs. A thread whose
+    /// first record is a switch-out was running before it, from a period before its first sample; one still running
+    /// at its last record, until its last sample.
+    /// </summary>
+    public void Apply(IEnumerable<ThreadProfile> threads, IReadOnlyDictionary<int, (double First, double Last)> sampledMs, double periodMs)
+    {
+        foreach (var t in threads)
+        {
+            if (t.Samples == 0 || t.CpuMs <= 0 || !_byThread.TryGetValue(t.ThreadId, out var events)) continue;
+            var sampled = sampledMs.TryGetValue(t.ThreadId, out var s) ? s : (First: events[0].Ms, Last: events[^1].Ms);
+            var precise = OnCpuMs(t.ThreadId, Math.Min(events[0].Ms, sampled.First - periodMs), Math.Max(events[^1].Ms, sampled.Last));
+            var factor = precise / t.CpuMs;
+            foreach (var tag in t.Tags.Keys.ToList()) t.Tags[tag] *= factor;
+            t.CpuMs = precise;
+        }
+    }
+
+    /// <summary>
     /// Puts each single-threaded run's CPU on its precise figure and scales its tags and tiers to it, so the shares
     /// are the samples' and the total is the switches'. Runs with other threads' work (--threads) keep the samples'.
     /// </summary>

@@ -8,6 +8,9 @@ public sealed class TraceAnalysis
     /// <summary>Per (serializer, operation): method -> (exclusive ms, inclusive ms); filled only for --top.</summary>
     public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods { get; } = [];
     public List<string> Warnings { get; } = [];
+    /// <summary>Every thread that did something, over the whole trace (busiest first): the analysis of a trace without runs.</summary>
+    public List<ThreadProfile> Threads { get; } = [];
+    public ProcessProfile Process { get; } = new();
     /// <summary>Diagnoses with evidence (Analyzer/Findings), most severe first; filled at the end of the analysis.</summary>
     public List<Findings.Finding> Findings { get; } = [];
     /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>

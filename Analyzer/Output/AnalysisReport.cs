@@ -14,13 +14,16 @@ public static class AnalysisReport
     {
         if (format == TableFormat.Json) return Json(analysis).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
         var sb = new System.Text.StringBuilder();
+        var wholeTrace = analysis.Runs.Count == 0;
         if (format == TableFormat.Csv)
         {
-            sb.Append(RunsTable(analysis).Render(TableFormat.Csv));
+            sb.Append(wholeTrace ? WholeTraceTables.Tables(analysis).First().Render(TableFormat.Csv) : RunsTable(analysis).Render(TableFormat.Csv));
             return sb.ToString();
         }
         if (format == TableFormat.Markdown) sb.AppendLine($"## {Markdown.Escape(Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')))}").AppendLine();
         foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
+        // No benchmark runs: any app's trace, read whole, thread by thread.
+        if (wholeTrace) foreach (var table in WholeTraceTables.Tables(analysis)) sb.Append(table.Render(format)).AppendLine();
         // The group breakdown is what a kernel session adds most to the terminal view; Markdown always carries it.
         var onCpu = analysis.Trace.CpuSource == "kernel";
         if (format == TableFormat.Markdown || onCpu)
@@ -95,6 +98,7 @@ public static class AnalysisReport
             $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
             $"Runs: {analysis.Runs.Count} ({analysis.Runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); stack tags: {t.StackTagsFile ?? "none"}",
         };
+        if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;
@@ -221,6 +225,7 @@ public static class AnalysisReport
             ["runs"] = runs,
             ["serializers"] = serializers,
             ["findings"] = FindingsReport.Json(analysis.Findings),
+            ["wholeTrace"] = WholeTraceTables.Json(analysis),
         };
     }
 

@@ -14,7 +14,10 @@ public sealed partial class TraceAnalyzer
             _samples++;
             var now = e.TimeStampRelativeMSec;
             var since = _weigher.Previous(e.ThreadID, now);
-            if (!IsManagedSample(e) || RunOf(e) is not { } run) return;
+            if (!IsManagedSample(e)) return;
+            // The whole trace, thread by thread: the same weight as a run's (time since the thread's last sample, GC taken out).
+            ThreadSample(e, _weigher.Cap(now - since - OverlapWithPauses(since, now)), e.CallStackIndex());
+            if (RunOf(e) is not { } run) return;
             // The time since this thread's previous sample, from the run's start at the earliest. No samples are
             // taken while the runtime is suspended for a GC: that part of the gap is the GC's, not this stack's.
             var from = Math.Max(since, run.StartMs);

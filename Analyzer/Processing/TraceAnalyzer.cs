@@ -68,6 +68,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         return analysis;
     }
 
+    /// <summary>Dropped again when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
+    internal const string NoEventPipeSamplesWarning = "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty";
+
     public static string? DefaultStackTagsPath()
     {
         var p = Path.Combine(AppContext.BaseDirectory, "stacktags", "Serializers.stacktags");
@@ -218,14 +221,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             source.Clr.GCAllocationTick += e =>
             {
+                ThreadAllocation(e);
                 if (RunOf(e) is not { } r) return;
                 r.AllocatedBytes += e.AllocationAmount64;
                 r.AllocationTicks++;
             };
             source.Clr.ExceptionStart += e =>
             {
-                if (RunOf(e) is not { } r) return;
-                r.Exceptions++;
+                var r = RunOf(e);
                 var frame = "?";
                 if (stacks is not null)
                 {
@@ -236,12 +239,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                         && !f.Method.StartsWith("System.Runtime.EH.", StringComparison.Ordinal));
                     if (thrower != default) frame = StackResolver.Display(thrower);
                 }
+                ThreadException(e, e.ExceptionType, frame, e.CallStackIndex());
+                if (r is null) return;
+                r.Exceptions++;
                 var key = $"{e.ExceptionType} at {frame}";
                 r.ExceptionsByTypeAndFrame[key] = r.ExceptionsByTypeAndFrame.GetValueOrDefault(key) + 1;
             };
-            source.Clr.ContentionStart += e => { if (RunOf(e) is not null) _contentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, LockTaker(e.CallStackIndex())); };
+            source.Clr.ContentionStart += e =>
+            {
+                var taker = LockTaker(e.CallStackIndex());
+                ThreadContentionStart(e, taker);
+                if (RunOf(e) is not null) _contentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, taker);
+            };
             source.Clr.ContentionStop += e =>
             {
+                ThreadContentionStop(e);
                 if (!_contentionStart.Remove(e.ThreadID, out var start) || _open is not { } r || start.Ms < r.StartMs) return;
                 Timeline.Contention.Add((e.ThreadID, new Interval(start.Ms, e.TimeStampRelativeMSec)));
                 r.ContentionMs += e.TimeStampRelativeMSec - start.Ms;
@@ -277,10 +289,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 if (s.SuspendedMs is { } suspended) _suspending.Add(new Interval(s.StartMs, suspended));
                 if (s.RestartingMs is { } restarting) _restarting.Add(new Interval(restarting, e.TimeStampRelativeMSec));
             };
-            source.Clr.MethodJittingStarted += e => { if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec; };
+            source.Clr.MethodJittingStarted += e =>
+            {
+                ThreadJitStart(e);
+                if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec;
+            };
             source.Clr.MethodLoadVerbose += e =>
             {
                 _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
+                ThreadJitEnd(e);
                 if (!_jitStart.Remove(e.ThreadID, out var start) || _open is not { } r || start < r.StartMs) return;
                 r.JitMs += e.TimeStampRelativeMSec - start;
                 r.JitMethods++;
@@ -367,6 +384,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             AssignGcs(source);
             AssignTiers();
+            FinishWholeTrace(source);
             Timeline.GcPauses.AddRange(_pauses);
             var trace = analysis.Trace;
             trace.Events = _events;
@@ -378,13 +396,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
             trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
 
-            if (!_sawRunEvents && !_sawWaits) analysis.Warnings.Add("no run events and no WaitHandle events: this trace was not recorded with the run EventSource or the WaitHandle keyword; nothing to attribute");
+            if (analysis.Runs.Count == 0 && !_sawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits): the analysis covers the whole trace, thread by thread");
             else if (!_sawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only, unnamed");
             else if (!_sawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
             else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
             if (_samples == 0) analysis.Warnings.Add(etw
                 ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
-                : "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty");
+                : NoEventPipeSamplesWarning);
             if (_switches is { LostSwitches: > 0 } lost) analysis.Warnings.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
             if (_lateWindows > 0) analysis.Warnings.Add($"{_lateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
             if (!trace.HasRundown) analysis.Warnings.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");

@@ -5,7 +5,9 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 
 /// <param name="Name">Display name, becomes the tag level under Serialize\ and Deserialize\ (e.g. "Newtonsoft.Json").</param>
 /// <param name="ClassFullName">Namespace-qualified class whose Serialize*/Deserialize* methods mark the serializer's own time.</param>
-public sealed record SerializerTagInfo(string Name, string ClassFullName);
+/// <param name="LibraryAssembly">The serializer library's assembly ("Newtonsoft.Json"), when it is not the benchmark itself.</param>
+/// <param name="LibraryNamespace">The namespace its code lives in ("System.Xml.Serialization" inside System.Private.Xml).</param>
+public sealed record SerializerTagInfo(string Name, string ClassFullName, string? LibraryAssembly = null, string? LibraryNamespace = null);
 
 /// <summary>
 /// Writes the benchmark's stack tags file. The output is checked in and diffed, so it is byte-for-byte deterministic:
@@ -24,6 +26,12 @@ public static class SerializerStackTagsGenerator
 
     /// <summary>Above everything managed: GC and JIT interrupt whatever happens to run, and that code is not to blame.</summary>
     public const int RuntimePriority = 20;
+
+    /// <summary>
+    /// Serializer libraries by module: what finds serializer code in any app (no benchmark wrapper on the stack). Below
+    /// the benchmark's own serializer tags, so inside the benchmark the wrapper (shallower) still names the operation.
+    /// </summary>
+    public const int LibraryPriority = -5;
 
     /// <summary>Below everything: the runner is on every stack and must only catch what nothing more specific claims.</summary>
     public const int InfrastructurePriority = -10;
@@ -89,6 +97,15 @@ public static class SerializerStackTagsGenerator
         {
             serialize.Add(new Node(s.Name).Entry(BenchmarkModulePattern, s.ClassFullName + "::Serialize*"));
             deserialize.Add(new Node(s.Name).Entry(BenchmarkModulePattern, s.ClassFullName + "::Deserialize*"));
+        }
+
+        // One tag per library, named after the shortest serializer name that uses it (DataContract for its variants).
+        var libraries = new Node("Serializer library");
+        foreach (var lib in list.Where(s => s.LibraryAssembly is not null && s.LibraryNamespace is not null)
+                     .GroupBy(s => (s.LibraryAssembly!, s.LibraryNamespace!)).OrderBy(g => g.Key.Item1, StringComparer.Ordinal))
+        {
+            var name = lib.Select(s => s.Name).OrderBy(n => n.Length).ThenBy(n => n, StringComparer.Ordinal).First();
+            libraries.Add(new Node(name, LibraryPriority).Entry(lib.Key.Item1 + ".*", lib.Key.Item2 + ".*"));
         }
 
         // Module "*": these live in System.Private.CoreLib on .NET and in mscorlib on .NET Framework.
@@ -170,7 +187,7 @@ public static class SerializerStackTagsGenerator
             .Entry(BenchmarkModulePattern, "EtwSerializerProfiler.Benchmark.Runs.*", "EtwSerializerProfiler.Benchmark.Verification.*");
 
         var root = new Node("");
-        foreach (var node in new[] { serialize, deserialize, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })
+        foreach (var node in new[] { serialize, deserialize, libraries, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })
             root.Add(node);
 
         var text = new StringBuilder();

@@ -36,6 +36,16 @@ public abstract class Serializer
     /// <summary>A type from the serializer's library, so the version column names the library, not this repo.</summary>
     protected virtual Type LibraryType => GetType();
 
+    /// <summary>The library's assembly, or null when the serializer is this benchmark's own code (its stack tags find it in any app).</summary>
+    public string? LibraryAssemblyName => LibraryType.Assembly == typeof(Serializer).Assembly ? null : LibraryType.Assembly.GetName().Name;
+
+    /// <summary>
+    /// The namespace the library's code lives in: the assembly's own name when its namespaces start with it (all of
+    /// YamlDotNet, parser included), else the serializer type's (System.Xml.Serialization inside System.Private.Xml).
+    /// </summary>
+    public string? LibraryNamespace => LibraryAssemblyName is not { } assembly ? null
+        : LibraryType.Namespace is { } ns && (ns == assembly || ns.StartsWith(assembly + ".", StringComparison.Ordinal)) ? assembly : LibraryType.Namespace;
+
     /// <summary>Non-null when the serializer cannot run in this process at all (e.g. BinaryFormatter on .NET 9+).</summary>
     public virtual string? UnsupportedReason => null;
 

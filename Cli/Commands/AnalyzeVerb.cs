@@ -67,7 +67,8 @@ public sealed class AnalyzeVerb : ICommand
             File.WriteAllText(outPath, text);
             Console.Error.WriteLine($"wrote {outPath}");
         }
-        // Exit non-zero only when nothing could be analyzed; warnings alone keep 0.
-        return Task.FromResult(analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+        // A trace that was read is a result, runs or not (without runs it is analyzed whole, per thread); only runs asked
+        // for by name and not found are a failure.
+        return Task.FromResult(options.Serializers.Count > 0 && analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
     }
 }

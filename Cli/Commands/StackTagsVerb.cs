@@ -16,7 +16,7 @@ public sealed class StackTagsVerb : ICommand
     public string Summary => "generate or check stacktags/Serializers.stacktags from the benchmark's serializers";
 
     public static string Generate() => SerializerStackTagsGenerator.Generate(
-        SerializerCatalog.All.Select(s => new SerializerTagInfo(s.Name, s.GetType().FullName!)));
+        SerializerCatalog.All.Select(s => new SerializerTagInfo(s.Name, s.GetType().FullName!, s.LibraryAssemblyName, s.LibraryNamespace)));
 
     public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
     {

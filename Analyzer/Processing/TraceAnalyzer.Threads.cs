@@ -1,0 +1,96 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Analysis;
+using Microsoft.Diagnostics.Tracing.Etlx;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+public sealed partial class TraceAnalyzer
+{
+    /// <summary>
+    /// Whole-trace figures per thread, whatever the runs: CPU by stack tag, allocations by type, exceptions and lock
+    /// waits with the code and tag behind them, JIT. ETW traces hold the whole machine and no recorded process is
+    /// known without runs, so there only the benchmark's process (once a run named it) is profiled.
+    /// </summary>
+    private sealed partial class PassState
+    {
+        private readonly Dictionary<int, ThreadProfile> _threads = [];
+        private readonly Dictionary<int, double> _threadJitStart = [];
+        private readonly Dictionary<int, (double Ms, string Frame)> _threadContentionStart = [];
+
+        private ThreadProfile? ThreadOf(TraceEvent e)
+        {
+            if (etw && (_processId == 0 || e.ProcessID != _processId)) return null;
+            if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
+            _threads[e.ThreadID] = t = new ThreadProfile { ThreadId = e.ThreadID };
+            return t;
+        }
+
+        private void ThreadSample(TraceEvent e, double weightMs, CallStackIndex stack)
+        {
+            if (ThreadOf(e) is not { } t) return;
+            t.CpuMs += weightMs;
+            t.Samples++;
+            var tag = stacks?.Tag(stack) ?? StackTags.StackTagMatcher.Other;
+            t.Tags[tag] = t.Tags.GetValueOrDefault(tag) + weightMs;
+        }
+
+        private void ThreadAllocation(Microsoft.Diagnostics.Tracing.Parsers.Clr.GCAllocationTickTraceData e)
+        {
+            if (ThreadOf(e) is not { } t) return;
+            t.AllocatedBytes += e.AllocationAmount64;
+            var type = string.IsNullOrEmpty(e.TypeName) ? "?" : e.TypeName;
+            t.AllocatedBytesByType[type] = t.AllocatedBytesByType.GetValueOrDefault(type) + e.AllocationAmount64;
+        }
+
+        private void ThreadException(TraceEvent e, string type, string frame, CallStackIndex stack)
+        {
+            if (ThreadOf(e) is not { } t) return;
+            t.Exceptions++;
+            var key = $"{type} at {frame} [{stacks?.Tag(stack) ?? StackTags.StackTagMatcher.Other}]";
+            t.ExceptionsByTypeAndFrame[key] = t.ExceptionsByTypeAndFrame.GetValueOrDefault(key) + 1;
+        }
+
+        private void ThreadContentionStart(TraceEvent e, string frame) =>
+            _threadContentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, $"{frame} [{stacks?.Tag(e.CallStackIndex()) ?? StackTags.StackTagMatcher.Other}]");
+
+        private void ThreadContentionStop(TraceEvent e)
+        {
+            if (!_threadContentionStart.Remove(e.ThreadID, out var start) || ThreadOf(e) is not { } t) return;
+            var ms = e.TimeStampRelativeMSec - start.Ms;
+            t.ContentionMs += ms;
+            t.Contentions++;
+            t.ContentionMsByFrame[start.Frame] = t.ContentionMsByFrame.GetValueOrDefault(start.Frame) + ms;
+        }
+
+        private void ThreadJitStart(TraceEvent e) => _threadJitStart[e.ThreadID] = e.TimeStampRelativeMSec;
+
+        private void ThreadJitEnd(TraceEvent e)
+        {
+            if (!_threadJitStart.Remove(e.ThreadID, out var start) || ThreadOf(e) is not { } t) return;
+            t.JitMs += e.TimeStampRelativeMSec - start;
+            t.JitMethods++;
+        }
+
+        /// <summary>Thread names from the trace, process GCs from TraceEvent's GC analysis and the pauses found in the pass.</summary>
+        private void FinishWholeTrace(TraceLogEventSource source)
+        {
+            foreach (var thread in log.Threads)
+                if (_threads.TryGetValue(thread.ThreadID, out var t) && !string.IsNullOrEmpty(thread.ThreadInfo)) t.Name = thread.ThreadInfo;
+            analysis.Threads.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
+            var process = analysis.Process;
+            foreach (var p in source.Processes())
+            {
+                if (etw && p.ProcessID != _processId) continue;
+                foreach (var gc in p.LoadedDotNetRuntime()?.GC?.GCs ?? [])
+                {
+                    if (gc.Generation == 0) process.Gen0++;
+                    else if (gc.Generation == 1) process.Gen1++;
+                    else process.Gen2++;
+                }
+            }
+            process.GcPauseMs = _pauses.Sum(p => p.EndMs - p.StartMs);
+            process.MaxGcPauseMs = _pauses.Count == 0 ? 0 : _pauses.Max(p => p.EndMs - p.StartMs);
+        }
+    }
+}
