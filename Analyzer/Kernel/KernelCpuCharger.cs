@@ -32,6 +32,14 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
 
     public List<RunSample> MeasuredSamples { get; } = [];
 
+    /// <summary>A trace without runs: every sample by thread (ThreadId, relative ms, stack, in a GC), for the whole-trace call trees.</summary>
+    public List<(int ThreadId, double TimeMs, int StackId, bool InGc)> ThreadSamples { get; } = [];
+
+    public double SamplePeriodMs => kernel.SamplePeriodMs;
+
+    /// <summary>A thread sample's frames as tagged (leaf first, root natives left out); a copy.</summary>
+    public List<StackFrame> FramesOf(int stackId) => [.. RunFrames(stackId, null)];
+
     public long ProcessSamples { get; private set; }
     public long UnnamedLeafSamples { get; private set; }
 
@@ -109,6 +117,7 @@ internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kerne
             }
             t.CpuMs += kernel.SamplePeriodMs;
             t.Samples++;
+            if (analysis.Runs.Count == 0) ThreadSamples.Add((sample.ThreadId, ms, sample.StackId, inGc));
             t.Tags[tag] = t.Tags.GetValueOrDefault(tag) + kernel.SamplePeriodMs;
         }
         threads.Sort((a, b) => b.CpuMs.CompareTo(a.CpuMs));

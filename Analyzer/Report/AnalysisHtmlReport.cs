@@ -18,6 +18,8 @@ public static class AnalysisHtmlReport
             Detail: f.Frame is null ? null : "at " + f.Frame,
             Subject: f.Serializer is null ? null : $"{f.Serializer} {f.Operation}".Trim()));
         var allNotes = findings.Concat(notes ?? []).Concat(analysis.Warnings.Select(w => new ReportNote("warning", w))).ToList();
+        if (analysis.Runs.Count == 0)
+            return [new OverviewSection(analysis), new NotesSection(allNotes), new WholeTraceSection(analysis), new CallTreeSection(stacks, htmlPath)];
         return
         [
             new OverviewSection(analysis),

@@ -46,11 +46,23 @@ public static class RunStackCollector
         };
         // A kernel session's samples are what the tables were charged from: the call trees use the same ones.
         var kernel = analysis.KernelSamples;
+        // Without runs (any app's trace) the busiest threads get a call tree each, over the whole trace.
+        var wholeTrace = analysis.Runs.Count == 0
+            ? analysis.Threads.Where(t => t.Samples > 0).Take(WholeTraceThreads).ToDictionary(t => t.ThreadId, ThreadLabel)
+            : [];
         source.AllEvents += e =>
         {
             if (kernel is not null || (int)e.ID != 0 || e.ProviderName != SampleProfilerProvider) return;
             var now = e.TimeStampRelativeMSec;
             var since = weigher.Previous(e.ThreadID, now);
+            if (wholeTrace.TryGetValue(e.ThreadID, out var label))
+            {
+                if (!IsManagedSample(e)) return;
+                var wholeKey = (label, WholeTraceOperation);
+                if (!collectors.TryGetValue(wholeKey, out var wc)) collectors[wholeKey] = wc = new Collector(log, label, WholeTraceOperation);
+                wc.AddWhole(e, since, weigher.Cap(now - since));
+                return;
+            }
             if (!IsManagedSample(e) || RunAt(windows, starts, now, e.ThreadID) is not { } run) return;
             var from = Math.Max(since, run.StartMs);
             var gcMs = 0.0;
@@ -61,6 +73,14 @@ public static class RunStackCollector
         };
         progress?.Report("collecting the stacks of the measured runs...");
         source.Process();
+        if (kernel is not null)
+            foreach (var (thread, ms, stack, inGc) in kernel.ThreadSamples)
+            {
+                if (!wholeTrace.TryGetValue(thread, out var label)) continue;
+                var key = (label, WholeTraceOperation);
+                if (!collectors.TryGetValue(key, out var c)) collectors[key] = c = new Collector(log, label, WholeTraceOperation);
+                c.AddKernelThread(thread, ms, kernel.FramesOf(stack), kernel.SamplePeriodMs, inGc);
+            }
         if (kernel is not null)
             foreach (var sample in kernel.MeasuredSamples)
             {
@@ -86,6 +106,12 @@ public static class RunStackCollector
         if (dir is not null) progress?.Report($"wrote {profiles.Count(p => p.SpeedscopePath is not null)} speedscope file(s) to {dir}");
         return new RunStacks { Profiles = profiles, GcPauses = pauses, SpeedscopeDirectory = dir };
     }
+
+    /// <summary>The busiest threads of a trace without runs that get a call tree and a speedscope file.</summary>
+    public const int WholeTraceThreads = 6;
+    public const string WholeTraceOperation = "whole trace";
+
+    private static string ThreadLabel(Model.ThreadProfile t) => t.Name is { Length: > 0 } name ? $"thread {t.ThreadId} ({name})" : $"thread {t.ThreadId}";
 
     /// <summary>"System.Text.Json.serialize.speedscope.json": serializer names are file-name safe, but custom ones may not be.</summary>
     public static string SpeedscopeFileName(string serializer, string operation)
@@ -161,9 +187,24 @@ public static class RunStackCollector
         public void AddKernel(RunAnalysis run, double timeMs, List<StackTags.StackFrame> framesLeafFirst, double weightMs, bool inGc)
         {
             if (_runs.Add(run.Key)) Profile.Runs++;
+            AddKernelThread(run.WorkerThreadId, timeMs, framesLeafFirst, weightMs, inGc);
+        }
+
+        /// <summary>An EventPipe sample of a whole-trace thread, weighted by the time since that thread's previous one.</summary>
+        public void AddWhole(TraceEvent e, double fromMs, double weightMs)
+        {
+            Profile.Samples++;
+            if (weightMs <= 0) return;
+            var stack = Source.GetCallStack(e.CallStackIndex(), e);
+            AddSample(stack, fromMs, weightMs);
+            Profile.Tree.Add(FramesRootFirst(stack), weightMs);
+        }
+
+        public void AddKernelThread(int threadId, double timeMs, List<StackTags.StackFrame> framesLeafFirst, double weightMs, bool inGc)
+        {
             Profile.Samples++;
             // Rooted at the worker's thread, as TraceEvent roots EventPipe stacks: speedscope makes a profile per thread.
-            var stack = ThreadRoot(run.WorkerThreadId);
+            var stack = ThreadRoot(threadId);
             var names = new List<string>(framesLeafFirst.Count + 1);
             for (var i = framesLeafFirst.Count - 1; i >= 0; i--)
             {

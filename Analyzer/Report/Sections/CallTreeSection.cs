@@ -22,7 +22,9 @@ public sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRepor
     {
         using (html.Block("p", ("class", "muted")))
         {
-            html.Text("Sampled managed stacks of the measured runs, root first; percentages are of all the sampled time of that serializer and operation. ");
+            html.Text(stacks.Profiles.All(p => p.Operation == RunStackCollector.WholeTraceOperation)
+                ? "Sampled stacks of the busiest threads over the whole trace, root first; percentages are of all the sampled time of that thread. "
+                : "Sampled stacks of the measured runs, root first; percentages are of all the sampled time of that serializer and operation. ");
             if (stacks.SpeedscopeDirectory is null)
                 html.Text("For a flame graph, run again with ").Element("code", "--speedscope DIR").Text(": it writes one speedscope file per serializer and operation.");
             else
