@@ -25,6 +25,13 @@ public sealed class NetTraceBlocks
     public double? ExpectedSamplingMs { get; private set; }
     public bool Truncated { get; private set; }
     public string? Unsupported { get; private set; }
+    /// <summary>Where each top-level object starts, and the end-of-stream tag: the places a file can be cut cleanly.</summary>
+    public List<long> Boundaries { get; } = [];
+    /// <summary>
+    /// Bytes after the end-of-stream tag. A reader stops at that tag, so anything after it (a second trace appended,
+    /// a copy gone wrong) would be silently ignored; the analyzer says so instead.
+    /// </summary>
+    public long TrailingBytes { get; private set; }
 
     public static NetTraceBlocks Scan(string path)
     {
@@ -43,10 +50,14 @@ public sealed class NetTraceBlocks
         return result;
     }
 
+    /// <summary>Lengths read from the file are checked before use: a damaged length must not become a huge allocation or a seek before the start.</summary>
+    private const int MaxNameLength = 4096;
+
     private void Walk(BinaryReader reader, Stream stream)
     {
         if (new string(reader.ReadChars(8)) != "Nettrace") throw new BadInputException("not a .nettrace file");
         var headerLength = reader.ReadInt32();
+        if (headerLength is < 0 or > MaxNameLength) { Unsupported = $"serialization header of {headerLength} bytes"; return; }
         var serializer = new string(reader.ReadChars(headerLength));
         if (serializer != "!FastSerialization.1") { Unsupported = $"serialization '{serializer}'"; return; }
         HeaderBytes = stream.Position;
@@ -54,8 +65,15 @@ public sealed class NetTraceBlocks
         {
             // A block's bytes include its framing (type header and end tag): small blocks are not free.
             var start = stream.Position;
+            Boundaries.Add(start);
             var tag = reader.ReadByte();
-            if (tag == NullReference) { Complete = true; return; } // end of stream marker
+            if (tag == NullReference)
+            {
+                // End of stream marker: what follows is not part of this trace.
+                Complete = true;
+                TrailingBytes = stream.Length - stream.Position;
+                return;
+            }
             if (tag != BeginObject || reader.ReadByte() != BeginObject || reader.ReadByte() != NullReference)
             {
                 Unsupported = $"unexpected tag at offset {stream.Position - 1}";
@@ -64,6 +82,7 @@ public sealed class NetTraceBlocks
             reader.ReadInt32(); // version
             reader.ReadInt32(); // minimum reader version
             var nameLength = reader.ReadInt32();
+            if (nameLength is < 0 or > MaxNameLength) { Unsupported = $"type name of {nameLength} bytes at offset {stream.Position - 4}"; return; }
             var name = new string(reader.ReadChars(nameLength));
             if (reader.ReadByte() != EndObject) { Unsupported = $"malformed type header for {name}"; return; }
             if (name == "Trace")
@@ -78,6 +97,7 @@ public sealed class NetTraceBlocks
             else
             {
                 var size = reader.ReadInt32();
+                if (size < 0) { Unsupported = $"{name} of {size} bytes at offset {stream.Position - 4}"; return; }
                 var aligned = (stream.Position + 3) & ~3L;
                 stream.Position = aligned + size;
                 if (stream.Position > stream.Length) throw new EndOfStreamException();
