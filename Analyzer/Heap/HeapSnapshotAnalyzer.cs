@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Runtime;
 
@@ -16,7 +17,8 @@ public static class HeapSnapshotAnalyzer
         {
             target = DataTarget.LoadDump(dumpPath);
         }
-        catch (Exception ex) when (ex is InvalidDataException or IOException or NotSupportedException or ArgumentException or InvalidOperationException)
+        catch (Exception ex) when (ex is InvalidDataException or IOException or NotSupportedException or ArgumentException or InvalidOperationException
+            || ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
         {
             throw new BadInputException($"{dumpPath}: not a readable dump ({ex.Message})", ex);
         }
@@ -36,7 +38,15 @@ public static class HeapSnapshotAnalyzer
             }
             using (runtime)
             {
-                return Analyze(dumpPath, runtime, version, recorded);
+                try
+                {
+                    return Analyze(dumpPath, runtime, version, recorded);
+                }
+                catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
+                {
+                    // A damaged or cut dump reads as garbage pointers and lengths deep inside ClrMD.
+                    throw new BadInputException($"{dumpPath}: the dump is damaged or truncated ({ReaderFault.Describe(ex)})", ex);
+                }
             }
         }
     }
