@@ -53,12 +53,23 @@ public sealed class NetTraceBlocks
     /// <summary>Lengths read from the file are checked before use: a damaged length must not become a huge allocation or a seek before the start.</summary>
     private const int MaxNameLength = 4096;
 
+    /// <summary>
+    /// Names are ASCII; read as bytes, decoded leniently. BinaryReader.ReadChars on damaged UTF-8 can throw
+    /// ArgumentException ("The output char buffer is too small") instead of reading replacement characters.
+    /// </summary>
+    private static string Text(BinaryReader reader, int bytes)
+    {
+        var read = reader.ReadBytes(bytes);
+        if (read.Length < bytes) throw new EndOfStreamException();
+        return System.Text.Encoding.UTF8.GetString(read);
+    }
+
     private void Walk(BinaryReader reader, Stream stream)
     {
-        if (new string(reader.ReadChars(8)) != "Nettrace") throw new BadInputException("not a .nettrace file");
+        if (Text(reader, 8) != "Nettrace") throw new BadInputException("not a .nettrace file");
         var headerLength = reader.ReadInt32();
         if (headerLength is < 0 or > MaxNameLength) { Unsupported = $"serialization header of {headerLength} bytes"; return; }
-        var serializer = new string(reader.ReadChars(headerLength));
+        var serializer = Text(reader, headerLength);
         if (serializer != "!FastSerialization.1") { Unsupported = $"serialization '{serializer}'"; return; }
         HeaderBytes = stream.Position;
         while (true)
@@ -83,7 +94,7 @@ public sealed class NetTraceBlocks
             reader.ReadInt32(); // minimum reader version
             var nameLength = reader.ReadInt32();
             if (nameLength is < 0 or > MaxNameLength) { Unsupported = $"type name of {nameLength} bytes at offset {stream.Position - 4}"; return; }
-            var name = new string(reader.ReadChars(nameLength));
+            var name = Text(reader, nameLength);
             if (reader.ReadByte() != EndObject) { Unsupported = $"malformed type header for {name}"; return; }
             if (name == "Trace")
             {
