@@ -24,8 +24,15 @@ public static class HeapSnapshotAnalyzer
         }
         using (target)
         {
-            var clr = target.ClrVersions.FirstOrDefault()
-                ?? throw new BadInputException($"{dumpPath}: no .NET runtime in this dump");
+            ClrInfo clr;
+            try
+            {
+                clr = target.ClrVersions.FirstOrDefault() ?? throw new BadInputException($"{dumpPath}: no .NET runtime in this dump");
+            }
+            catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
+            {
+                throw new BadInputException($"{dumpPath}: not a readable dump ({ReaderFault.Describe(ex)})", ex);
+            }
             var version = RuntimeVersion(clr);
             ClrRuntime runtime;
             try
@@ -34,7 +41,9 @@ public static class HeapSnapshotAnalyzer
             }
             catch (Exception ex) when (ex is FileNotFoundException or InvalidOperationException or IOException or ClrDiagnosticsException)
             {
-                throw new BadInputException($"{dumpPath}: cannot read .NET {version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {version} is installed ({ex.Message})", ex);
+                throw new BadInputException(DacIsHere(version)
+                    ? $"{dumpPath}: cannot read .NET {version} in this dump, whose data access library (DAC) is here: the dump is damaged or truncated ({ex.Message})"
+                    : $"{dumpPath}: cannot read .NET {version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {version} is installed ({ex.Message})", ex);
             }
             using (runtime)
             {
@@ -49,6 +58,14 @@ public static class HeapSnapshotAnalyzer
                 }
             }
         }
+    }
+
+    /// <summary>Whether this machine has the dump's runtime (and so its DAC): then a failure to read it is the dump's.</summary>
+    private static bool DacIsHere(string version)
+    {
+        var shared = Path.GetDirectoryName(Path.TrimEndingDirectorySeparator(System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory()));
+        var dac = OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
+        return shared is not null && File.Exists(Path.Combine(shared, version, dac));
     }
 
     /// <summary>
