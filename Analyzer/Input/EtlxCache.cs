@@ -36,17 +36,21 @@ public static class EtlxCache
         var etlx = CachePath(tracePath);
         if (keep && CanWriteBeside(etlx))
         {
+            // Both files are read in full to compare them with the record (about 1 s of CPU per GB): side by side.
+            var cached = File.Exists(etlx) ? Task.Run(() => Fingerprint.TryOf(etlx)) : null;
             var trace = Fingerprint.Of(tracePath);
-            return TryReuse(tracePath, etlx, trace, progress) ?? Convert(tracePath, etlx, trace, progress);
+            var current = cached?.GetAwaiter().GetResult();
+            return TryReuse(tracePath, etlx, trace, current, progress) ?? Convert(tracePath, etlx, trace, progress);
         }
         return Convert(tracePath, EspTempFiles.NewPath("-" + Path.GetFileName(etlx)), trace: null, progress);
     }
 
-    private static EtlxLease? TryReuse(string tracePath, string etlx, Fingerprint trace, IProgress<string>? progress)
+    /// <param name="current">The cache's fingerprint now; null when there is no cache (or it cannot be read).</param>
+    private static EtlxLease? TryReuse(string tracePath, string etlx, Fingerprint trace, Fingerprint? current, IProgress<string>? progress)
     {
-        if (!File.Exists(etlx)) return null;
+        if (current is null) return null;
         var record = ReadRecord(RecordPath(tracePath));
-        var why = WhyNotUsable(record, etlx, trace);
+        var why = WhyNotUsable(record, current.Value, trace);
         if (why is null)
         {
             try
@@ -62,12 +66,11 @@ public static class EtlxCache
         return null;
     }
 
-    private static string? WhyNotUsable(CacheRecord? record, string etlx, Fingerprint trace)
+    private static string? WhyNotUsable(CacheRecord? record, Fingerprint current, Fingerprint trace)
     {
         if (record is null) return "has no readable record of the trace it was made from";
         if (record.Format != RecordFormat || record.Converter != s_converter) return "was made by another version of esp";
         if (record.TraceBytes != trace.Bytes || record.TraceSha256 != trace.Sha256) return "was made from another trace (or from this file before it changed)";
-        var current = Fingerprint.Of(etlx);
         if (current.Bytes != record.EtlxBytes || current.Sha256 != record.EtlxSha256) return "is damaged (it is not what was written)";
         return record.Warnings is null ? "has a damaged record" : null;
     }
@@ -222,6 +225,12 @@ public static class EtlxCache
             // Shared for writing too: the trace of a recording still in progress can be analyzed.
             using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1 << 20, FileOptions.SequentialScan);
             return new Fingerprint(stream.Length, System.Convert.ToHexString(SHA256.HashData(stream)));
+        }
+
+        public static Fingerprint? TryOf(string path)
+        {
+            try { return Of(path); }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { return null; }
         }
     }
 }
