@@ -12,9 +12,13 @@ namespace EtwSerializerProfiler.Common;
 /// </summary>
 public static class ExitJanitor
 {
-    // Paths arrive one per line; "rm -rf --" because an extracted zip is a folder.
-    // Its output goes nowhere: holding esp's stdout open would keep a reader of esp's output waiting.
-    private const string Script = "exec >/dev/null 2>&1; trap '' INT HUP TERM PIPE; while IFS= read -r p; do set -- \"$@\" \"$p\"; done; [ $# -gt 0 ] && rm -rf -- \"$@\"; exit 0";
+    // Paths arrive one per line and are kept in a list file (itself an esp temp entry, so swept if the janitor dies);
+    // at end of file each is removed ("rm -rf": an extracted zip is a folder), through xargs when there is one, since a
+    // long-lived esp (a test run) hands over thousands. Output goes nowhere: holding esp's stdout open would keep a
+    // reader of esp's output waiting.
+    private const string Script = "exec >/dev/null 2>&1; trap '' INT HUP TERM PIPE; cat > \"$1\"; "
+        + "if command -v xargs >/dev/null; then tr '\\n' '\\0' < \"$1\" | xargs -0 rm -rf --; else while IFS= read -r p; do rm -rf -- \"$p\"; done < \"$1\"; fi; "
+        + "rm -f -- \"$1\"";
     private static readonly Lock s_lock = new();
     private static Process? s_shell;
     private static bool s_unavailable;
@@ -56,6 +60,8 @@ public static class ExitJanitor
         var psi = new ProcessStartInfo("/bin/sh") { UseShellExecute = false, RedirectStandardInput = true };
         psi.ArgumentList.Add("-c");
         psi.ArgumentList.Add(Script);
+        psi.ArgumentList.Add("esp-exit-janitor");
+        psi.ArgumentList.Add(EspTempFiles.NewPath(".janitor"));
         try
         {
             // .NET opens its pipes close-on-exec, so no other child inherits the write end and keeps the janitor waiting.
