@@ -7,6 +7,9 @@ namespace EtwSerializerProfiler.Tests.Robustness;
 /// <summary>What a user would see from one esp command: exit code, both streams, how long it took.</summary>
 public sealed record VerbOutcome(string Verb, IReadOnlyList<string> Args, int ExitCode, string StdOut, string StdErr, TimeSpan Elapsed)
 {
+    /// <summary>Bytes the command allocated (the whole process's count; tests run one at a time).</summary>
+    public long AllocatedBytes { get; init; }
+
     /// <summary>The command did not finish within the bound: a hang.</summary>
     public const int TimedOut = -1;
 
@@ -30,6 +33,7 @@ public static class InProcessEsp
         var command = Verbs.Single(v => v.Name == verb);
         var (stdout, stderr) = (new StringWriter(), new StringWriter());
         var (savedOut, savedErr) = (Console.Out, Console.Error);
+        var allocated = GC.GetTotalAllocatedBytes();
         var clock = Stopwatch.StartNew();
         Console.SetOut(TextWriter.Synchronized(stdout));
         Console.SetError(TextWriter.Synchronized(stderr));
@@ -38,7 +42,7 @@ public static class InProcessEsp
             // On its own thread: a hang is reported as one, instead of hanging the test run.
             var run = Task.Run(() => CommandRunner.RunAsync(command, args, CancellationToken.None));
             var exit = run.Wait(bound) ? run.Result : VerbOutcome.TimedOut;
-            return new VerbOutcome(verb, args, exit, stdout.ToString(), stderr.ToString(), clock.Elapsed);
+            return new VerbOutcome(verb, args, exit, stdout.ToString(), stderr.ToString(), clock.Elapsed) { AllocatedBytes = GC.GetTotalAllocatedBytes() - allocated };
         }
         finally
         {
