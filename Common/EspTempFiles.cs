@@ -1,3 +1,5 @@
+// The esp tool's temp-folder housekeeping: .NET only (Common is also built for the .NET Framework benchmark, which has no use for it).
+#if NET
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 
@@ -68,3 +70,4 @@ public static partial class EspTempFiles
     [GeneratedRegex("^(?:CoreFxPipe_)?esp-(?:heap-)?([0-9]{1,9})-[0-9a-f]{32}", RegexOptions.CultureInvariant)]
     private static partial Regex OwnedName();
 }
+#endif

@@ -1,3 +1,5 @@
+// The esp tool's temp-folder housekeeping: .NET only (Common is also built for the .NET Framework benchmark, which has no use for it).
+#if NET
 using System.Diagnostics;
 
 namespace EtwSerializerProfiler.Common;
@@ -76,3 +78,4 @@ public static class ExitJanitor
         }
     }
 }
+#endif

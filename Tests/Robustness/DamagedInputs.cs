@@ -262,13 +262,27 @@ public sealed class DamagedInputs(DamagedInputSource source, int seed, int scale
             yield return Companion("results.json", name, bytes);
         foreach (var (name, bytes) in common.Concat(manifestOnly))
             yield return Companion("manifest.json", name, bytes);
+        // The Linux kernel session's companion (perf script text, gzipped), read when a trace folder has one.
+        var script = Gzip("esp-bench 123/456 [000] 1.000001: 1001001 cpu-clock:\n\t 7f00 Serialize (/x.so)\n\n"u8.ToArray());
+        List<(string, byte[]?)> kernel = [("empty", []), ("not gzip", RandomBytes(4096)), ("gzip of random bytes", Gzip(RandomBytes(65536))), ("cut gzip", script[..(script.Length / 2)]), ("a folder", null)];
+        for (var i = 0; i < 3 * scale; i++)
+            kernel.Add(($"gzip of garbage lines {i}", Gzip(Encoding.UTF8.GetBytes(string.Join("\n", Enumerable.Range(0, 200).Select(_ => Convert.ToBase64String(RandomBytes(_random.Next(1, 60))).Replace('A', ' ').Replace('B', ':').Replace('C', '\t')))))));
+        foreach (var (name, bytes) in kernel)
+            yield return Companion("kernel.perf-script.txt.gz", name, bytes);
+    }
+
+    private static byte[] Gzip(byte[] bytes)
+    {
+        var stream = new MemoryStream();
+        using (var gzip = new GZipStream(stream, CompressionLevel.Fastest, leaveOpen: true)) gzip.Write(bytes);
+        return stream.ToArray();
     }
 
     private DamagedInput Companion(string file, string name, byte[]? bytes)
     {
         var dir = CopyOfSource($"{file}-{name}", withCache: true);
         var path = Path.Combine(dir, file);
-        File.Delete(path);
+        if (File.Exists(path)) File.Delete(path);
         if (bytes is null) Directory.CreateDirectory(path); else File.WriteAllBytes(path, bytes);
         return new DamagedInput(file, name, [["analyze", dir], ["diff", Base, dir], ["heap", dir], ["heap", dir, "--list"]], () => Directory.Delete(dir, recursive: true));
     }
