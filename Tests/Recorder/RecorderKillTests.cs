@@ -30,7 +30,9 @@ public sealed class RecorderKillTests
             while (!esp.HasExited && clock.Elapsed < TimeSpan.FromSeconds(60) && (!File.Exists(trace) || new FileInfo(trace).Length < 512 * 1024))
                 await Task.Delay(100);
             if (esp.HasExited) Assert.Fail($"esp record ended before it could be killed: {await stderr}");
-            var child = ChildrenOf(esp.Id).Single(c => c.CommandLine.Contains("SerializerBenchmark.dll", StringComparison.Ordinal)).Pid;
+            // The benchmark, and whatever else esp started (the exit janitor; a kernel session's perf where there is one).
+            var children = ChildrenOf(esp.Id);
+            var child = children.Single(c => c.CommandLine.Contains("SerializerBenchmark.dll", StringComparison.Ordinal)).Pid;
             var mine = OwnedBy(esp.Id, child);
             Assert.Contains(mine, e => e.EndsWith(".sock", StringComparison.Ordinal)); // the diagnostic port, while recording
 
@@ -38,6 +40,8 @@ public sealed class RecorderKillTests
             await esp.WaitForExitAsync();
 
             Assert.True(ChildProcessLauncherTests.GoneWithin(child, ChildGone), $"the benchmark (pid {child}) still runs {ChildGone.TotalSeconds} s after esp was killed");
+            foreach (var (pid, commandLine) in children)
+                Assert.True(ChildProcessLauncherTests.GoneWithin(pid, ChildGone), $"esp's child {pid} ({commandLine}) still runs {ChildGone.TotalSeconds} s after esp was killed");
             // The exit janitor removes them as soon as esp's end of its pipe closes: give it a moment, not a timing.
             var left = OwnedBy(esp.Id, child);
             for (var i = 0; i < 50 && left.Count > 0; i++) { await Task.Delay(100); left = OwnedBy(esp.Id, child); }
