@@ -90,7 +90,8 @@ public static class EtlxCache
         }
         else
         {
-            ExitJanitor.DeleteOnExit(output);
+            // TraceEvent writes OUTPUT.new first and renames it.
+            ExitJanitor.DeleteOnExit(output, output + ".new");
         }
         TraceLog? log = null;
         try
@@ -102,7 +103,9 @@ public static class EtlxCache
             }
             catch (Exception ex) when (IsWriteFailure(ex))
             {
-                throw new BadInputException($"{tracePath}: cannot write its conversion {output} ({ex.Message}); that is the analyzer's .etlx cache: free space there, or pass --no-cache", ex);
+                throw new BadInputException(keep
+                    ? $"{tracePath}: cannot write its conversion {output} ({ex.Message}); that is the analyzer's .etlx cache: free space there, or pass --no-cache"
+                    : $"{tracePath}: cannot write its conversion {output} ({ex.Message}); free space in the temp folder (TMPDIR)", ex);
             }
             catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.TraceEvent))
             {
@@ -177,15 +180,20 @@ public static class EtlxCache
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { return false; }
     }
 
-    /// <summary>Conversions of this trace that an esp killed mid-way left behind (its .tmp under a dead process id).</summary>
+    /// <summary>
+    /// Conversions of this trace that an esp killed mid-way left behind: its .tmp (and TraceEvent's .tmp.new) under a
+    /// process id that has ended.
+    /// </summary>
     private static void RemoveAbandoned(string target)
     {
         var dir = Path.GetDirectoryName(Path.GetFullPath(target))!;
         var prefix = Path.GetFileName(target) + ".";
-        foreach (var tmp in Directory.EnumerateFiles(dir, prefix + "*.tmp"))
+        foreach (var tmp in Directory.EnumerateFiles(dir, prefix + "*.tmp*"))
         {
-            var owner = Path.GetFileName(tmp)[prefix.Length..].Split('-')[0];
-            if (int.TryParse(owner, out var pid) && !EspTempFiles.OwnerAlive(pid, File.GetLastWriteTimeUtc(tmp))) TryDelete(tmp);
+            // ...etlx.PID-GUID.tmp, ...etlx.PID-GUID.tmp.new, ...etlx.json.PID-GUID.tmp
+            var owner = System.Text.RegularExpressions.Regex.Match(Path.GetFileName(tmp), @"\.([0-9]{1,9})-[0-9a-f]{32}\.tmp", System.Text.RegularExpressions.RegexOptions.CultureInvariant);
+            if (owner.Success && int.TryParse(owner.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture, out var pid)
+                && !EspTempFiles.OwnerAlive(pid, File.GetLastWriteTimeUtc(tmp))) TryDelete(tmp);
         }
     }
 

@@ -91,6 +91,25 @@ public sealed class EtlxCacheTests(DamagedInputSource source)
         Directory.Delete(dir, recursive: true);
     }
 
+    [Fact]
+    public void Conversions_an_esp_killed_mid_way_left_next_to_a_trace_are_removed_by_the_next_one()
+    {
+        var dir = source.NewWorkDir("cache-abandoned");
+        var trace = Path.Combine(dir, "trace.nettrace");
+        File.Copy(source.Folder.Trace, trace);
+        using var ended = System.Diagnostics.Process.Start("/bin/true")!;
+        ended.WaitForExit();
+        var cache = EtlxCache.CachePath(trace);
+        string[] abandoned = [$"{cache}.{ended.Id}-{Guid.NewGuid():N}.tmp", $"{cache}.{ended.Id}-{Guid.NewGuid():N}.tmp.new", $"{cache}.json.{ended.Id}-{Guid.NewGuid():N}.tmp"];
+        var someoneElses = $"{cache}.{Environment.ProcessId}-{Guid.NewGuid():N}.tmp"; // a live esp's conversion in progress
+        foreach (var f in abandoned.Append(someoneElses)) File.WriteAllText(f, "half written");
+
+        Assert.Equal(0, InProcessEsp.Run(Bound, "analyze", trace).ExitCode);
+        Assert.All(abandoned, f => Assert.False(File.Exists(f), f));
+        Assert.True(File.Exists(someoneElses));
+        Directory.Delete(dir, recursive: true);
+    }
+
     /// <summary>This test process's temp entries (its own conversions and extracted zips).</summary>
     private static List<string> Mine() =>
         [.. Directory.EnumerateFileSystemEntries(Path.GetTempPath(), $"esp-{Environment.ProcessId}-*").Where(e => !e.EndsWith(".sock", StringComparison.Ordinal)).Order(StringComparer.Ordinal)];
