@@ -28,11 +28,11 @@ public sealed class CliAgreesWithInProcessTests(DamagedInputSource source)
         var tags = Path.Combine(dir, "bad.stacktags");
         File.WriteAllText(tags, "<Tag Name=\"\"><Tag Name=\"A\" Priority=\"high\"/></Tag>");
 
-        // Nothing readable but the cut: analyze has nothing to show (1) and says why in warnings, stats cannot read it
-        // (3); diff compares the baseline's runs with none (its own rules decide 0 or 1: docs/diff.md).
+        // Nothing readable but the cut: stats cannot read it (3); analyze reads no run and says why in warnings, diff
+        // compares the baseline's runs with none (their own rules decide between 0 and 1).
         (int? Exit, string[] Call)[] calls =
         [
-            (Common.ExitCodes.Failed, ["analyze", cut]), (Common.ExitCodes.BadInput, ["stats", cut]), (null, ["diff", source.Folder.Path, cut]),
+            (null, ["analyze", cut]), (Common.ExitCodes.BadInput, ["stats", cut]), (null, ["diff", source.Folder.Path, cut]),
             (Common.ExitCodes.BadInput, ["analyze", escaping]), (Common.ExitCodes.BadInput, ["stats", twoTraces]),
             (Common.ExitCodes.BadInput, ["analyze", source.Folder.Path, "--stacktags", tags]),
         ];
