@@ -30,6 +30,9 @@ if (verb is null)
     return ExitCodes.Usage;
 }
 
+// An esp that was killed could not remove its temp sockets and conversions: whatever a dead esp left goes now.
+EspTempFiles.SweepStale();
+
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {

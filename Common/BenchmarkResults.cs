@@ -37,8 +37,23 @@ public sealed record BenchmarkResults
     public static BenchmarkResults Load(string path) =>
         // From bytes, not a stream: records with required members are read with whole-object read-ahead, which on a
         // stream re-buffers the file over and over (quadratic for a long results.json).
-        JsonSerializer.Deserialize(File.ReadAllBytes(path), ResultsJsonContext.Default.BenchmarkResults)
-            ?? throw new InvalidDataException($"{path}: empty benchmark results");
+        Checked(JsonSerializer.Deserialize(File.ReadAllBytes(path), ResultsJsonContext.Default.BenchmarkResults)
+            ?? throw new InvalidDataException($"{path}: empty benchmark results"), path);
+
+    /// <summary>
+    /// JSON null satisfies "required" and a non-nullable property alike: a damaged results.json is refused here
+    /// (the analyzer then warns and goes on without it) rather than reaching the analysis half-filled.
+    /// </summary>
+    private static BenchmarkResults Checked(BenchmarkResults results, string path)
+    {
+        if (results.Runs is null || results.Runs.Any(r => r is null || r.Serializer is null || r.Operation is null || r.Data is null || r.GcCount is null))
+            throw new InvalidDataException($"{path}: a run without its serializer, operation, data or GC counts");
+        return results with
+        {
+            Unsupported = results.Unsupported?.Where(u => u?.Serializer is not null && u.Reason is not null).ToList() ?? [],
+            Errors = results.Errors?.Where(e => e is not null).ToList() ?? [],
+        };
+    }
 
     public void Save(string path)
     {

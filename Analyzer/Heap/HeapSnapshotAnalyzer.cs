@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Runtime;
 
@@ -16,14 +17,22 @@ public static class HeapSnapshotAnalyzer
         {
             target = DataTarget.LoadDump(dumpPath);
         }
-        catch (Exception ex) when (ex is InvalidDataException or IOException or NotSupportedException or ArgumentException or InvalidOperationException)
+        catch (Exception ex) when (ex is InvalidDataException or IOException or NotSupportedException or ArgumentException or InvalidOperationException
+            || ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
         {
             throw new BadInputException($"{dumpPath}: not a readable dump ({ex.Message})", ex);
         }
         using (target)
         {
-            var clr = target.ClrVersions.FirstOrDefault()
-                ?? throw new BadInputException($"{dumpPath}: no .NET runtime in this dump");
+            ClrInfo clr;
+            try
+            {
+                clr = target.ClrVersions.FirstOrDefault() ?? throw new BadInputException($"{dumpPath}: no .NET runtime in this dump");
+            }
+            catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
+            {
+                throw new BadInputException($"{dumpPath}: not a readable dump ({ReaderFault.Describe(ex)})", ex);
+            }
             var version = RuntimeVersion(clr);
             ClrRuntime runtime;
             try
@@ -32,13 +41,31 @@ public static class HeapSnapshotAnalyzer
             }
             catch (Exception ex) when (ex is FileNotFoundException or InvalidOperationException or IOException or ClrDiagnosticsException)
             {
-                throw new BadInputException($"{dumpPath}: cannot read .NET {version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {version} is installed ({ex.Message})", ex);
+                throw new BadInputException(DacIsHere(version)
+                    ? $"{dumpPath}: cannot read .NET {version} in this dump, whose data access library (DAC) is here: the dump is damaged or truncated ({ex.Message})"
+                    : $"{dumpPath}: cannot read .NET {version} in this dump: its data access library (DAC) is not available here; analyze it where .NET {version} is installed ({ex.Message})", ex);
             }
             using (runtime)
             {
-                return Analyze(dumpPath, runtime, version, recorded);
+                try
+                {
+                    return Analyze(dumpPath, runtime, version, recorded);
+                }
+                catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.ClrMD))
+                {
+                    // A damaged or cut dump reads as garbage pointers and lengths deep inside ClrMD.
+                    throw new BadInputException($"{dumpPath}: the dump is damaged or truncated ({ReaderFault.Describe(ex)})", ex);
+                }
             }
         }
+    }
+
+    /// <summary>Whether this machine has the dump's runtime (and so its DAC): then a failure to read it is the dump's.</summary>
+    private static bool DacIsHere(string version)
+    {
+        var shared = Path.GetDirectoryName(Path.TrimEndingDirectorySeparator(System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory()));
+        var dac = OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
+        return shared is not null && File.Exists(Path.Combine(shared, version, dac));
     }
 
     /// <summary>

@@ -47,11 +47,18 @@ public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSna
         try
         {
             using var doc = JsonDocument.Parse(File.ReadAllText(manifest));
-            return doc.RootElement.TryGetProperty("heapSnapshots", out var list) && list.ValueKind == JsonValueKind.Array
-                ? list.Deserialize<List<HeapSnapshotInfo>>(s_manifestOptions) ?? []
+            var snapshots = doc.RootElement.ValueKind == JsonValueKind.Object && doc.RootElement.TryGetProperty("heapSnapshots", out var list) && list.ValueKind == JsonValueKind.Array
+                ? list.Deserialize<List<HeapSnapshotInfo?>>(s_manifestOptions) ?? []
                 : [];
+            // A manifest names dumps in its own folder; a name with a folder part (../x.dmp) is not read.
+            return snapshots.OfType<HeapSnapshotInfo>()
+                .Select(s => s with { Serializer = s.Serializer ?? "?", Data = s.Data ?? "?" }) // JSON null passes "required"
+                .Select(s => s.File is { } f && (f.Length == 0 || System.IO.Path.GetFileName(f) != f || f is "." or "..")
+                    ? s with { File = null, Status = HeapSnapshotStatus.Failed, Error = $"manifest names '{f}', which is not a file in this folder" }
+                    : s)
+                .ToList();
         }
-        catch (JsonException ex)
+        catch (Exception ex) when (ex is JsonException or NotSupportedException or InvalidOperationException)
         {
             throw new BadInputException($"{manifest}: not readable ({ex.Message})", ex);
         }

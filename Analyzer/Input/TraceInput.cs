@@ -50,9 +50,11 @@ public sealed class TraceInput : IDisposable
         else if (File.Exists(etl)) return Open(etl);
         else
         {
-            var any = Directory.EnumerateFiles(dir, "*.nettrace").Order(StringComparer.Ordinal).FirstOrDefault()
-                ?? throw new BadInputException($"{dir}: no trace.nettrace, trace.etl or *.nettrace in this folder");
-            trace = any;
+            // Several traces and none named trace.nettrace: which one was meant is the user's call, not ours.
+            var found = Directory.EnumerateFiles(dir, "*.nettrace").Order(StringComparer.Ordinal).ToList();
+            if (found.Count == 0) throw new BadInputException($"{dir}: no trace.nettrace, trace.etl or *.nettrace in this folder");
+            if (found.Count > 1) throw new BadInputException($"{dir}: {found.Count} traces and no trace.nettrace ({Names(found.Select(Path.GetFileName))}): pass one of them");
+            trace = found[0];
         }
         CheckNetTrace(trace);
         return WithCompanions(dir, trace, dir);
@@ -68,28 +70,114 @@ public sealed class TraceInput : IDisposable
         ResultsPath = Companion(dir, "results.json"),
         StackTagsPath = Companion(dir, "Serializers.stacktags"),
         ManifestPath = Companion(dir, "manifest.json"),
-        KernelScriptPath = Companion(dir, "kernel.perf-script.txt.gz"),
+        KernelScriptPath = Companion(dir, KernelScriptName),
         _extractedDir = extractedDir,
     };
 
+    /// <summary>
+    /// A zip holding one trace, alone or in a trace folder. Only that trace and its companions are extracted (into a
+    /// temp folder removed on Dispose); an entry that would land outside that folder is refused by name before
+    /// anything is written, and a zip holding several traces asks which one.
+    /// </summary>
     private static TraceInput FromZip(string zipPath)
     {
-        var dir = Path.Combine(Path.GetTempPath(), "esp-zip-" + Guid.NewGuid().ToString("N"));
+        var dir = EspTempFiles.NewPath("-zip");
         try
         {
-            ZipFile.ExtractToDirectory(zipPath, dir);
-            var trace = Directory.EnumerateFiles(dir, "*.nettrace", SearchOption.AllDirectories).Order(StringComparer.Ordinal).FirstOrDefault()
-                ?? throw new BadInputException($"{zipPath}: the zip holds no .nettrace file");
-            CheckNetTrace(trace);
-            return WithCompanions(zipPath, trace, Path.GetDirectoryName(trace)!, extractedDir: dir);
+            using var zip = OpenZip(zipPath);
+            var entries = zip.Entries.Where(e => e.FullName.Length > 0 && !e.FullName.EndsWith('/') && !e.FullName.EndsWith('\\')).ToList();
+            foreach (var e in zip.Entries)
+                if (Escapes(e.FullName)) throw new BadInputException($"{zipPath}: entry '{e.FullName}' would be extracted outside the extraction folder: refused");
+            var traces = entries.Where(e => e.FullName.EndsWith(".nettrace", StringComparison.OrdinalIgnoreCase)).OrderBy(e => e.FullName, StringComparer.Ordinal).ToList();
+            if (traces.Count == 0)
+            {
+                var nested = entries.FirstOrDefault(e => e.FullName.EndsWith(".zip", StringComparison.OrdinalIgnoreCase));
+                throw new BadInputException(nested is null
+                    ? $"{zipPath}: the zip holds no .nettrace file"
+                    : $"{zipPath}: the zip holds no .nettrace file, only another zip ('{nested.FullName}'): extract that one and pass it");
+            }
+            if (traces.Count > 1)
+                throw new BadInputException($"{zipPath}: the zip holds {traces.Count} traces ({Names(traces.Select(t => t.FullName))}): extract it and pass one of them");
+
+            var trace = traces[0];
+            var folder = Folder(trace.FullName);
+            CheckSpace(zipPath, trace, dir);
+            Directory.CreateDirectory(dir);
+            ExitJanitor.DeleteOnExit(dir);
+            var tracePath = Extract(zipPath, trace, dir);
+            foreach (var name in CompanionNames)
+                if (entries.FirstOrDefault(e => e.FullName.Replace('\\', '/') == folder + name) is { } companion) Extract(zipPath, companion, dir);
+            CheckNetTrace(tracePath);
+            return WithCompanions(zipPath, tracePath, dir, extractedDir: dir);
         }
-        catch (Exception ex)
+        catch
         {
             // Nothing extracted may outlive a failed open.
             if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true);
-            if (ex is InvalidDataException) throw new BadInputException($"{zipPath}: not a readable zip file ({ex.Message})", ex);
             throw;
         }
+    }
+
+    /// <summary>The Linux kernel session's `perf script` text (Recorder's TraceFolder.KernelScriptFileName).</summary>
+    private const string KernelScriptName = "kernel.perf-script.txt.gz";
+
+    private static readonly string[] CompanionNames = ["results.json", "Serializers.stacktags", "manifest.json", KernelScriptName];
+
+    private static ZipArchive OpenZip(string zipPath)
+    {
+        try
+        {
+            return ZipFile.OpenRead(zipPath);
+        }
+        catch (InvalidDataException ex)
+        {
+            throw new BadInputException($"{zipPath}: not a readable zip file ({ex.Message})", ex);
+        }
+    }
+
+    /// <summary>Extracted flat, under its own file name: the folder layout inside the zip is not needed, only the names.</summary>
+    private static string Extract(string zipPath, ZipArchiveEntry entry, string dir)
+    {
+        var path = Path.Combine(dir, Path.GetFileName(entry.FullName.Replace('\\', '/')));
+        try
+        {
+            entry.ExtractToFile(path, overwrite: true);
+            return path;
+        }
+        catch (Exception ex) when (ex is InvalidDataException or IOException or NotSupportedException)
+        {
+            throw new BadInputException($"{zipPath}: cannot extract '{entry.FullName}' ({ex.Message})", ex);
+        }
+    }
+
+    /// <summary>A zip can claim any size: refuse one that would fill the temp folder's disk rather than half-extract it.</summary>
+    private static void CheckSpace(string zipPath, ZipArchiveEntry trace, string dir)
+    {
+        long free;
+        try { free = new DriveInfo(Path.GetDirectoryName(dir)!).AvailableFreeSpace; }
+        catch (Exception ex) when (ex is IOException or ArgumentException or UnauthorizedAccessException) { return; }
+        if (trace.Length > free - (64L << 20))
+            throw new BadInputException($"{zipPath}: '{trace.FullName}' is {trace.Length / 1048576.0:N0} MB unpacked and {Path.GetDirectoryName(dir)} has {free / 1048576.0:N0} MB free: extract it elsewhere and pass the trace");
+    }
+
+    /// <summary>The folder part of an entry's name, with its trailing slash ("" at the root).</summary>
+    private static string Folder(string entryName)
+    {
+        var slash = entryName.Replace('\\', '/').LastIndexOf('/');
+        return slash < 0 ? "" : entryName[..(slash + 1)];
+    }
+
+    /// <summary>Absolute names, drive letters and any ".." segment: zip-slip, whatever the extractor would make of it.</summary>
+    private static bool Escapes(string entryName)
+    {
+        var name = entryName.Replace('\\', '/');
+        return name.StartsWith('/') || (name.Length > 1 && name[1] == ':') || name.Split('/').Any(part => part == "..");
+    }
+
+    private static string Names(IEnumerable<string?> names)
+    {
+        var list = names.ToList();
+        return string.Join(", ", list.Take(5)) + (list.Count > 5 ? $", ... ({list.Count - 5} more)" : "");
     }
 
     private static string? Companion(string dir, string name)

@@ -48,7 +48,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         };
         if (tags is null) analysis.Warnings.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
 
-        using var log = OpenTraceLog(input, analysis, progress);
+        using var etlx = OpenTraceLog(input, analysis, progress);
+        var log = etlx.Log;
         var etw = input.Format == TraceFormat.Etl;
         // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
         var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
@@ -57,7 +58,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         source.NeedLoadedDotNetRuntimes();
         state.Subscribe(source);
         progress?.Report($"analyzing {log.EventCount:N0} events...");
-        source.Process();
+        TracePass.ProcessReadable(source, analysis);
         state.Finish(source);
         JoinInProcessResults(input, analysis);
         Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, matcher, options, progress);
@@ -77,40 +78,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         return File.Exists(p) ? p : null;
     }
 
-    internal TraceLog OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
+    /// <summary>The trace's .etlx (EtlxCache: validated by content, the conversion's warnings kept with it).</summary>
+    internal EtlxLease OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
     {
-        if (input.Format == TraceFormat.Etl) return OpenEtl(input, progress);
-        var etlx = EtlxPath(input.TracePath);
-        var fresh = File.Exists(etlx) && File.GetLastWriteTimeUtc(etlx) >= File.GetLastWriteTimeUtc(input.TracePath);
-        if (!fresh)
-        {
-            progress?.Report($"converting {input.TracePath} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB) to {Path.GetFileName(etlx)}...");
-            var convertLog = new StringWriter();
-            try
-            {
-                File.Delete(etlx);
-                TraceLog.CreateFromEventPipeDataFile(input.TracePath, etlx, new TraceLogOptions { ContinueOnError = true, ConversionLog = convertLog });
-            }
-            catch (Exception ex) when (ex is not BadInputException)
-            {
-                File.Delete(etlx);
-                throw new BadInputException($"{input.TracePath}: cannot read trace ({ex.GetType().Name}: {ex.Message}); the file is corrupt or truncated", ex);
-            }
-            var conversion = convertLog.ToString();
-            if (conversion.Contains("ERROR", StringComparison.OrdinalIgnoreCase) || conversion.Contains("truncat", StringComparison.OrdinalIgnoreCase))
-            {
-                analysis.Trace.Truncated = true;
-                analysis.Warnings.Add("the trace ends abruptly (truncated or the process was killed): results cover the readable part");
-            }
-        }
-        try
-        {
-            return new TraceLog(etlx);
-        }
-        catch (Exception ex)
-        {
-            throw new BadInputException($"{input.TracePath}: cannot open converted trace ({ex.Message})", ex);
-        }
+        if (input.Format == TraceFormat.Etl) return new EtlxLease(OpenEtl(input, progress));
+        var lease = EtlxCache.Open(input.TracePath, options.CacheEtlx, progress);
+        analysis.Trace.Truncated |= lease.Truncated;
+        // The report's second pass opens the trace again with the same analysis: say things once.
+        analysis.Warnings.AddRange(lease.Warnings.Where(w => !analysis.Warnings.Contains(w)));
+        return lease;
     }
 
     /// <summary>
@@ -130,22 +106,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             throw new BadInputException($"{input.TracePath}: cannot read ETW trace ({ex.GetType().Name}: {ex.Message})", ex);
         }
-    }
-
-    private string EtlxPath(string trace)
-    {
-        if (options.CacheEtlx)
-        {
-            var beside = trace + ".etlx";
-            try
-            {
-                using (new FileStream(beside + ".probe", FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.DeleteOnClose)) { }
-                return beside;
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
-        }
-        var info = new FileInfo(trace);
-        return Path.Combine(Path.GetTempPath(), $"esp-{info.Length:x}-{info.LastWriteTimeUtc.Ticks:x}-{Path.GetFileName(trace)}.etlx");
     }
 
     private static void JoinInProcessResults(TraceInput input, TraceAnalysis analysis)

@@ -29,7 +29,8 @@ public static class RunStackCollector
     {
         var windows = analysis.Runs.Where(r => !r.IsWarmup).OrderBy(r => r.StartMs).ToList();
         var starts = windows.Select(r => r.StartMs).ToArray();
-        using var log = new TraceAnalyzer(options).OpenTraceLog(input, analysis, progress);
+        using var etlx = new TraceAnalyzer(options).OpenTraceLog(input, analysis, progress);
+        var log = etlx.Log;
         var collectors = new Dictionary<(string, string), Collector>();
         var weigher = new SampleWeigher();
         var pauses = new List<PauseWindow>();
@@ -72,7 +73,7 @@ public static class RunStackCollector
             c.Add(e, run, from, weigher.Cap(now - from - gcMs), gcMs);
         };
         progress?.Report("collecting the stacks of the measured runs...");
-        source.Process();
+        TracePass.ProcessReadable(source, analysis);
         if (kernel is not null)
             foreach (var (thread, ms, stack, inGc) in kernel.ThreadSamples)
             {

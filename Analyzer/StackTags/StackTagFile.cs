@@ -65,8 +65,10 @@ public sealed class StackTagFile
 
         // A stream rather than File.ReadAllText: the XML declaration, not a guess, decides the encoding.
         using (stream)
-        using (var reader = XmlReader.Create(stream, ReaderSettings()))
         {
+            using (var scan = XmlReader.Create(stream, ReaderSettings())) CheckDepth(scan, path);
+            stream.Position = 0;
+            using var reader = XmlReader.Create(stream, ReaderSettings());
             return Parse(reader, path);
         }
     }
@@ -90,8 +92,22 @@ public sealed class StackTagFile
     public static StackTagFile Parse(string xml, string sourceName)
     {
         ArgumentNullException.ThrowIfNull(xml);
+        using (var scan = XmlReader.Create(new StringReader(xml), ReaderSettings())) CheckDepth(scan, sourceName);
         using var reader = XmlReader.Create(new StringReader(xml), ReaderSettings());
         return Parse(reader, sourceName);
+    }
+
+    /// <summary>Real files nest a handful of levels. A deeper one is refused before loading: XDocument takes quadratic time in the depth, and the tag walk would overflow the stack.</summary>
+    private const int MaxDepth = 256;
+
+    private static void CheckDepth(XmlReader reader, string sourceName)
+    {
+        try
+        {
+            while (reader.Read())
+                if (reader.Depth > MaxDepth) throw Error(sourceName, ((IXmlLineInfo)reader).LineNumber, $"elements nested more than {MaxDepth} deep");
+        }
+        catch (XmlException) { } // malformed XML is reported by the parse itself, with its line
     }
 
     private static XmlReaderSettings ReaderSettings() => new()

@@ -31,6 +31,13 @@ public sealed class NetTraceBlocks
     public string? Unsupported { get; private set; }
     /// <summary>A .NET Core 2.x .netperf file: no separate stack or metadata blocks.</summary>
     public bool NetPerf { get; private set; }
+    /// <summary>Where each top-level object starts, and the end-of-stream tag: the places a file can be cut cleanly.</summary>
+    public List<long> Boundaries { get; } = [];
+    /// <summary>
+    /// Bytes after the end-of-stream tag. A reader stops at that tag, so anything after it (a second trace appended,
+    /// a copy gone wrong) would be silently ignored; the analyzer says so instead.
+    /// </summary>
+    public long TrailingBytes { get; private set; }
 
     public static NetTraceBlocks Scan(string path)
     {
@@ -49,13 +56,28 @@ public sealed class NetTraceBlocks
         return result;
     }
 
+    /// <summary>Lengths read from the file are checked before use: a damaged length must not become a huge allocation or a seek before the start.</summary>
+    private const int MaxNameLength = 4096;
+
+    /// <summary>
+    /// Names are ASCII; read as bytes, decoded leniently. BinaryReader.ReadChars on damaged UTF-8 can throw
+    /// ArgumentException ("The output char buffer is too small") instead of reading replacement characters.
+    /// </summary>
+    private static string Text(BinaryReader reader, int bytes)
+    {
+        var read = reader.ReadBytes(bytes);
+        if (read.Length < bytes) throw new EndOfStreamException();
+        return System.Text.Encoding.UTF8.GetString(read);
+    }
+
     private void Walk(BinaryReader reader, Stream stream)
     {
         NetPerf = Input.NetPerfFile.Recognize(reader.ReadBytes(Input.NetPerfFile.HeaderBytes));
         stream.Position = 0;
-        if (!NetPerf && new string(reader.ReadChars(8)) != "Nettrace") throw new BadInputException("not a .nettrace file");
+        if (!NetPerf && Text(reader, 8) != "Nettrace") throw new BadInputException("not a .nettrace file");
         var headerLength = reader.ReadInt32();
-        var serializer = new string(reader.ReadChars(headerLength));
+        if (headerLength is < 0 or > MaxNameLength) { Unsupported = $"serialization header of {headerLength} bytes"; return; }
+        var serializer = Text(reader, headerLength);
         if (serializer != "!FastSerialization.1") { Unsupported = $"serialization '{serializer}'"; return; }
         HeaderBytes = stream.Position;
         var beginObject = NetPerf ? NetPerfBeginObject : BeginObject;
@@ -63,8 +85,15 @@ public sealed class NetTraceBlocks
         {
             // A block's bytes include its framing (type header and end tag): small blocks are not free.
             var start = stream.Position;
+            Boundaries.Add(start);
             var tag = reader.ReadByte();
-            if (tag == NullReference) { Complete = true; return; } // end of stream marker
+            if (tag == NullReference)
+            {
+                // End of stream marker: what follows is not part of this trace.
+                Complete = true;
+                TrailingBytes = stream.Length - stream.Position;
+                return;
+            }
             if (tag != beginObject || reader.ReadByte() != beginObject || reader.ReadByte() != NullReference)
             {
                 Unsupported = $"unexpected tag at offset {stream.Position - 1}";
@@ -73,7 +102,8 @@ public sealed class NetTraceBlocks
             reader.ReadInt32(); // version
             reader.ReadInt32(); // minimum reader version
             var nameLength = reader.ReadInt32();
-            var name = new string(reader.ReadChars(nameLength));
+            if (nameLength is < 0 or > MaxNameLength) { Unsupported = $"type name of {nameLength} bytes at offset {stream.Position - 4}"; return; }
+            var name = Text(reader, nameLength);
             if (reader.ReadByte() != EndObject) { Unsupported = $"malformed type header for {name}"; return; }
             if (name == "Trace")
             {
@@ -87,6 +117,7 @@ public sealed class NetTraceBlocks
             else
             {
                 var size = reader.ReadInt32();
+                if (size < 0) { Unsupported = $"{name} of {size} bytes at offset {stream.Position - 4}"; return; }
                 var aligned = (stream.Position + 3) & ~3L;
                 stream.Position = aligned + size;
                 if (stream.Position > stream.Length) throw new EndOfStreamException();

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers;
@@ -43,9 +44,11 @@ public sealed class TraceStatistics
             source.Process();
             lost = source.EventsLost;
         }
-        catch (Exception ex) when (ex is not BadInputException && costs.Count > 0)
+        catch (Exception ex) when (ex is not BadInputException && ReaderFault.IsFrom(ex, ReaderFault.TraceEvent))
         {
-            // A truncated file still has valid events before the cut: report them.
+            // A truncated file still has valid events before the cut: report them. With none, there is nothing to say.
+            if (costs.Count == 0)
+                throw new BadInputException($"{nettracePath}: cannot read trace ({ReaderFault.Describe(ex)}); the file is corrupt or truncated", ex);
             progress?.Report($"warning: trace ends abruptly ({ex.Message}); statistics cover the readable part");
             lost = 0;
         }
@@ -78,6 +81,7 @@ public sealed class TraceStatistics
             file.Notes.Add($"Stacks take {Fmt.Pct((double)stackBytes / Math.Max(1, Blocks.FileBytes))} of {Blocks.FileBytes / 1048576.0:F2} MB. EventPipe records a stack with every event; fewer stack-heavy events (allocation ticks, waits) shrink this.");
         if (Blocks.ExpectedSamplingMs is { } ms) file.Notes.Add($"Sampling interval declared in the trace header: {ms:F3} ms.");
         if (Blocks.Truncated) file.Notes.Add("The file ends inside a block: truncated.");
+        if (Blocks.TrailingBytes > 0) file.Notes.Add($"The file goes on for {Blocks.TrailingBytes:N0} bytes after the trace's end-of-stream tag (two traces joined?): those bytes are not counted below.");
         if (Blocks.Unsupported is { } u) file.Notes.Add($"Block layout not fully understood ({u}); event counts below are still exact.");
         yield return file;
 

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder.Processes;
 using EtwSerializerProfiler.Recorder.Profiles;
 using Microsoft.Diagnostics.NETCore.Client;
 
@@ -28,7 +29,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         await WaitForListenerAsync(port, connectTask).ConfigureAwait(false);
 
         var started = Stopwatch.StartNew();
-        using var child = StartChild(command, port);
+        using var launched = StartChild(command, port);
+        var child = launched.Process;
         var exitTask = child.WaitForExitAsync(CancellationToken.None);
 
         DiagnosticsClientConnector connector;
@@ -43,6 +45,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 throw new UsageException($"'{command.Display}' did not connect to the diagnostic port within {connectTimeout.TotalSeconds:F0} s: is it a .NET program (.NET 5 or later)?");
             }
             connector = await connectTask.ConfigureAwait(false);
+            RuntimeSockets.DeleteOnExit(launched);
         }
         catch
         {
@@ -148,7 +151,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     private static string DiagnosticPortName()
     {
         var name = $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}";
-        return OperatingSystem.IsWindows() ? name : Path.Combine(Path.GetTempPath(), name + ".sock");
+        if (OperatingSystem.IsWindows()) return name;
+        var socket = Path.Combine(Path.GetTempPath(), name + ".sock");
+        ExitJanitor.DeleteOnExit(socket); // even if esp is killed, which runs no cleanup of its own
+        return socket;
     }
 
     private static async Task WaitForListenerAsync(string port, Task connectTask)
@@ -168,7 +174,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         if (!OperatingSystem.IsWindows()) { try { File.Delete(port); } catch (IOException) { } }
     }
 
-    private static Process StartChild(ChildCommand command, string port)
+    /// <summary>The child dies with esp (ChildProcessLauncher: the parent-death signal on Linux).</summary>
+    private static LaunchedProcess StartChild(ChildCommand command, string port)
     {
         var psi = new ProcessStartInfo(command.FileName) { UseShellExecute = false };
         foreach (var a in command.Arguments) psi.ArgumentList.Add(a);
@@ -178,7 +185,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         foreach (var (k, v) in command.Environment) psi.Environment[k] = v;
         try
         {
-            return Process.Start(psi) ?? throw new UsageException($"could not start '{command.Display}'");
+            return ChildProcessLauncher.Start(psi);
         }
         catch (Win32Exception ex)
         {

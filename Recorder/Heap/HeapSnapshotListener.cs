@@ -34,6 +34,8 @@ public sealed class HeapSnapshotListener : IAsyncDisposable
         // CurrentUserOnly: another user's process cannot connect and ask for (or answer) dumps.
         _server = new NamedPipeServerStream(PipeName, PipeDirection.InOut, 1, PipeTransmissionMode.Byte,
             PipeOptions.Asynchronous | PipeOptions.CurrentUserOnly);
+        // On Unix the pipe is a socket file in the temp folder: removed even if esp is killed.
+        if (!OperatingSystem.IsWindows()) ExitJanitor.DeleteOnExit(Path.Combine(Path.GetTempPath(), "CoreFxPipe_" + PipeName));
     }
 
     /// <summary>Null when the benchmark arguments ask for no heap snapshot.</summary>

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
 using System.Text;
+using EtwSerializerProfiler.Recorder.Processes;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
 
@@ -14,6 +15,7 @@ namespace EtwSerializerProfiler.Recorder.Kernel;
 public sealed class PerfSession : IAsyncDisposable
 {
     private static readonly TimeSpan EnableTimeout = TimeSpan.FromSeconds(20);
+    private readonly LaunchedProcess _launched;
     private readonly Process _perf;
     private readonly string _fifoDir;
     private readonly StringBuilder _log = new();
@@ -21,9 +23,10 @@ public sealed class PerfSession : IAsyncDisposable
 
     public string DataPath { get; }
 
-    private PerfSession(Process perf, string fifoDir, string dataPath)
+    private PerfSession(LaunchedProcess launched, string fifoDir, string dataPath)
     {
-        _perf = perf;
+        _launched = launched;
+        var perf = _perf = launched.Process;
         _fifoDir = fifoDir;
         DataPath = dataPath;
         _logPump = Task.Run(async () =>
@@ -53,7 +56,8 @@ public sealed class PerfSession : IAsyncDisposable
             args.AddRange(["-p", pid.ToString(CultureInfo.InvariantCulture), "-o", dataPath]);
             var psi = new ProcessStartInfo(perf.PerfPath!) { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = false };
             foreach (var a in args) psi.ArgumentList.Add(a);
-            session = new PerfSession(Process.Start(psi) ?? throw new IOException("could not start perf"), fifoDir, dataPath);
+            // Started so that it dies with esp: a killed esp must not leave perf recording (Processes/ChildProcessLauncher.cs).
+            session = new PerfSession(ChildProcessLauncher.Start(psi), fifoDir, dataPath);
             await session.EnableAsync(ctl, ack, cancel).ConfigureAwait(false);
             return session;
         }
@@ -137,7 +141,7 @@ public sealed class PerfSession : IAsyncDisposable
             try { _perf.Kill(); } catch (InvalidOperationException) { }
             await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
         }
-        _perf.Dispose();
+        _launched.Dispose();
         TryDeleteDirectory(_fifoDir);
     }
 

@@ -1,0 +1,43 @@
+using System.Diagnostics;
+using System.Reflection;
+
+namespace EtwSerializerProfiler.Analyzer.Input;
+
+/// <summary>
+/// Tells a reading library's complaint about its input from a bug of ours. TraceEvent and ClrMD report damaged bytes
+/// with whatever exception their parsing hits (FormatException, a bare Exception "Read past end of stream",
+/// IndexOutOfRangeException, OverflowException...), so the type says little; where it was thrown says it all. An
+/// exception whose innermost frame outside the .NET libraries is in the reader came from the bytes it was reading;
+/// one thrown by our own code (an event handler of the analysis pass) is a bug, and is not blamed on the input.
+/// </summary>
+public static class ReaderFault
+{
+    /// <summary>TraceEvent and the FastSerialization library it reads .etlx and .nettrace framing with.</summary>
+    public static readonly IReadOnlySet<string> TraceEvent = new HashSet<string>(StringComparer.Ordinal)
+    {
+        "Microsoft.Diagnostics.Tracing.TraceEvent",
+        "Microsoft.Diagnostics.FastSerialization",
+    };
+
+    /// <summary>ClrMD, which reads heap snapshots.</summary>
+    public static readonly IReadOnlySet<string> ClrMD = new HashSet<string>(StringComparer.Ordinal) { "Microsoft.Diagnostics.Runtime" };
+
+    public static bool IsFrom(Exception ex, IReadOnlySet<string> readerAssemblies)
+    {
+        ArgumentNullException.ThrowIfNull(ex);
+        ArgumentNullException.ThrowIfNull(readerAssemblies);
+        foreach (var frame in new StackTrace(ex, fNeedFileInfo: false).GetFrames())
+        {
+            var name = frame.GetMethod()?.DeclaringType?.Assembly.GetName().Name;
+            if (name is null || IsDotNetLibrary(name)) continue;
+            return readerAssemblies.Contains(name);
+        }
+        return false;
+    }
+
+    /// <summary>One line for the user: the reader's exception type matters to a bug report, its stack does not.</summary>
+    public static string Describe(Exception ex) => $"{ex.GetType().Name}: {ex.Message}";
+
+    private static bool IsDotNetLibrary(string name) =>
+        name == "System.Private.CoreLib" || name == "netstandard" || name.StartsWith("System.", StringComparison.Ordinal);
+}
