@@ -15,7 +15,6 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 {
     private HeapSnapshotPoint? _heap;
     private CaseRunner? _cases;
-    private int _lastCaseRuns;
 
     public override void Run(CancellationToken cancel)
     {
@@ -90,13 +89,14 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
             verification = RoundTripVerifier.Verify(data, back).Summary;
         }
 
+        var cases = new List<CaseSpec>(2);
         if (doSerialize)
         {
             // One reused output stream, emptied before each run outside the window and between the run's operations
             // inside it (two field stores, as BenchmarkDotNet does): the window holds the calls and nothing else of note.
             // The harness lambdas are fully optimized from the first run (AggressiveOptimization): they run once per
             // run, and their tier-ups would be JIT activity in the window that is not the serializer's.
-            AddCase(new CaseKey(serializer.Name, "serialize", dataName, count), [MethodImpl(MethodImplOptions.AggressiveOptimization)] (ctx) =>
+            cases.Add(Case(new CaseKey(serializer.Name, "serialize", dataName, count), [MethodImpl(MethodImplOptions.AggressiveOptimization)] (ctx) =>
             {
                 buffer.Position = 0;
                 buffer.SetLength(0);
@@ -109,13 +109,13 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                         SerializeRun(serializer, data, buffer);
                     }
                 });
-            }, serializer, () => buffer.Length, verification, threads: 1, cancel);
+            }, serializer, () => buffer.Length, verification, threads: 1));
         }
 
+        using var crew = doDeserialize && options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
         if (doDeserialize)
         {
-            using var crew = options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
-            AddCase(new CaseKey(serializer.Name, "deserialize", dataName, count), [MethodImpl(MethodImplOptions.AggressiveOptimization)] (ctx) =>
+            cases.Add(Case(new CaseKey(serializer.Name, "deserialize", dataName, count), [MethodImpl(MethodImplOptions.AggressiveOptimization)] (ctx) =>
             {
                 if (crew is not null) return MeasureConcurrent(scope, crew, serializer, dataType, bytes, ctx);
                 // A new stream per run (outside the window), rewound between the run's operations (a field store).
@@ -131,24 +131,24 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 });
                 GC.KeepAlive(result);
                 return m;
-            }, serializer, () => bytes.Length, verification, options.Threads, cancel);
+            }, serializer, () => bytes.Length, verification, options.Threads));
+        }
+
+        // Serialize and deserialize of this N warm up together (CaseRunner), then each is measured.
+        var outcomes = _cases!.RunGroup(cases, cancel);
+        foreach (var w in outcomes.Select(o => o.Warmup))
+        {
+            Warmups!.Add(w);
+            progress?.Report($"  {w.Operation}: {w.WarmupRuns} warm-up run(s), {(w.SteadyState ? "steady" : "NOT steady")}, {w.Operations} op(s) per run; {w.Reason}");
         }
 
         // After the measured runs, so the forced GCs and the wait for the dump never fall inside one.
-        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, _lastCaseRuns, data, originalBytes, bytes, cancel));
+        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, outcomes[^1].Runs.Count, data, originalBytes, bytes, cancel));
     }
 
-    /// <summary>Warm-up and measured runs of one case through the shared <see cref="CaseRunner"/>, kept as results.</summary>
-    private void AddCase(CaseKey key, Func<RunContext, RunMeasurement> measure, Serializer serializer, Func<long> size, string? verification, int threads, CancellationToken cancel)
-    {
-        var outcome = _cases!.Run(key, measure, cancel);
-        foreach (var (ctx, m) in outcome.Runs)
-            Results.Add(ToResult(serializer, ctx, m, size(), verification, threads));
-        Warmups!.Add(outcome.Warmup);
-        _lastCaseRuns = outcome.Runs.Count;
-        var w = outcome.Warmup;
-        progress?.Report($"  {key.Operation}: {w.WarmupRuns} warm-up run(s), {(w.SteadyState ? "steady" : "NOT steady")}, {w.Operations} op(s) per run; {w.Reason}");
-    }
+    /// <summary>A case whose every run is kept as a result the moment it completes.</summary>
+    private CaseSpec Case(CaseKey key, Func<RunContext, RunMeasurement> measure, Serializer serializer, Func<long> size, string? verification, int threads) =>
+        new(key, measure, (ctx, m) => Results.Add(ToResult(serializer, ctx, m, size(), verification, threads)));
 
     private static RunMeasurement MeasureConcurrent(RunScope scope, WorkerCrew crew, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
     {

@@ -31,7 +31,7 @@ public sealed class SteadyStateRuleTests
     [Fact]
     public void A_quiet_JIT_and_fluctuating_durations_are_steady()
     {
-        // Last compile at t=0; 20 ms runs of 100 operations: after the 100 ms delay and 100 ms of slack, steady.
+        // Last compile at t=0; 20 ms runs of 100 operations: after the 100 ms delay and 50 ms of slack, steady.
         var runs = Runs(20, 100, Flat(16));
         var verdict = Rule.Evaluate(new WarmupHistory(runs, LastCompileMs: 0));
         Assert.True(verdict.Done);
@@ -57,9 +57,9 @@ public sealed class SteadyStateRuleTests
         var history = new WarmupHistory(runs, LastCompileMs: 0);
         Assert.False(Rule.Evaluate(history).Done);
         Assert.Contains("of 30 calls counted", Rule.Evaluate(history, bounded: false).Reason, StringComparison.Ordinal);
-        // 100 ms delay + 30 calls of 25 ms + 100 ms slack: steady from 950 ms on, not before.
-        Assert.False(Rule.Evaluate(new WarmupHistory(Runs(25, 1, Flat(37)), 0)).Done);
-        Assert.True(Rule.Evaluate(new WarmupHistory(Runs(25, 1, Flat(38)), 0)).Steady);
+        // 100 ms delay + 30 calls of 25 ms + 50 ms slack: steady from 900 ms on, not before.
+        Assert.False(Rule.Evaluate(new WarmupHistory(Runs(25, 1, Flat(35)), 0)).Done);
+        Assert.True(Rule.Evaluate(new WarmupHistory(Runs(25, 1, Flat(36)), 0)).Steady);
     }
 
     [Fact]
@@ -108,7 +108,7 @@ public sealed class SteadyStateRuleTests
     [Fact]
     public void Without_a_JIT_counter_the_durations_decide_and_the_first_run_is_left_out()
     {
-        var history = new WarmupHistory(Runs(20, 1, [50, .. Flat(5)]), LastCompileMs: null);
+        var history = new WarmupHistory(Runs(20, 1, [50, .. Flat(4)]), LastCompileMs: null);
         Assert.Equal(1, Rule.StableFrom(history));
         var verdict = Rule.Evaluate(history);
         Assert.True(verdict.Steady, verdict.Reason);
@@ -119,7 +119,7 @@ public sealed class SteadyStateRuleTests
     public void Without_tiering_there_is_no_delay_and_nothing_to_count()
     {
         var rule = Rule with { Tiering = TieringSettings.NotTiered };
-        // Compiled at 0, 100 ms of slack later and five fluctuating runs: steady at 120 ms.
+        // Compiled at 0, 50 ms of slack later and four fluctuating runs: steady at 120 ms (6 runs).
         Assert.True(rule.Evaluate(new WarmupHistory(Runs(20, 1, Flat(6)), 0)).Steady);
         Assert.False(Rule.Evaluate(new WarmupHistory(Runs(20, 1, Flat(6)), 0)).Done);
     }

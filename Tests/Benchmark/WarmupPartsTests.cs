@@ -81,7 +81,7 @@ public sealed class WarmupPartsTests
     {
         var fake = new FakeRuns(compilingRuns: 10);
         var policy = WarmupPolicy.Auto with { Rule = new SteadyStateRule { Tiering = TieringSettings.Default } };
-        var outcome = new CaseRunner(policy, measuredRuns: 4).Run(new CaseKey("S", "deserialize", "BookShelf", 100), fake.Measure, CancellationToken.None);
+        var outcome = new CaseRunner(policy, measuredRuns: 4).Run(new CaseKey("S", "deserialize", "BookShelf", 100), fake.Measure, null, CancellationToken.None);
         var w = outcome.Warmup;
         Assert.True(w.SteadyState, w.Reason);
         Assert.Equal("auto", w.Policy);
@@ -103,15 +103,48 @@ public sealed class WarmupPartsTests
     public void A_fixed_warm_up_runs_exactly_that_many_and_says_whether_the_rule_held()
     {
         var policy = WarmupPolicy.Auto with { FixedRuns = 3, Rule = new SteadyStateRule { Tiering = TieringSettings.Default } };
-        var fixedRun = new CaseRunner(policy, 2).Run(new CaseKey("S", "serialize", "BookShelf", 1), new FakeRuns(compilingRuns: 1).Measure, CancellationToken.None);
+        var fixedRun = new CaseRunner(policy, 2).Run(new CaseKey("S", "serialize", "BookShelf", 1), new FakeRuns(compilingRuns: 1).Measure, null, CancellationToken.None);
         Assert.Equal((3, 2, "fixed", false), (fixedRun.Warmup.WarmupRuns, fixedRun.Warmup.MeasuredRuns, fixedRun.Warmup.Policy, fixedRun.Warmup.SteadyState));
         Assert.StartsWith("fixed: --warmup 3; not steady:", fixedRun.Warmup.Reason, StringComparison.Ordinal);
 
-        var cold = new CaseRunner(WarmupPolicy.Auto with { FixedRuns = 0 }, 3).Run(new CaseKey("S", "serialize", "BookShelf", 1), new FakeRuns(0, perOpMs: 0.01).Measure, CancellationToken.None);
+        var cold = new CaseRunner(WarmupPolicy.Auto with { FixedRuns = 0 }, 3).Run(new CaseKey("S", "serialize", "BookShelf", 1), new FakeRuns(0, perOpMs: 0.01).Measure, null, CancellationToken.None);
         Assert.Equal(3, cold.Runs.Count);
         Assert.All(cold.Runs, r => Assert.Equal((false, 1), (r.Run.Warmup, r.Run.Operations))); // no pilot without warm-up: one call per run
         Assert.False(cold.Warmup.SteadyState);
         Assert.StartsWith("none: --warmup 0", cold.Warmup.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Cases_of_one_group_warm_up_in_turn_then_each_gets_one_more_warm_up_run_before_its_measured_runs()
+    {
+        var fake = new FakeRuns(compilingRuns: 10);
+        var order = new List<(string Op, bool Warmup)>();
+        CaseSpec Spec(string op) => new(new CaseKey("S", op, "BookShelf", 100), fake.Measure, (ctx, _) => order.Add((ctx.Operation, ctx.Warmup)));
+        var policy = WarmupPolicy.Auto with { Rule = new SteadyStateRule { Tiering = TieringSettings.Default } };
+        var outcomes = new CaseRunner(policy, measuredRuns: 3).RunGroup([Spec("serialize"), Spec("deserialize")], CancellationToken.None);
+
+        Assert.All(outcomes, o => Assert.True(o.Warmup.SteadyState, o.Warmup.Reason));
+        // The warm-up alternates; then serialize's extra warm-up run and measured runs, then deserialize's.
+        Assert.Equal([("serialize", true), ("deserialize", true), ("serialize", true), ("deserialize", true)], order.Take(4));
+        Assert.Equal([("serialize", true), ("serialize", false), ("serialize", false), ("serialize", false),
+                      ("deserialize", true), ("deserialize", false), ("deserialize", false), ("deserialize", false)], order.TakeLast(8));
+        Assert.All(outcomes, o => Assert.Equal(o.Runs.Count, o.Warmup.WarmupRuns + 3));
+
+        // A fixed warm-up keeps each case's runs together: N warm-up runs right before its measured runs.
+        order.Clear();
+        new CaseRunner(policy with { FixedRuns = 1 }, measuredRuns: 2).RunGroup([Spec("serialize"), Spec("deserialize")], CancellationToken.None);
+        Assert.Equal([("serialize", true), ("serialize", false), ("serialize", false), ("deserialize", true), ("deserialize", false), ("deserialize", false)], order);
+    }
+
+    [Fact]
+    public void Every_run_is_handed_over_as_it_completes_so_a_failing_case_keeps_what_it_measured()
+    {
+        var fake = new FakeRuns(compilingRuns: 100);
+        var kept = new List<RunContext>();
+        RunMeasurement FailingAtRun5(RunContext ctx) => ctx.Run == 5 ? throw new InvalidOperationException("serializer failed") : fake.Measure(ctx);
+        var runner = new CaseRunner(WarmupPolicy.Auto with { Rule = new SteadyStateRule { Tiering = TieringSettings.Default } }, 3);
+        Assert.Throws<InvalidOperationException>(() => runner.Run(new CaseKey("S", "deserialize", "BookShelf", 10), FailingAtRun5, (ctx, _) => kept.Add(ctx), CancellationToken.None));
+        Assert.Equal([0, 1, 2, 3, 4], kept.Select(c => c.Run));
     }
 
     private static CaseStats Case(string name, params double[] perOpMs) => CaseStats.Of(

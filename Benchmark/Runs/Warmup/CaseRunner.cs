@@ -6,6 +6,11 @@ namespace EtwSerializerProfiler.Benchmark.Runs.Warmup;
 /// <summary>One (serializer, operation, data, N): its warm-up runs, then its measured runs, all numbered in order.</summary>
 public readonly record struct CaseKey(string Serializer, string Operation, string Data, int Objects);
 
+/// <summary>A case to run: how to run one run of it, and who keeps each run as it completes.</summary>
+/// <param name="Measure">Runs one run of the given context (its Operations calls inside the window).</param>
+/// <param name="Completed">Called after every run, so a case that fails or is interrupted keeps the runs it measured.</param>
+public sealed record CaseSpec(CaseKey Key, Func<RunContext, RunMeasurement> Measure, Action<RunContext, RunMeasurement>? Completed = null);
+
 /// <summary>Every run of one case, in order, and how its warm-up went.</summary>
 public sealed record CaseOutcome(IReadOnlyList<(RunContext Run, RunMeasurement Measurement)> Runs, WarmupResult Warmup);
 
@@ -14,68 +19,88 @@ public sealed record CaseOutcome(IReadOnlyList<(RunContext Run, RunMeasurement M
 /// operations per run as they go, then the measured runs with that size. Warm-up runs are real runs (marked in the
 /// trace and the results as warm-up), so a trace shows how the code got to steady state. One instance per benchmark
 /// process: the JIT's history spans cases.
+/// <para>
+/// The cases of one serializer and N (serialize and deserialize) warm up together, one run of each in turn: the JIT's
+/// quiet time is process-wide, so waiting for it once for both, while both tier up, costs about half of waiting twice.
+/// A case that has reached steady state stops warming; when all have, each gets one more warm-up run right before
+/// its measured runs (the others ran in between), then its measured runs. A fixed --warmup N keeps each case's N runs
+/// right before its measured runs, the structure the benchmark always had.
+/// </para>
 /// </summary>
 public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns)
 {
     private readonly JitWatch _jit = new();
     private readonly HashSet<(string Serializer, string Operation)> _steadyCode = [];
 
-    /// <param name="measure">Runs one run of the given context (its Operations calls inside the window).</param>
-    // Its loops and helpers run once per run: compiled optimized at once, so they never tier up mid-warm-up.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public CaseOutcome Run(CaseKey key, Func<RunContext, RunMeasurement> measure, CancellationToken cancel)
+    public CaseOutcome Run(CaseKey key, Func<RunContext, RunMeasurement> measure, Action<RunContext, RunMeasurement>? completed, CancellationToken cancel) =>
+        RunGroup([new CaseSpec(key, measure, completed)], cancel)[0];
+
+    public IReadOnlyList<CaseOutcome> RunGroup(IReadOnlyList<CaseSpec> cases, CancellationToken cancel)
     {
-        // Sized up front: a list that grows mid-warm-up runs new code (its next size), which the JIT then compiles.
-        var capacity = (policy.FixedRuns ?? policy.Rule.MaxRuns) + measuredRuns;
-        var runs = new List<(RunContext, RunMeasurement)>(capacity);
-        var samples = new List<WarmupSample>(capacity);
-        var pilot = new OperationsPilot(policy.TargetRun, policy.FixedOperations);
-        long origin = 0;
-        var verdict = WarmupVerdict.Continue;
-        [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-        WarmupHistory History() => new(samples, _jit.LastChangeTimestamp is { } t ? JitWatch.Ms(origin, t) : null, _steadyCode.Contains((key.Serializer, key.Operation)));
-
-        while (policy.FixedRuns is { } fixedRuns ? runs.Count < fixedRuns : !verdict.Done)
+        // The time bound is per case: cases warming in turn share it.
+        var rule = policy.Rule with { MaxTime = policy.Rule.MaxTime * cases.Count };
+        var states = cases.Select(c => new CaseState(c, policy, measuredRuns)).ToList();
+        if (policy.FixedRuns is { } fixedRuns)
         {
-            cancel.ThrowIfCancellationRequested();
-            var ctx = new RunContext(key.Serializer, key.Operation, key.Data, key.Objects, runs.Count, Warmup: true, pilot.Current);
-            var m = Observe(measure(ctx));
-            if (runs.Count == 0) origin = m.JitBefore.Timestamp;
-            runs.Add((ctx, m));
-            var perOp = m.DurationMs / ctx.Operations;
-            samples.Add(new WarmupSample(JitWatch.Ms(origin, m.JitBefore.Timestamp), JitWatch.Ms(origin, m.JitAfter.Timestamp), ctx.Operations, perOp));
-            pilot.Next(perOp);
-            if (policy.IsAuto) verdict = policy.Rule.Evaluate(History());
+            foreach (var s in states)
+            {
+                while (s.Runs.Count < fixedRuns) WarmupRun(s, evaluate: null, cancel);
+                s.Finish(fixedRuns == 0
+                    ? (false, "none: --warmup 0 (the measured runs include the first calls)")
+                    : Fixed(fixedRuns, rule.Evaluate(History(s), bounded: false)));
+                MeasuredRuns(s, cancel);
+            }
         }
-        var warmupCount = runs.Count;
-        var (steady, reason) = policy.FixedRuns switch
+        else
         {
-            null => (verdict.Steady, verdict.Reason),
-            0 => (false, "none: --warmup 0 (the measured runs include the first calls)"),
-            var n => Fixed(n.Value, policy.Rule.Evaluate(History(), bounded: false)),
-        };
-        if (steady) _steadyCode.Add((key.Serializer, key.Operation));
+            while (states.Any(s => !s.Verdict.Done))
+                foreach (var s in states.Where(s => !s.Verdict.Done))
+                    WarmupRun(s, rule, cancel);
+            foreach (var s in states) s.Finish((s.Verdict.Steady, s.Verdict.Reason));
+            foreach (var s in states)
+            {
+                if (states.Count > 1) WarmupRun(s, evaluate: null, cancel); // caches and branch history back to this case
+                MeasuredRuns(s, cancel);
+            }
+        }
+        foreach (var s in states.Where(s => s.Steady)) _steadyCode.Add((s.Spec.Key.Serializer, s.Spec.Key.Operation));
+        return [.. states.Select(s => s.Outcome(policy))];
+    }
 
+    // The loops below run once per run: compiled optimized at once, so they never tier up mid-warm-up.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void WarmupRun(CaseState s, SteadyStateRule? evaluate, CancellationToken cancel)
+    {
+        cancel.ThrowIfCancellationRequested();
+        var key = s.Spec.Key;
+        var ctx = new RunContext(key.Serializer, key.Operation, key.Data, key.Objects, s.Runs.Count, Warmup: true, s.Pilot.Current);
+        var m = Observe(s.Spec.Measure(ctx));
+        if (s.Runs.Count == 0) s.Origin = m.JitBefore.Timestamp;
+        s.Runs.Add((ctx, m));
+        s.Spec.Completed?.Invoke(ctx, m);
+        var perOp = m.DurationMs / ctx.Operations;
+        s.Samples.Add(new WarmupSample(JitWatch.Ms(s.Origin, m.JitBefore.Timestamp), JitWatch.Ms(s.Origin, m.JitAfter.Timestamp), ctx.Operations, perOp));
+        s.Pilot.Next(perOp);
+        if (evaluate is not null) s.Verdict = evaluate.Evaluate(History(s));
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void MeasuredRuns(CaseState s, CancellationToken cancel)
+    {
+        var key = s.Spec.Key;
         for (var i = 0; i < measuredRuns; i++)
         {
             cancel.ThrowIfCancellationRequested();
-            var ctx = new RunContext(key.Serializer, key.Operation, key.Data, key.Objects, runs.Count, Warmup: false, pilot.Current);
-            runs.Add((ctx, Observe(measure(ctx))));
+            var ctx = new RunContext(key.Serializer, key.Operation, key.Data, key.Objects, s.Runs.Count, Warmup: false, s.Pilot.Current);
+            var m = Observe(s.Spec.Measure(ctx));
+            s.Runs.Add((ctx, m));
+            s.Spec.Completed?.Invoke(ctx, m);
         }
-
-        var warm = runs.Take(warmupCount).Select(r => r.Item2).ToList();
-        var measured = runs.Skip(warmupCount).Select(r => r.Item2).ToList();
-        return new CaseOutcome(runs, new WarmupResult
-        {
-            Serializer = key.Serializer, Operation = key.Operation, Data = key.Data, Objects = key.Objects,
-            Policy = policy.IsAuto ? "auto" : "fixed",
-            WarmupRuns = warmupCount, MeasuredRuns = measured.Count, Operations = pilot.Current,
-            SteadyState = steady, Reason = reason,
-            WarmupMs = warm.Count == 0 ? 0 : JitWatch.Ms(warm[0].JitBefore.Timestamp, warm[^1].JitAfter.Timestamp),
-            WarmupCompiledMethods = SumCompiled(warm),
-            MeasuredCompiledMethods = SumCompiled(measured),
-        });
     }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private WarmupHistory History(CaseState s) =>
+        new(s.Samples, _jit.LastChangeTimestamp is { } t ? JitWatch.Ms(s.Origin, t) : null, _steadyCode.Contains((s.Spec.Key.Serializer, s.Spec.Key.Operation)));
 
     private static (bool, string) Fixed(int n, WarmupVerdict rule) =>
         rule.Steady ? (true, $"fixed: --warmup {n}; the steady-state rule held ({rule.Reason})")
@@ -89,6 +114,41 @@ public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns)
         return m;
     }
 
-    private static long? SumCompiled(List<RunMeasurement> runs) =>
-        runs.Count == 0 || runs.Any(r => r.Jit is null) ? (runs.Count == 0 ? 0 : null) : runs.Sum(r => r.Jit!.Value.CompiledMethods);
+    /// <summary>One case's runs so far, its pilot and its verdict.</summary>
+    private sealed class CaseState(CaseSpec spec, WarmupPolicy policy, int measuredRuns)
+    {
+        public CaseSpec Spec { get; } = spec;
+        // Sized up front: a list that grows mid-warm-up runs new code (its next size), which the JIT then compiles.
+        public List<(RunContext Run, RunMeasurement Measurement)> Runs { get; } = new((policy.FixedRuns ?? policy.Rule.MaxRuns) + measuredRuns + 1);
+        public List<WarmupSample> Samples { get; } = new((policy.FixedRuns ?? policy.Rule.MaxRuns) + 1);
+        public OperationsPilot Pilot { get; } = new(policy.TargetRun, policy.FixedOperations);
+        public long Origin { get; set; }
+        public WarmupVerdict Verdict { get; set; } = WarmupVerdict.Continue;
+        public bool Steady { get; private set; }
+        private string _reason = "";
+        private int _warmupRuns;
+
+        /// <summary>The warm-up proper is over: its verdict stands (a later re-warm run does not change it).</summary>
+        public void Finish((bool Steady, string Reason) verdict) => (Steady, _reason, _warmupRuns) = (verdict.Steady, verdict.Reason, Runs.Count);
+
+        public CaseOutcome Outcome(WarmupPolicy p)
+        {
+            var warm = Runs.Where(r => r.Run.Warmup).Select(r => r.Measurement).ToList();
+            var measured = Runs.Where(r => !r.Run.Warmup).Select(r => r.Measurement).ToList();
+            var k = Spec.Key;
+            return new CaseOutcome(Runs, new WarmupResult
+            {
+                Serializer = k.Serializer, Operation = k.Operation, Data = k.Data, Objects = k.Objects,
+                Policy = p.IsAuto ? "auto" : "fixed",
+                WarmupRuns = warm.Count, MeasuredRuns = measured.Count, Operations = Pilot.Current,
+                SteadyState = Steady, Reason = _reason,
+                WarmupMs = _warmupRuns == 0 ? 0 : JitWatch.Ms(warm[0].JitBefore.Timestamp, warm[_warmupRuns - 1].JitAfter.Timestamp),
+                WarmupCompiledMethods = SumCompiled(warm),
+                MeasuredCompiledMethods = SumCompiled(measured),
+            });
+        }
+
+        private static long? SumCompiled(List<RunMeasurement> runs) =>
+            runs.Count == 0 ? 0 : runs.Any(r => r.Jit is null) ? null : runs.Sum(r => r.Jit!.Value.CompiledMethods);
+    }
 }
