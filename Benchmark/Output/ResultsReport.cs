@@ -22,6 +22,7 @@ public static class ResultsReport
             .OrderBy(g => g.Key.Operation == "serialize" ? 0 : g.Key.Operation == "deserialize" ? 1 : 2)
             .ThenBy(g => g.Key.Objects);
         var unsteady = new List<string>();
+        var compiling = new List<string>();
         foreach (var group in cases)
         {
             var ranked = Ranking.Rank([.. group.OrderBy(c => c.MeanMs)]);
@@ -37,13 +38,14 @@ public static class ResultsReport
                     Fmt.Ms(c.PerOperation(r => r.GcPauseMs)), Fmt.Num(c.PerOperation(r => r.AllocatedBytes) / 1024.0),
                     Fmt.Ms(c.PerOperation(r => r.CpuMs)), c.First.Verification ?? "-");
                 if (w is { SteadyState: false } && w.WarmupRuns > 0) unsteady.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)}: {w.Reason}");
-                if (w is { MeasuredCompiledMethods: > 0 } m) unsteady.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)}: the JIT compiled {Fmt.Int(m.MeasuredCompiledMethods.Value)} methods during the measured runs");
+                if (w is { MeasuredCompiledMethods: > 0 } m) compiling.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)} ({Fmt.Int(m.MeasuredCompiledMethods.Value)})");
             }
         }
         table.Notes.Add("Per operation (one serializer call; a run repeats it Ops/run times): mean and min over the measured runs, CV = their standard deviation / mean.");
         table.Notes.Add("Rank: by mean within an operation and N; ~ = its min-max range overlaps a neighbour's, so that order is within run-to-run noise (more --runs, or launches pooled by `esp diff`).");
         table.Notes.Add("Warm-up: runs before the measured ones (--warmup auto: until the JIT is done and durations settle); Steady: whether that held within the bounds. GC columns are collections per 1,000 operations by condemned generation.");
         if (unsteady.Count > 0) table.Notes.Add($"Not at steady state ({unsteady.Count}): " + string.Join("; ", unsteady));
+        if (compiling.Count > 0) table.Notes.Add("Methods the JIT compiled (anywhere in the process) during the measured runs: " + string.Join(", ", compiling));
         if (results.AppContextSwitches is { Count: > 0 } switches)
             table.Notes.Add($"AppContext: {string.Join(", ", switches.Select(s => $"{s.Key}={(s.Value ? "true" : "false")}"))}; dynamic code supported: {(results.DynamicCodeSupported == true ? "yes" : "no")}");
         foreach (var u in results.Unsupported.DistinctBy(u => u.Serializer)) table.Notes.Add($"{u.Serializer}: not run: {u.Reason}");

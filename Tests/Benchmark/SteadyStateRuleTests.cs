@@ -103,6 +103,9 @@ public sealed class SteadyStateRuleTests
         Assert.True(byTime.Done);
         Assert.False(byTime.Steady);
         Assert.StartsWith("bound: 500 ms of warm-up reached", byTime.Reason, StringComparison.Ordinal);
+        var shared = (Rule with { MaxTime = TimeSpan.FromMilliseconds(500), TimeBoundNote = " (250 ms per case, 2 warming in turn)" })
+            .Evaluate(new WarmupHistory(Runs(20, 100, Flat(25)), LastCompileMs: 490));
+        Assert.StartsWith("bound: 500 ms of warm-up reached (250 ms per case, 2 warming in turn); not steady", shared.Reason, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -37,8 +37,12 @@ public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns)
 
     public IReadOnlyList<CaseOutcome> RunGroup(IReadOnlyList<CaseSpec> cases, CancellationToken cancel)
     {
-        // The time bound is per case: cases warming in turn share it.
-        var rule = policy.Rule with { MaxTime = policy.Rule.MaxTime * cases.Count };
+        // The time bound is per case: cases warming in turn share theirs.
+        var rule = cases.Count == 1 ? policy.Rule : policy.Rule with
+        {
+            MaxTime = policy.Rule.MaxTime * cases.Count,
+            TimeBoundNote = $" ({policy.Rule.MaxTime.TotalMilliseconds:F0} ms per case, {cases.Count} warming in turn)",
+        };
         var states = cases.Select(c => new CaseState(c, policy, measuredRuns)).ToList();
         if (policy.FixedRuns is { } fixedRuns)
         {

@@ -40,6 +40,8 @@ public sealed record SteadyStateRule
     /// </summary>
     public TimeSpan CompileSlack { get; init; } = TimeSpan.FromMilliseconds(50);
     public TieringSettings Tiering { get; init; } = TieringSettings.Current;
+    /// <summary>Said after the time bound when it is not simply --warmup-max-ms (cases warming in turn share theirs).</summary>
+    public string? TimeBoundNote { get; init; }
 
     /// <summary>
     /// The verdict after the latest run. Called after every warm-up run, so it allocates nothing and formats nothing
@@ -62,7 +64,7 @@ public sealed record SteadyStateRule
             return new(true, true, $"steady: {JitText(history, jit)}; durations changed direction {fluctuations} times in the last {stableCount} runs");
         if (!bounded) return new(false, false, Missing(history, jit, stableCount, fluctuations));
         if (runs.Count >= MaxRuns) return new(true, false, $"bound: {MaxRuns} warm-up runs reached; {Missing(history, jit, stableCount, fluctuations)}");
-        if (history.NowMs >= MaxTime.TotalMilliseconds) return new(true, false, $"bound: {Ms(MaxTime.TotalMilliseconds)} ms of warm-up reached; {Missing(history, jit, stableCount, fluctuations)}");
+        if (history.NowMs >= MaxTime.TotalMilliseconds) return new(true, false, $"bound: {Ms(MaxTime.TotalMilliseconds)} ms of warm-up reached{TimeBoundNote}; {Missing(history, jit, stableCount, fluctuations)}");
         return WarmupVerdict.Continue;
     }
 
