@@ -13,7 +13,7 @@ public enum TestMode { Combined, Serialize, Deserialize, FirstCall }
 /// <summary>The benchmark's command line. The recorder passes these through unchanged, so they are one definition.</summary>
 public sealed record BenchmarkOptions
 {
-    /// <summary>The quick default set: every serializer in well under a minute on a laptop.</summary>
+    /// <summary>The quick default set: every serializer at two sizes (about 40 s on 2 cores, most of it warm-up).</summary>
     public static readonly IReadOnlyList<int> DefaultCounts = [100, 10_000];
     /// <summary>Measured runs per case, after the warm-up: enough for a spread (CV, min-max) to mean something.</summary>
     public const int DefaultRuns = 5;
