@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Benchmark.Configuration;
 using EtwSerializerProfiler.Benchmark.Data;
 using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.Benchmark.Runs.Warmup;
 using EtwSerializerProfiler.Benchmark.Scenarios;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
@@ -12,14 +13,18 @@ public enum TestMode { Combined, Serialize, Deserialize, FirstCall }
 /// <summary>The benchmark's command line. The recorder passes these through unchanged, so they are one definition.</summary>
 public sealed record BenchmarkOptions
 {
-    /// <summary>The quick default set: every serializer in well under a minute on a laptop.</summary>
+    /// <summary>The quick default set: every serializer at two sizes (about 40 s on 2 cores, most of it warm-up).</summary>
     public static readonly IReadOnlyList<int> DefaultCounts = [100, 10_000];
-    public const int DefaultRuns = 3;
+    /// <summary>Measured runs per case, after the warm-up: enough for a spread (CV, min-max) to mean something.</summary>
+    public const int DefaultRuns = 5;
     public const int VerifyByDefaultUpTo = 10_000;
 
     public TestMode Test { get; init; } = TestMode.Combined;
     public IReadOnlyList<int> Counts { get; init; } = DefaultCounts;
+    /// <summary>Measured runs per serializer, operation and N (--runs); the warm-up runs come before them, on top.</summary>
     public int Runs { get; init; } = DefaultRuns;
+    /// <summary>--warmup, --warmup-max-runs, --warmup-max-ms, --ops, --run-ms (docs/benchmark.md#warm-up).</summary>
+    public WarmupPolicy Warmup { get; init; } = WarmupPolicy.Auto;
     public IReadOnlyList<Serializer> Serializers { get; init; } = [];
     public DataKind Data { get; init; } = DataKind.BookShelf;
     public int PayloadBytes { get; init; }
@@ -64,6 +69,7 @@ public sealed record BenchmarkOptions
             Test = r.Enum("test", TestMode.Combined),
             Counts = r.IntList("n", DefaultCounts),
             Runs = r.Int("runs", DefaultRuns, min: 1, max: 1_000_000),
+            Warmup = WarmupPolicy.Parse(r),
             Serializers = SerializerCatalog.Select(r.List("serializers")),
             Data = r.Enum("data", DataKind.BookShelf),
             PayloadBytes = r.Int("payload-bytes", 0, min: 0, max: 100_000_000),
@@ -96,7 +102,13 @@ public sealed record BenchmarkOptions
         Options:
           --test serialize|deserialize|combined|firstcall   what to measure (default combined)
           --n 1,10,100,1000,10k,1m        object counts (default 100,10000)
-          --runs R                        runs per count; run 0 is reported as warm-up (default 3)
+          --runs R                        measured runs per serializer, operation and N (default 5)
+          --warmup auto|N                 warm-up runs before them: auto = until the JIT is done and durations
+                                          settle, within the bounds below (default); N = exactly N; 0 = none (cold)
+          --warmup-max-runs R, --warmup-max-ms T   bounds of the automatic warm-up per case (default 100, 2000)
+          --ops auto|K                    serializer calls per run: auto = as many as make a run last --run-ms
+                                          (default; 1 with --warmup 0); K = exactly K (1 = one call per run)
+          --run-ms T                      target run length for --ops auto (default 20)
           --serializers a,b               case-insensitive subset (see --list)
           --data bookshelf|large|sharedstrings   payload type (default bookshelf)
           --payload-bytes B               byte[] payload per book (default 0)

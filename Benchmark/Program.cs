@@ -59,6 +59,7 @@ var results = new BenchmarkResults
     AppContextSwitches = options.AppContext.Count == 0 ? null : options.AppContext.ToDictionary(),
     DynamicCodeSupported = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported,
     Runs = runner.Results,
+    Warmups = runner.Warmups,
     Unsupported = runner.Unsupported,
     Errors = runner.Errors,
     HeapSnapshots = runner.HeapSnapshots,

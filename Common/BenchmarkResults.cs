@@ -21,6 +21,11 @@ public sealed record BenchmarkResults
     /// <summary>RuntimeFeature.IsDynamicCodeSupported as the serializers saw it: false means reflection instead of emitted code.</summary>
     public bool? DynamicCodeSupported { get; init; }
     public List<RunResult> Runs { get; init; } = [];
+    /// <summary>
+    /// One entry per (serializer, operation, data, N): how many warm-up runs it had, why the warm-up stopped and whether
+    /// it reached steady state. Null in results written before the warm-up policy (run 0 was the only warm-up).
+    /// </summary>
+    public List<WarmupResult>? Warmups { get; init; }
     public List<UnsupportedSerializer> Unsupported { get; init; } = [];
     public List<string> Errors { get; init; } = [];
     /// <summary>--heap: the snapshot points and their in-process measurements (null when none were requested).</summary>
@@ -82,7 +87,14 @@ public sealed record RunResult
     public required int Run { get; init; }
     public bool Warmup { get; init; }
     public int Threads { get; init; } = 1;
+    /// <summary>
+    /// Serializer calls inside the run's window (operations per run). DurationMs, OuterDurationMs and every counter
+    /// below cover all of them, as a trace's run window does; 1 in results written before operations per run existed.
+    /// </summary>
+    public int Operations { get; init; } = 1;
     public required double DurationMs { get; init; }
+    /// <summary>DurationMs / Operations: the time of one serializer call, what the tables report.</summary>
+    public double DurationPerOperationMs => DurationMs / Math.Max(1, Operations);
     /// <summary>
     /// Stopwatch from just before RunBegin to just after RunEnd: DurationMs plus the two events' writes. A trace's
     /// run window lies between the two; a large gap means the worker was held up writing an event (a busy machine).
@@ -93,12 +105,43 @@ public sealed record RunResult
     public required double GcPauseMs { get; init; }
     public required long AllocatedBytes { get; init; }
     public double CpuMs { get; init; }
+    /// <summary>
+    /// Methods the JIT compiled in the whole process from just before to just after the run's window, background
+    /// tier-up included (System.Runtime.JitInfo); null where the runtime has no such counter.
+    /// </summary>
+    public long? CompiledMethods { get; init; }
+    /// <summary>JIT compilation time over the same interval and scope as CompiledMethods.</summary>
+    public double? CompilationMs { get; init; }
     public int WorkerThreadId { get; init; }
     public int MarkerThreadId { get; init; }
     public string? Verification { get; init; }
 }
 
 public sealed record UnsupportedSerializer(string Serializer, string Reason);
+
+/// <summary>How one (serializer, operation, data, N) was warmed up before its measured runs (docs/benchmark.md#warm-up).</summary>
+public sealed record WarmupResult
+{
+    public required string Serializer { get; init; }
+    public required string Operation { get; init; }
+    public required string Data { get; init; }
+    public required int Objects { get; init; }
+    /// <summary>"auto" (run until steady state or a bound) or "fixed" (--warmup N).</summary>
+    public required string Policy { get; init; }
+    public required int WarmupRuns { get; init; }
+    public required int MeasuredRuns { get; init; }
+    /// <summary>Operations per measured run (the pilot's choice, or --ops).</summary>
+    public required int Operations { get; init; }
+    /// <summary>Whether the stopping rule held when the warm-up ended (for a fixed count: whether it held after those runs).</summary>
+    public required bool SteadyState { get; init; }
+    /// <summary>Why the warm-up ended, in words: the rule held, a bound was reached, or the count was fixed.</summary>
+    public required string Reason { get; init; }
+    /// <summary>Wall time from the first warm-up run's start to the last one's end.</summary>
+    public double WarmupMs { get; init; }
+    /// <summary>Methods the JIT compiled (whole process) during the warm-up runs and during the measured runs; null without a JIT counter.</summary>
+    public long? WarmupCompiledMethods { get; init; }
+    public long? MeasuredCompiledMethods { get; init; }
+}
 
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]

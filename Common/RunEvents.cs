@@ -20,6 +20,14 @@ public static class RunEvents
     public const string RunStartName = "RunStart";
     public const string RunStopName = "RunStop";
 
+    /// <summary>
+    /// Version of RunStart and RunStop. 0: the fields up to WorkerThreadId (RunStop: DurationMs). 1: Warmup and
+    /// Operations appended (EventSource's rule: new payload fields only at the end, and a new version with them).
+    /// A reader of a version-0 trace sees neither field: treat such runs as one operation each, with run 0 of each
+    /// (serializer, operation, N) the warm-up when there are more runs, as that benchmark did.
+    /// </summary>
+    public const int RunStartStopVersion = 1;
+
     public static class Fields
     {
         public const string Serializer = "Serializer";
@@ -30,6 +38,10 @@ public static class RunEvents
         public const string MarkerThreadId = "MarkerThreadId";
         public const string WorkerThreadId = "WorkerThreadId";
         public const string DurationMs = "DurationMs";
+        /// <summary>Version 1+: true for a warm-up run (not measured: the benchmark's tables leave it out).</summary>
+        public const string Warmup = "Warmup";
+        /// <summary>Version 1+: serializer calls inside the run's window; DurationMs and every counter cover all of them.</summary>
+        public const string Operations = "Operations";
     }
 
     /// <summary>NoInlining marker methods: the marker thread's wait is identified by these frames.</summary>

@@ -41,7 +41,9 @@ public static class TraceDiffer
 
     private static RowDiff Row((string Serializer, string Operation, int Objects) key, List<RunAnalysis>? b, List<RunAnalysis>? t, DiffSide baseline, DiffSide trace, DiffSettings settings)
     {
-        MetricDiff Compare(string name, Func<RunAnalysis, double> value) => Diff(name, b?.Select(value).ToList(), t?.Select(value).ToList(), settings.Alpha);
+        // Per operation: a run repeats the call Operations times, and two launches may size their runs differently.
+        MetricDiff Compare(string name, Func<RunAnalysis, double> value) =>
+            Diff(name, b?.Select(r => value(r) / r.Operations).ToList(), t?.Select(r => value(r) / r.Operations).ToList(), settings.Alpha);
 
         // Thread CPU comes from results.json; without it for every run (e.g. `record -- cmd`) it is left out.
         var hasThreadCpu = (b ?? []).Concat(t ?? []).All(r => r.InProcess is not null);
@@ -71,7 +73,7 @@ public static class TraceDiffer
             {
                 var value = s_metrics.First(m => m.Name == name).Value;
                 var total = metrics.First(m => m.Name == name);
-                var factored = t.Average(factoredOut) - b.Average(factoredOut);
+                var factored = t.Average(r => factoredOut(r) / r.Operations) - b.Average(r => factoredOut(r) / r.Operations);
                 var remainder = Compare(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
                 explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance));
             }

@@ -78,6 +78,10 @@ public sealed class RunAnalysis
     public int GcPollLeafSamples { get; set; }
 
     public bool IsWarmup { get; set; }
+    /// <summary>What RunStart said (version 1 events); null for older traces, where run 0 is the warm-up.</summary>
+    public bool? WarmupFromEvents { get; set; }
+    /// <summary>Serializer calls inside the window (RunStart version 1; 1 before): every figure of the run covers all of them.</summary>
+    public int Operations { get; set; } = 1;
     public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
     /// <summary>

@@ -41,17 +41,22 @@ public static class AnalysisReport
         var summaries = SerializerSummary.From(analysis.Runs);
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
+        var ops = summaries.Any(s => s.Operations > 1);
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
-            string[] columns = ["Serializer", "N", "Runs", "Mean ms", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
+            string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
                 "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : [])];
-            var table = new TextTable($"{op.Key}: per serializer (mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
+            var table = new TextTable($"{op.Key}: per serializer ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
+            var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs))])))
+                .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
-                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), Fmt.Ms(s.MinDurationMs),
+                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
+                    Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : [])]);
+            if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
             yield return table;
         }
     }
@@ -149,6 +154,7 @@ public static class AnalysisReport
                 ["objects"] = r.Key.Objects,
                 ["run"] = r.Key.Run,
                 ["warmup"] = r.IsWarmup,
+                ["operations"] = r.Operations,
                 ["window"] = r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events",
                 ["startMs"] = r.StartMs,
                 ["durationMs"] = r.DurationMs,
@@ -195,6 +201,10 @@ public static class AnalysisReport
                 ["objects"] = s.Objects,
                 ["runs"] = s.Runs,
                 ["warmupDurationMs"] = s.WarmupDurationMs,
+                ["warmupRuns"] = s.WarmupRuns,
+                ["operations"] = s.Operations,
+                ["durationCv"] = s.DurationCv,
+                ["maxDurationMs"] = s.MaxDurationMs,
                 ["durationMs"] = s.MeanDurationMs,
                 ["minDurationMs"] = s.MinDurationMs,
                 ["sizeBytes"] = s.SizeBytes,

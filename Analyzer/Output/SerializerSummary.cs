@@ -10,6 +10,13 @@ public sealed record SerializerSummary
     public required int Objects { get; init; }
     public required int Runs { get; init; }
     public double? WarmupDurationMs { get; init; }
+    /// <summary>Warm-up runs before the measured ones (the benchmark warms each case to steady state).</summary>
+    public int WarmupRuns { get; init; }
+    /// <summary>Serializer calls per run (mean); every per-run figure here is divided by it: values are per operation.</summary>
+    public double Operations { get; init; } = 1;
+    /// <summary>Spread of the measured runs' durations (standard deviation over mean); null below two runs.</summary>
+    public double? DurationCv { get; init; }
+    public double MaxDurationMs { get; init; }
     public required double MeanDurationMs { get; init; }
     public required double MinDurationMs { get; init; }
     public required double CpuMs { get; init; }
@@ -49,16 +56,22 @@ public sealed record SerializerSummary
                 var measured = all.Where(r => !r.IsWarmup).ToList();
                 var warm = all.FirstOrDefault(r => r.IsWarmup);
                 var sampled = measured.Sum(r => r.NonGcSampledMs);
-                double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(f);
+                // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
+                // may choose different counts; every per-run figure is divided by it, shares need not be.
+                double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Operations);
                 return new SerializerSummary
                 {
                     Serializer = g.Key.Serializer,
                     Operation = g.Key.Operation,
                     Objects = g.Key.Objects,
                     Runs = measured.Count,
-                    WarmupDurationMs = warm?.DurationMs,
+                    WarmupDurationMs = warm is null ? null : warm.DurationMs / warm.Operations,
+                    WarmupRuns = all.Count(r => r.IsWarmup),
+                    Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
                     MeanDurationMs = Mean(r => r.DurationMs),
-                    MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.DurationMs),
+                    MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.DurationMs / r.Operations),
+                    MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.DurationMs / r.Operations),
+                    DurationCv = Cv(measured.Select(r => r.DurationMs / r.Operations).ToList()),
                     CpuMs = Mean(r => r.CpuMs),
                     Gen0 = Mean(r => r.Gen0),
                     Gen1 = Mean(r => r.Gen1),
@@ -73,14 +86,15 @@ public sealed record SerializerSummary
                     Tags = measured.SelectMany(r => r.Tags)
                         .GroupBy(t => t.Key)
                         .OrderByDescending(t => t.Sum(x => x.Value))
-                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Count)),
+                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Operations))),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
                     OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
                     OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
+
                     TierShares = Shares(measured),
                     UnoptimizedShare = Findings.Detectors.NotSteadyStateDetector.UnoptimizedShare(measured),
-                    InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs) : null,
-                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs) : null,
+                    InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs / r.Operations) : null,
+                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs / r.Operations) : null,
                     EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0
                         ? measured.Sum(r => r.EventPipeCpu!.TagMs("Reflection")) / ep : null,
                     GcPollLeafShare = PollShare(measured),
@@ -91,7 +105,15 @@ public sealed record SerializerSummary
 
     private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, Dictionary<string, double>> values) =>
         runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
-            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Count), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)), StringComparer.Ordinal);
+
+    /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
+    private static double? Cv(List<double> values)
+    {
+        if (values.Count < 2) return null;
+        var mean = values.Average();
+        return mean <= 0 ? null : Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1)) / mean;
+    }
 
     private static Dictionary<Kernel.CodeTier, double> Shares(List<RunAnalysis> runs)
     {

@@ -16,7 +16,10 @@ public sealed partial class TraceAnalyzer
             var key = new RunKey(
                 Str(e, RunEvents.Fields.Serializer), Str(e, RunEvents.Fields.Operation),
                 Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
-            var pending = new PendingRun(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.WorkerThreadId), e.TimeStampRelativeMSec);
+            // Version 1 says which runs are warm-ups and how many calls a run makes; version 0 has neither.
+            var warmup = e.PayloadByName(RunEvents.Fields.Warmup) is bool w ? w : (bool?)null;
+            var operations = e.PayloadByName(RunEvents.Fields.Operations) is { } ops ? Math.Max(1, Convert.ToInt32(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1;
+            var pending = new PendingRun(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.WorkerThreadId), e.TimeStampRelativeMSec, warmup, operations);
             _pendingByMarker[Int(e, RunEvents.Fields.MarkerThreadId)] = pending;
         }
 
@@ -37,7 +40,7 @@ public sealed partial class TraceAnalyzer
             }
             var (marker, pending) = PendingForWorker(e.ThreadID);
             if (pending is null) return;
-            NewRun(pending.Key, pending.Data, marker, e.ThreadID, e.TimeStampRelativeMSec, WindowSource.RunEvents);
+            NewRun(pending, marker, e.ThreadID, e.TimeStampRelativeMSec, WindowSource.RunEvents);
         }
 
         private void OnRunEnd(TraceEvent e)
@@ -56,7 +59,7 @@ public sealed partial class TraceAnalyzer
             {
                 // Neither RunBegin nor a marker wait was seen (an older benchmark, or a profile without them):
                 // RunStart/RunStop bound the run, events in between could not be attributed as they came.
-                var late = NewRun(pending.Key, pending.Data, marker, pending.WorkerThreadId, pending.StartEventMs, WindowSource.RunEvents);
+                var late = NewRun(pending, marker, pending.WorkerThreadId, pending.StartEventMs, WindowSource.RunEvents);
                 late.EndMs = e.TimeStampRelativeMSec;
                 late.Closed = true;
                 _open = null;
@@ -87,7 +90,7 @@ public sealed partial class TraceAnalyzer
                 return; // a wait of the marker thread that is not the run wait (e.g. its idle wait)
             if (pending is not null) _pendingByMarker.Remove(e.ThreadID);
             var key = pending?.Key ?? new RunKey("(unnamed)", OperationOf(markerMethod), 0, _unnamed++);
-            var run = NewRun(key, pending?.Data ?? "", e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
+            var run = NewRun(pending ?? new PendingRun(key, "", 0, e.TimeStampRelativeMSec, null, 1), e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
             run.MarkerWaitStartMs = e.TimeStampRelativeMSec;
             // The worker's RunBegin will move the start to its Stopwatch read; until then it is still handshaking
             // (milliseconds, when it is descheduled), and that is not the run's cost.
@@ -110,7 +113,7 @@ public sealed partial class TraceAnalyzer
             _sawWaits = true;
             if (_pendingByMarker.Remove(wait.MarkerThreadId, out var pending))
             {
-                var late = NewRun(pending.Key, pending.Data, wait.MarkerThreadId, pending.WorkerThreadId, wait.StartMs, WindowSource.MarkerWait);
+                var late = NewRun(pending, wait.MarkerThreadId, pending.WorkerThreadId, wait.StartMs, WindowSource.MarkerWait);
                 late.EndMs = wait.EndMs;
                 late.Closed = true;
                 late.MarkerWaitStartMs = wait.StartMs;
@@ -139,9 +142,14 @@ public sealed partial class TraceAnalyzer
             return (0, null);
         }
 
-        private RunAnalysis NewRun(RunKey key, string data, int marker, int worker, double startMs, WindowSource source)
+        private RunAnalysis NewRun(PendingRun pending, int marker, int worker, double startMs, WindowSource source)
         {
-            var run = new RunAnalysis { Key = key, Data = data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source };
+            var key = pending.Key;
+            var run = new RunAnalysis
+            {
+                Key = key, Data = pending.Data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source,
+                Operations = pending.Operations, WarmupFromEvents = pending.Warmup,
+            };
             if (options.Includes(key.Serializer)) analysis.Runs.Add(run);
             // Runs are strictly sequential (the benchmark's handshake), so a new window closes any stale one.
             if (_open is not null && !_open.Closed) { _open.EndMs = startMs; _open.Closed = true; }
@@ -174,12 +182,18 @@ public sealed partial class TraceAnalyzer
             _ => "other",
         };
 
-        /// <summary>Run 0 of each (serializer, operation, N) is the warm-up when there are more runs, as in the benchmark.</summary>
+        /// <summary>
+        /// Warm-up runs: as the run events say (version 1: the benchmark warms each case to steady state, a variable
+        /// number of runs); from older traces, run 0 of each (serializer, operation, N) when there are more runs.
+        /// </summary>
         private void MarkWarmups()
         {
             foreach (var g in analysis.Runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)))
-                if (g.Count() > 1)
-                    foreach (var r in g) r.IsWarmup = r.Key.Run == 0;
+            {
+                var flagged = g.All(r => r.WarmupFromEvents is not null);
+                if (flagged) foreach (var r in g) r.IsWarmup = r.WarmupFromEvents!.Value && g.Any(x => x.WarmupFromEvents == false);
+                else if (g.Count() > 1) foreach (var r in g) r.IsWarmup = r.Key.Run == 0;
+            }
         }
     }
 }

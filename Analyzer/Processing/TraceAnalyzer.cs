@@ -159,7 +159,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private bool _sawWaits;
         private int _unnamed;
 
-        private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs);
+        private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs, bool? Warmup, int Operations);
 
         /// <summary>
         /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),

@@ -16,6 +16,11 @@ internal static class RuntimeShims
         public static bool IsDynamicCodeSupported => true;
     }
 
+    extension(Math)
+    {
+        public static double Clamp(double value, double min, double max) => value < min ? min : value > max ? max : value;
+    }
+
     extension(Stopwatch)
     {
         public static TimeSpan GetElapsedTime(long startingTimestamp, long endingTimestamp) =>

@@ -2,38 +2,50 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Benchmark.Output;
 
-/// <summary>Turns per-run results into the tables a user reads: measured runs aggregated, warm-up shown apart.</summary>
+/// <summary>
+/// Turns per-run results into the tables a user reads: measured runs aggregated per operation (one serializer call),
+/// with their spread and a rank that says when the spread is too wide to order two rows; warm-up runs counted apart.
+/// </summary>
 public static class ResultsReport
 {
     public static TextTable Summary(BenchmarkResults results)
     {
         var table = new TextTable(
             $"Serializer benchmark ({results.Runtime}, {results.Configuration})",
-            ["Serializer", "Operation", "N", "Runs", "Mean ms", "Min ms", "Warm-up ms", "Size KB", "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "CPU ms", "Round trip"]);
-        var groups = results.Runs
+            ["Serializer", "Operation", "N", "Runs", "Ops/run", "Mean ms", "Min ms", "CV", "Rank", "Warm-up", "Steady", "Size KB",
+             "Gen0/1k", "Gen1/1k", "Gen2/1k", "GC pause ms", "Alloc KB", "CPU ms", "Round trip"]);
+        var warmups = (results.Warmups ?? []).ToDictionary(w => (w.Serializer, w.Operation, w.Objects), w => w);
+        var cases = results.Runs
             .GroupBy(r => (r.Serializer, r.Operation, r.Objects))
+            .Select(g => CaseStats.Of([.. g]))
+            .GroupBy(c => (c.Operation, c.Objects))
             .OrderBy(g => g.Key.Operation == "serialize" ? 0 : g.Key.Operation == "deserialize" ? 1 : 2)
-            .ThenBy(g => g.Key.Objects)
-            .ThenBy(g => g.Where(r => !r.Warmup).DefaultIfEmpty(g.First()).Average(r => r.DurationMs));
-        foreach (var g in groups)
+            .ThenBy(g => g.Key.Objects);
+        var unsteady = new List<string>();
+        var compiling = new List<string>();
+        foreach (var group in cases)
         {
-            var all = g.ToList();
-            var measured = all.Where(r => !r.Warmup).ToList();
-            if (measured.Count == 0) measured = all; // a single run (or firstcall) is all there is
-            var warm = all.FirstOrDefault(r => r.Warmup && all.Count > 1);
-            var gcs = measured.Aggregate(GcCounts.Zero, (acc, r) => acc + r.GcCount);
-            table.AddRow(
-                g.Key.Serializer, g.Key.Operation, Fmt.Int(g.Key.Objects), Fmt.Int(measured.Count),
-                Fmt.Ms(measured.Average(r => r.DurationMs)), Fmt.Ms(measured.Min(r => r.DurationMs)),
-                warm is null ? "-" : Fmt.Ms(warm.DurationMs),
-                Fmt.Num(all[0].SizeBytes / 1024.0),
-                Fmt.Num((double)gcs.Gen0 / measured.Count), Fmt.Num((double)gcs.Gen1 / measured.Count), Fmt.Num((double)gcs.Gen2 / measured.Count),
-                Fmt.Ms(measured.Average(r => r.GcPauseMs)),
-                Fmt.Mb((long)measured.Average(r => r.AllocatedBytes)),
-                Fmt.Ms(measured.Average(r => r.CpuMs)),
-                all[0].Verification ?? "-");
+            var ranked = Ranking.Rank([.. group.OrderBy(c => c.MeanMs)]);
+            foreach (var (c, rank) in ranked)
+            {
+                warmups.TryGetValue((c.Serializer, c.Operation, c.Objects), out var w);
+                table.AddRow(
+                    c.Serializer, c.Operation, Fmt.Int(c.Objects), Fmt.Int(c.Measured.Count), Fmt.Int(c.Operations),
+                    Fmt.Ms(c.MeanMs), Fmt.Ms(c.MinMs), c.Measured.Count > 1 ? Fmt.Pct(c.Cv) : "-", rank,
+                    Fmt.Int(w?.WarmupRuns ?? c.WarmupRuns), w is null ? "-" : w.SteadyState ? "yes" : "no",
+                    Fmt.Num(c.First.SizeBytes / 1024.0),
+                    Fmt.Num(c.GcsPerThousand.Gen0), Fmt.Num(c.GcsPerThousand.Gen1), Fmt.Num(c.GcsPerThousand.Gen2),
+                    Fmt.Ms(c.PerOperation(r => r.GcPauseMs)), Fmt.Num(c.PerOperation(r => r.AllocatedBytes) / 1024.0),
+                    Fmt.Ms(c.PerOperation(r => r.CpuMs)), c.First.Verification ?? "-");
+                if (w is { SteadyState: false } && w.WarmupRuns > 0) unsteady.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)}: {w.Reason}");
+                if (w is { MeasuredCompiledMethods: > 0 } m) compiling.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)} ({Fmt.Int(m.MeasuredCompiledMethods.Value)})");
+            }
         }
-        table.Notes.Add("Mean/Min over measured runs; run 0 is the warm-up. GC columns are collections per run by condemned generation.");
+        table.Notes.Add("Per operation (one serializer call; a run repeats it Ops/run times): mean and min over the measured runs, CV = their standard deviation / mean.");
+        table.Notes.Add("Rank: by mean within an operation and N; ~ = its min-max range overlaps a neighbour's, so that order is within run-to-run noise (more --runs, or launches pooled by `esp diff`).");
+        table.Notes.Add("Warm-up: runs before the measured ones (--warmup auto: until the JIT is done and durations settle); Steady: whether that held within the bounds. GC columns are collections per 1,000 operations by condemned generation.");
+        if (unsteady.Count > 0) table.Notes.Add($"Not at steady state ({unsteady.Count}): " + string.Join("; ", unsteady));
+        if (compiling.Count > 0) table.Notes.Add("Methods the JIT compiled (anywhere in the process) during the measured runs: " + string.Join(", ", compiling));
         if (results.AppContextSwitches is { Count: > 0 } switches)
             table.Notes.Add($"AppContext: {string.Join(", ", switches.Select(s => $"{s.Key}={(s.Value ? "true" : "false")}"))}; dynamic code supported: {(results.DynamicCodeSupported == true ? "yes" : "no")}");
         foreach (var u in results.Unsupported.DistinctBy(u => u.Serializer)) table.Notes.Add($"{u.Serializer}: not run: {u.Reason}");
@@ -50,12 +62,15 @@ public static class ResultsReport
 
     public static string RunsCsv(BenchmarkResults results)
     {
-        var table = new TextTable("runs", ["serializer", "version", "format", "operation", "data", "objects", "run", "warmup", "threads", "durationMs", "sizeBytes", "gen0", "gen1", "gen2", "gcPauseMs", "allocatedBytes", "cpuMs", "verification"]);
+        var table = new TextTable("runs", ["serializer", "version", "format", "operation", "data", "objects", "run", "warmup", "threads", "durationMs", "sizeBytes", "gen0", "gen1", "gen2", "gcPauseMs", "allocatedBytes", "cpuMs", "verification",
+            "operations", "durationPerOperationMs", "compiledMethods", "compilationMs"]);
         foreach (var r in results.Runs)
             table.AddRow(r.Serializer, r.SerializerVersion ?? "", r.Format ?? "", r.Operation, r.Data, Fmt.Int(r.Objects), Fmt.Int(r.Run),
                 r.Warmup ? "true" : "false", Fmt.Int(r.Threads), Fmt.Num(r.DurationMs, "F4"), Fmt.Int(r.SizeBytes),
                 Fmt.Int(r.GcCount.Gen0), Fmt.Int(r.GcCount.Gen1), Fmt.Int(r.GcCount.Gen2), Fmt.Num(r.GcPauseMs, "F4"),
-                Fmt.Int(r.AllocatedBytes), Fmt.Num(r.CpuMs, "F3"), r.Verification ?? "");
+                Fmt.Int(r.AllocatedBytes), Fmt.Num(r.CpuMs, "F3"), r.Verification ?? "",
+                Fmt.Int(r.Operations), Fmt.Num(r.DurationPerOperationMs, "F6"),
+                r.CompiledMethods is { } c ? Fmt.Int(c) : "", r.CompilationMs is { } t ? Fmt.Num(t, "F3") : "");
         return table.Render(TableFormat.Csv);
     }
 }

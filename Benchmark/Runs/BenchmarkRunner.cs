@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Runs.Warmup;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Benchmark.Verification;
 using EtwSerializerProfiler.Common;
@@ -13,11 +14,14 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>? progress) : Runner
 {
     private HeapSnapshotPoint? _heap;
+    private CaseRunner? _cases;
 
     public override void Run(CancellationToken cancel)
     {
         using var heap = _heap = options.Heap is { } plan ? new HeapSnapshotPoint(plan, DataFactory.TypeOf(options.Data).Name, progress) : null;
         if (heap is not null) HeapSnapshots = [];
+        _cases = new CaseRunner(options.Warmup, options.Runs);
+        Warmups = [];
         using var marker = new MarkerThread();
         var scope = new RunScope(marker, allThreads: options.Threads > 1, options.FailAfterRuns);
         var dataType = DataFactory.TypeOf(options.Data);
@@ -85,49 +89,79 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
             verification = RoundTripVerifier.Verify(data, back).Summary;
         }
 
+        var cases = new List<CaseSpec>(2);
         if (doSerialize)
         {
-            for (var run = 0; run < options.Runs; run++)
+            // One reused output stream, emptied before each run outside the window and between the run's operations
+            // inside it (two field stores, as BenchmarkDotNet does): the window holds the calls and nothing else of note.
+            // The harness lambdas are fully optimized from the first run (AggressiveOptimization): they run once per
+            // run, and their tier-ups would be JIT activity in the window that is not the serializer's.
+            cases.Add(Case(new CaseKey(serializer.Name, "serialize", dataName, count), [MethodImpl(HarnessCode.Optimized)] (ctx) =>
             {
-                cancel.ThrowIfCancellationRequested();
                 buffer.Position = 0;
                 buffer.SetLength(0);
-                var m = scope.Measure(new RunContext(serializer.Name, "serialize", dataName, count, run), () => SerializeRun(serializer, data, buffer));
-                Results.Add(ToResult(serializer, "serialize", dataName, count, run, m, buffer.Length, verification, threads: 1));
-            }
+                return scope.Measure(ctx, [MethodImpl(HarnessCode.Optimized)] () =>
+                {
+                    for (var op = 0; op < ctx.Operations; op++)
+                    {
+                        buffer.Position = 0;
+                        buffer.SetLength(0);
+                        SerializeRun(serializer, data, buffer);
+                    }
+                });
+            }, serializer, () => buffer.Length, verification, threads: 1));
         }
 
+        using var crew = doDeserialize && options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
         if (doDeserialize)
         {
-            using var crew = options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
-            for (var run = 0; run < options.Runs; run++)
+            cases.Add(Case(new CaseKey(serializer.Name, "deserialize", dataName, count), [MethodImpl(HarnessCode.Optimized)] (ctx) =>
             {
-                cancel.ThrowIfCancellationRequested();
-                RunMeasurement m;
-                if (options.Threads == 1)
+                if (crew is not null) return MeasureConcurrent(scope, crew, serializer, dataType, bytes, ctx);
+                // A new stream per run (outside the window), rewound between the run's operations (a field store).
+                var input = new MemoryStream(bytes, writable: false);
+                object? result = null;
+                var m = scope.Measure(ctx, [MethodImpl(HarnessCode.Optimized)] () =>
                 {
-                    var input = new MemoryStream(bytes, writable: false);
-                    object? result = null;
-                    m = scope.Measure(new RunContext(serializer.Name, "deserialize", dataName, count, run), () => result = DeserializeRun(serializer, dataType, input));
-                    GC.KeepAlive(result);
-                }
-                else
-                {
-                    m = MeasureConcurrent(scope, crew!, serializer, dataType, bytes, new RunContext(serializer.Name, "deserialize", dataName, count, run));
-                }
-                Results.Add(ToResult(serializer, "deserialize", dataName, count, run, m, bytes.Length, verification, options.Threads));
-            }
+                    for (var op = 0; op < ctx.Operations; op++)
+                    {
+                        input.Position = 0;
+                        result = DeserializeRun(serializer, dataType, input);
+                    }
+                });
+                GC.KeepAlive(result);
+                return m;
+            }, serializer, () => bytes.Length, verification, options.Threads));
+        }
+
+        // Serialize and deserialize of this N warm up together (CaseRunner), then each is measured.
+        var outcomes = _cases!.RunGroup(cases, cancel);
+        foreach (var w in outcomes.Select(o => o.Warmup))
+        {
+            Warmups!.Add(w);
+            progress?.Report($"  {w.Operation}: {w.WarmupRuns} warm-up run(s), {(w.SteadyState ? "steady" : "NOT steady")}, {w.Operations} op(s) per run; {w.Reason}");
         }
 
         // After the measured runs, so the forced GCs and the wait for the dump never fall inside one.
-        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, options.Runs, data, originalBytes, bytes, cancel));
+        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, outcomes[^1].Runs.Count, data, originalBytes, bytes, cancel));
     }
+
+    /// <summary>A case whose every run is kept as a result the moment it completes.</summary>
+    private CaseSpec Case(CaseKey key, Func<RunContext, RunMeasurement> measure, Serializer serializer, Func<long> size, string? verification, int threads) =>
+        new(key, measure, (ctx, m) => Results.Add(ToResult(serializer, ctx, m, size(), verification, threads)));
 
     private static RunMeasurement MeasureConcurrent(RunScope scope, WorkerCrew crew, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
     {
         // The crew's threads are parked before the window opens so neither thread start-up nor input setup is measured.
         var inputs = Enumerable.Range(0, crew.Count).Select(_ => new MemoryStream(bytes, writable: false)).ToArray();
-        Action<int> work = i => GC.KeepAlive(DeserializeRun(serializer, dataType, inputs[i]));
+        Action<int> work = [MethodImpl(HarnessCode.Optimized)] (i) =>
+        {
+            for (var op = 0; op < run.Operations; op++)
+            {
+                inputs[i].Position = 0;
+                GC.KeepAlive(DeserializeRun(serializer, dataType, inputs[i]));
+            }
+        };
         return scope.Measure(run, () => crew.Run(work));
     }
 
@@ -138,16 +172,17 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static object DeserializeRun(Serializer serializer, Type type, Stream input) => serializer.Deserialize(type, input);
 
-    private static RunResult ToResult(Serializer s, string operation, string data, int count, int run, RunMeasurement m, long size, string? verification, int threads) => new()
+    private static RunResult ToResult(Serializer s, RunContext run, RunMeasurement m, long size, string? verification, int threads) => new()
     {
         Serializer = s.Name,
         SerializerVersion = s.Version,
         Format = s.Format,
-        Operation = operation,
-        Data = data,
-        Objects = count,
-        Run = run,
-        Warmup = run == 0,
+        Operation = run.Operation,
+        Data = run.Data,
+        Objects = run.Objects,
+        Run = run.Run,
+        Warmup = run.Warmup,
+        Operations = run.Operations,
         Threads = threads,
         DurationMs = m.DurationMs,
         OuterDurationMs = m.OuterDurationMs,
@@ -156,6 +191,8 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         GcPauseMs = m.GcPauseMs,
         AllocatedBytes = m.AllocatedBytes,
         CpuMs = m.CpuMs,
+        CompiledMethods = m.Jit?.CompiledMethods,
+        CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
         WorkerThreadId = m.WorkerThreadId,
         MarkerThreadId = m.MarkerThreadId,
         Verification = verification,

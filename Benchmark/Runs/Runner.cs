@@ -8,6 +8,8 @@ public abstract class Runner
     public List<RunResult> Results { get; } = [];
     public List<UnsupportedSerializer> Unsupported { get; } = [];
     public List<string> Errors { get; } = [];
+    /// <summary>How each case was warmed up (null for a runner without warm-up, such as first calls).</summary>
+    public List<WarmupResult>? Warmups { get; protected set; }
     /// <summary>--heap snapshot points reached (null when none were requested).</summary>
     public List<HeapSnapshotInfo>? HeapSnapshots { get; protected set; }
 

@@ -20,7 +20,7 @@ public static class WpaRegionsGenerator
     public const int GcEndId = 2, GcEndVersion = 1;
     public const int SuspendEEStartId = 9, SuspendEEStartVersion = 1;
     public const int RestartEEStopId = 3, RestartEEStopVersion = 1;
-    public const int RunEventVersion = 0;
+    public const int RunEventVersion = RunEvents.RunStartStopVersion;
 
     public static IEnumerable<GeneratedFile> Generate()
     {

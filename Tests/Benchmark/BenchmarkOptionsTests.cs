@@ -12,7 +12,7 @@ public sealed class BenchmarkOptionsTests
         var o = BenchmarkOptions.Parse([]);
         Assert.Equal(TestMode.Combined, o.Test);
         Assert.Equal(BenchmarkOptions.DefaultCounts, o.Counts);
-        Assert.Equal(3, o.Runs);
+        Assert.Equal(5, o.Runs); // measured runs; the warm-up comes on top (WarmupPartsTests)
         Assert.Equal(EtwSerializerProfiler.Benchmark.Serializers.SerializerCatalog.All, o.Serializers);
         Assert.True(o.ShouldVerify(10_000));
         Assert.False(o.ShouldVerify(10_001));

@@ -13,7 +13,8 @@ public sealed class BenchmarkProcessTests
         var dir = Repo.NewTempDir("bench");
         var json = Path.Combine(dir, "r.json");
         var csv = Path.Combine(dir, "r.csv");
-        var result = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--n", "10,200", "--runs", "2", "--json", json, "--csv", csv, "--quiet");
+        // One warm-up and one measured run of one call each: the plumbing, quickly (the automatic warm-up is SteadyStateRunTests').
+        var result = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--n", "10,200", "--warmup", "1", "--runs", "1", "--ops", "1", "--json", json, "--csv", csv, "--quiet");
         Assert.True(result.ExitCode == 0, result.StdErr + result.StdOut);
         var results = BenchmarkResults.Load(json);
         var supported = SerializerCatalog.All.Where(s => s.UnsupportedReason is null).Select(s => s.Name).ToHashSet();
@@ -22,7 +23,11 @@ public sealed class BenchmarkProcessTests
         Assert.Contains(results.Unsupported, u => u.Serializer == "BinaryFormatter" && u.Reason.Contains("PlatformNotSupportedException", StringComparison.Ordinal));
         Assert.All(results.Runs, r => Assert.StartsWith("ok", r.Verification, StringComparison.Ordinal));
         Assert.All(results.Runs, r => Assert.True(r.DurationMs > 0 && r.SizeBytes > 0 && r.MarkerThreadId > 0 && r.WorkerThreadId > 0));
-        Assert.All(results.Runs.Where(r => r.Run == 0), r => Assert.True(r.Warmup));
+        Assert.All(results.Runs, r => Assert.Equal((r.Run == 0, 1), (r.Warmup, r.Operations)));
+        var cases = supported.Count * 2 * 2;
+        Assert.Equal(cases, results.Warmups!.Count);
+        Assert.All(results.Warmups, w => Assert.Equal(("fixed", 1, 1, 1), (w.Policy, w.WarmupRuns, w.MeasuredRuns, w.Operations)));
+        Assert.All(results.Runs, r => Assert.True(r.CompiledMethods >= 0 && r.CompilationMs >= 0, "JitInfo counts every run on .NET"));
         Assert.Equal("Release", results.Configuration);
         Assert.Contains("Mean ms", result.StdOut, StringComparison.Ordinal);
         Assert.Contains("BinaryFormatter: not run:", result.StdOut, StringComparison.Ordinal);
@@ -44,9 +49,13 @@ public sealed class BenchmarkProcessTests
     {
         var dir = Repo.NewTempDir("modes");
         var json = Path.Combine(dir, "t.json");
-        var threads = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--test", "deserialize", "--threads", "3", "--n", "500", "--runs", "2", "--serializers", "DataContract", "--json", json, "--quiet");
+        var threads = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--test", "deserialize", "--threads", "3", "--n", "500", "--warmup", "3", "--runs", "2", "--serializers", "DataContract", "--json", json, "--quiet");
         Assert.True(threads.ExitCode == 0, threads.StdErr);
-        Assert.All(BenchmarkResults.Load(json).Runs, r => Assert.Equal(3, r.Threads));
+        var concurrent = BenchmarkResults.Load(json).Runs;
+        Assert.All(concurrent, r => Assert.Equal(3, r.Threads));
+        // The pilot sized the measured runs from the warm-up: every thread repeats the call that many times per run.
+        Assert.Single(concurrent.Where(r => !r.Warmup).Select(r => r.Operations).Distinct());
+        Assert.Equal(concurrent.Last().Operations, BenchmarkResults.Load(json).Warmups!.Single().Operations);
 
         var first = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--test", "firstcall", "--n", "10", "--serializers", "XmlSerializer,System.Text.Json.SourceGen", "--json", json, "--quiet");
         Assert.True(first.ExitCode == 0, first.StdErr);

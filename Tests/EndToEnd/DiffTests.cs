@@ -24,7 +24,8 @@ public sealed class DiffRecordings : IDisposable
     public const string DynamicCode = "System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported";
     public static readonly string[] Switching = ["System.Text.Json", "Newtonsoft.Json"];
     public const string Control = "Google.Protobuf";
-    // Five measured runs per launch: enough for Welch's test to see the switch through a busy machine's noise.
+    // Five measured runs per launch: enough for Welch's test to see the switch through a busy machine's noise. With one
+    // warm-up run before them and one call per run (--warmup 1 --ops 1): the structure from before the automatic warm-up.
     public const int Runs = 6;
     public const int Launches = 3;
     public const int Objects = 20_000;
@@ -40,7 +41,7 @@ public sealed class DiffRecordings : IDisposable
     {
         // Tiered compilation off on both sides: otherwise tier-0 code can still run in a measured run of either
         // configuration, at random (the tier-up waits for a quiet moment), which swamps the effect on a busy machine.
-        string[] common = ["--n", Objects.ToString(CultureInfo.InvariantCulture), "--runs", Runs.ToString(CultureInfo.InvariantCulture),
+        string[] common = ["--n", Objects.ToString(CultureInfo.InvariantCulture), "--warmup", "1", "--runs", (Runs - 1).ToString(CultureInfo.InvariantCulture), "--ops", "1",
             "--serializers", string.Join(",", [.. Switching, Control]), "--quiet", "--env", "DOTNET_TieredCompilation=0"];
         var emit = new List<TraceFolder>();
         var reflection = new List<TraceFolder>();

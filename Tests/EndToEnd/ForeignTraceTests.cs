@@ -19,7 +19,7 @@ public sealed class ForeignTraceTests
         var trace = Path.Combine(dir, "self.nettrace");
         var results = Path.Combine(dir, "results.json");
         var psi = new System.Diagnostics.ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true };
-        foreach (var a in new[] { Repo.BenchmarkDll, "--n", "20000", "--runs", "3", "--payload-bytes", "256", "--serializers", "System.Text.Json,Reflection", "--json", results, "--quiet" })
+        foreach (var a in new[] { Repo.BenchmarkDll, "--n", "20000", "--warmup", "1", "--runs", "2", "--ops", "1", "--payload-bytes", "256", "--serializers", "System.Text.Json,Reflection", "--json", results, "--quiet" })
             psi.ArgumentList.Add(a);
         psi.Environment["DOTNET_EnableEventPipe"] = "1";
         psi.Environment["DOTNET_EventPipeOutputPath"] = trace;

@@ -26,7 +26,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     [Fact]
     public void Base64_with_indented_line_breaks_makes_DataContract_throw_and_catch_FormatException_per_chunk()
     {
-        var rec = ScenarioRecording.Record(Sub("b64"), "--test", "deserialize", "--n", "50", "--runs", "3", "--payload-bytes", "1024",
+        var rec = ScenarioRecording.Record(Sub("b64"), "--test", "deserialize", "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1", "--payload-bytes", "1024",
             "--scenario", "base64-indented-linebreaks", "--serializers", "DataContract,XmlSerializer");
         var finding = Assert.Single(rec.Of(FindingKinds.Exceptions, "DataContract"));
         Assert.Equal(FindingSeverity.Warning, finding.Severity);
@@ -64,7 +64,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     {
         // Seed 003's exact shape (CRLF every 73 chars) took the exception path on .NET Framework; .NET skips a chunk
         // that is one '\n'. Should a runtime bring the exceptions back, this fails and docs/findings.md is stale.
-        var rec = ScenarioRecording.Record(Sub("b64plain"), "--test", "deserialize", "--n", "50", "--runs", "3", "--payload-bytes", "1024",
+        var rec = ScenarioRecording.Record(Sub("b64plain"), "--test", "deserialize", "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1", "--payload-bytes", "1024",
             "--scenario", "base64-linebreaks", "--serializers", "DataContract");
         Assert.NotEmpty(rec.Runs("DataContract"));
         Assert.All(rec.Runs("DataContract"), r => Assert.Equal(0, r.Exceptions));
@@ -74,7 +74,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     [Fact]
     public void Clean_serializers_at_small_N_raise_no_finding_at_all()
     {
-        var rec = ScenarioRecording.Record(Sub("clean"), "--n", "50", "--runs", "3", "--payload-bytes", "1024",
+        var rec = ScenarioRecording.Record(Sub("clean"), "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1", "--payload-bytes", "1024",
             "--serializers", "DataContract," + string.Join(",", Clean));
         foreach (var s in Clean.Append("DataContract"))
         {
@@ -95,7 +95,7 @@ public sealed class ScenarioFindingsTests : IDisposable
         var attempts = new List<string>();
         for (var attempt = 0; attempt < 3; attempt++)
         {
-            rec = ScenarioRecording.Record(Sub($"contention{attempt}"), "--test", "deserialize", "--threads", "64", "--n", "10", "--runs", "300",
+            rec = ScenarioRecording.Record(Sub($"contention{attempt}"), "--test", "deserialize", "--threads", "64", "--n", "10", "--warmup", "1", "--runs", "299", "--ops", "1",
                 "--serializers", "ServiceStack.Text,DataContract," + string.Join(",", Clean));
             var runs = rec.Runs("ServiceStack.Text");
             attempts.Add($"attempt {attempt}: {runs.Count} runs, {runs.Sum(r => r.ContentionMs):F2} ms of lock waits in {runs.Sum(r => r.DurationMs):F1} ms; findings: {rec.Describe()}");
@@ -140,7 +140,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     public void Deserializing_large_payloads_is_GC_bound()
     {
         // Four measured runs with tiered compilation off: a measured run still in tier-0 code would dilute the share.
-        var rec = ScenarioRecording.Record(Sub("gc"), "--test", "deserialize", "--n", "20k", "--runs", "5", "--payload-bytes", "1000",
+        var rec = ScenarioRecording.Record(Sub("gc"), "--test", "deserialize", "--n", "20k", "--warmup", "1", "--runs", "4", "--ops", "1", "--payload-bytes", "1000",
             "--serializers", "Google.Protobuf", "--env", "DOTNET_TieredCompilation=0");
         var finding = Assert.Single(rec.Of(FindingKinds.GcBound, "Google.Protobuf"));
         Assert.True(finding.EvidenceValue("gcPauseShare") >= FindingThresholds.Default.MinGcPauseShare, finding.Message);
@@ -158,7 +158,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     public void ObjectGraphs_4096_bucket_object_table_is_super_linear_the_clean_serializers_are_not()
     {
         // Tiered compilation off: a tier-0 run at 20k (the tier-up waits for a quiet moment) would flatten the slope.
-        var rec = ScenarioRecording.Record(Sub("scaling"), "--test", "deserialize", "--n", "20k,60k,180k", "--runs", "4",
+        var rec = ScenarioRecording.Record(Sub("scaling"), "--test", "deserialize", "--n", "20k,60k,180k", "--warmup", "1", "--runs", "3", "--ops", "1",
             "--serializers", "ObjectGraph," + string.Join(",", Clean), "--env", "DOTNET_TieredCompilation=0");
         var finding = Assert.Single(rec.Of(FindingKinds.SuperLinear, "ObjectGraph"));
         Assert.True(finding.EvidenceValue("slope") >= FindingThresholds.Default.SuperLinearSlope, finding.Message);
@@ -171,7 +171,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     [Fact]
     public void A_Debug_build_or_debugger_in_results_json_is_a_critical_finding_and_analyze_prints_findings_last()
     {
-        var rec = ScenarioRecording.Record(Sub("debug"), "--test", "deserialize", "--n", "10", "--runs", "2", "--serializers", "Google.Protobuf");
+        var rec = ScenarioRecording.Record(Sub("debug"), "--test", "deserialize", "--n", "10", "--warmup", "1", "--runs", "1", "--ops", "1", "--serializers", "Google.Protobuf");
         Assert.DoesNotContain(rec.Findings, f => f.Severity == FindingSeverity.Critical);
 
         // The benchmark cannot be made a Debug build from here, so its results.json says so instead: the rest of

@@ -105,7 +105,7 @@ public sealed class HeapSnapshotPartsTests
         try
         {
             var r = ProcessRunner.Dotnet(Repo.BenchmarkDll, "--heap", "Reflection", "--serializers", "Reflection", "--data", "sharedstrings",
-                "--n", "100", "--runs", "1", "--test", "serialize", "--json", json);
+                "--n", "100", "--warmup", "0", "--runs", "1", "--ops", "1", "--test", "serialize", "--json", json);
             Assert.True(r.ExitCode == 0, r.StdErr);
             var snapshot = Assert.Single(BenchmarkResults.Load(json).HeapSnapshots!);
             Assert.Equal(HeapSnapshotStatus.NoRecorder, snapshot.Status);

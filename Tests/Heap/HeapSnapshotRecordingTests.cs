@@ -34,7 +34,7 @@ public sealed class HeapSnapshotRecordingTests
             var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(dir, "t"),
             [
                 "--profile", "gc", "--data", "sharedstrings", "--n", Objects.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                "--runs", "1", "--test", "deserialize", "--serializers", name, "--heap", name, "--quiet",
+                "--warmup", "0", "--runs", "1", "--ops", "1", "--test", "deserialize", "--serializers", name, "--heap", name, "--quiet",
             ]);
             Assert.True(exit == ExitCodes.Ok, output);
             var dump = Assert.Single(HeapSnapshotInput.Open(folder.Path).Dumps);
@@ -61,7 +61,7 @@ public sealed class HeapSnapshotRecordingTests
             var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(dir, "t"),
             [
                 "--profile", "gc", "--data", "sharedstrings", "--n", Objects.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                "--runs", "1", "--test", "deserialize", "--serializers", string.Join(',', Serializers), "--heap", string.Join(',', Serializers), "--quiet",
+                "--warmup", "0", "--runs", "1", "--ops", "1", "--test", "deserialize", "--serializers", string.Join(',', Serializers), "--heap", string.Join(',', Serializers), "--quiet",
             ]);
             Assert.True(exit == ExitCodes.Ok, output);
 
@@ -141,7 +141,7 @@ public sealed class HeapSnapshotRecordingTests
             Directory.CreateDirectory(Path.Combine(outDir, HeapSnapshotRootNames.DumpFileName("System.Text.Json", 100)));
             var (exit, folder, output) = await Recording.RecordAsync(outDir,
             [
-                "--profile", "gc", "--data", "sharedstrings", "--n", "100", "--runs", "1", "--test", "deserialize",
+                "--profile", "gc", "--data", "sharedstrings", "--n", "100", "--warmup", "0", "--runs", "1", "--ops", "1", "--test", "deserialize",
                 "--serializers", string.Join(',', Serializers), "--heap", string.Join(',', Serializers), "--quiet",
             ]);
 

@@ -15,7 +15,7 @@ public sealed class RecorderFaultTests
     {
         var dir = Repo.NewTempDir("crash");
         var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(dir, "t"),
-            ["--n", "20000", "--runs", "100", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "60", "--quiet"]);
+            ["--n", "20000", "--runs", "100", "--ops", "1", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "60", "--quiet"]);
         Assert.Equal(ExitCodes.Failed, exit);
         var manifest = Manifest.Load(folder.Manifest);
         Assert.Equal(RecordingStatus.ChildCrashed, manifest.Status);
@@ -85,8 +85,10 @@ public sealed class RecorderFaultTests
     public async Task Two_recordings_at_once_do_not_interfere()
     {
         var dir = Repo.NewTempDir("twice");
-        var a = Recording.RecordAsync(Path.Combine(dir, "a"), ["--n", "1000", "--runs", "2", "--serializers", "Google.Protobuf", "--quiet"]);
-        var b = Recording.RecordAsync(Path.Combine(dir, "b"), ["--n", "1000", "--runs", "2", "--serializers", "System.Text.Json", "--quiet"]);
+        // One warm-up and one measured run of one call per operation: two runs each of serialize and deserialize.
+        string[] runs = ["--warmup", "1", "--runs", "1", "--ops", "1"];
+        var a = Recording.RecordAsync(Path.Combine(dir, "a"), ["--n", "1000", .. runs, "--serializers", "Google.Protobuf", "--quiet"]);
+        var b = Recording.RecordAsync(Path.Combine(dir, "b"), ["--n", "1000", .. runs, "--serializers", "System.Text.Json", "--quiet"]);
         var results = await Task.WhenAll(a, b);
         Assert.All(results, r => Assert.Equal(0, r.ExitCode));
         foreach (var (serializer, folder) in new[] { ("Google.Protobuf", results[0].Folder), ("System.Text.Json", results[1].Folder) })
@@ -103,7 +105,7 @@ public sealed class RecorderFaultTests
     public async Task Any_dotnet_command_can_be_recorded_after_double_dash()
     {
         var dir = Repo.NewTempDir("cmd");
-        var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(dir, "t"), ["--profile", "gc", "--", "dotnet", Repo.BenchmarkDll, "--n", "100", "--runs", "2", "--serializers", "Reflection", "--quiet"]);
+        var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(dir, "t"), ["--profile", "gc", "--", "dotnet", Repo.BenchmarkDll, "--n", "100", "--warmup", "1", "--runs", "1", "--ops", "1", "--serializers", "Reflection", "--quiet"]);
         Assert.Equal(0, exit);
         Assert.False(File.Exists(folder.ResultsJson), "results.json is only written when the recorder drives the benchmark itself");
         var manifest = Manifest.Load(folder.Manifest);

@@ -35,14 +35,15 @@ public sealed class Samples
 
     /// <summary>
     /// The runs the benchmark marks as measured (Warmup = false): whatever its warm-up policy, the comparison takes
-    /// what its own tables take. Concurrent runs (--threads) measure something else and are left out.
+    /// what its own tables take, per operation (a run may repeat the call; BenchmarkDotNet's values are per call too).
+    /// Concurrent runs (--threads) measure something else and are left out.
     /// </summary>
     public static void AddBenchmark(Samples into, BenchmarkResults results)
     {
         var measured = results.Runs
             .Where(r => !r.Warmup && r.Threads == 1 && r.Operation is Selection.Serialize or Selection.Deserialize)
             .GroupBy(r => new CaseKey(r.Serializer, r.Operation, r.Data, r.Objects));
-        foreach (var g in measured) into.AddLaunch(g.Key, g.Select(r => r.DurationMs).ToList());
+        foreach (var g in measured) into.AddLaunch(g.Key, g.Select(r => r.DurationPerOperationMs).ToList());
     }
 }
 

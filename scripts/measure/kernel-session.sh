@@ -5,11 +5,13 @@
 # runs' summed Stopwatch time and summed thread CPU time (the benchmark's own, in-process), the trace folder's size,
 # and the time `esp analyze` takes on it (with the kernel data, and with --no-kernel on the same folder).
 # Usage: scripts/measure/kernel-session.sh [ROUNDS] [benchmark options...]   (docs/recorder.md shows the results)
+# The default options pin one warm-up run and one call per run (--warmup 1 --ops 1, as the documented figures were
+# measured), so every mode measures the same calls.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}; shift || true
 bench_args=("$@")
-[ ${#bench_args[@]} -eq 0 ] && bench_args=(--test deserialize --n 20000 --runs 12 --serializers Google.Protobuf,System.Text.Json,Newtonsoft.Json,Reflection --quiet)
+[ ${#bench_args[@]} -eq 0 ] && bench_args=(--test deserialize --n 20000 --warmup 1 --runs 11 --ops 1 --serializers Google.Protobuf,System.Text.Json,Newtonsoft.Json,Reflection --quiet)
 
 dotnet build Cli -c Release -v q -nologo >/dev/null
 bin=Cli/bin/Release/net10.0

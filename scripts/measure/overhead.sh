@@ -3,11 +3,13 @@
 # dotnet-trace with the comparable providers, interleaved ROUNDS times. Reports the benchmark's own measured time
 # (sum of in-process Stopwatch durations, warm-up runs excluded) and trace bytes per second of benchmark.
 # Usage: scripts/measure/overhead.sh [ROUNDS] [benchmark options...]   (docs/recorder.md shows the results)
+# The default options pin one warm-up run and one call per run (--warmup 1 --ops 1: the structure the documented
+# figures were measured with), so every mode measures the same calls; with --ops auto each mode's pilot could differ.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}; shift || true
 bench_args=("$@")
-[ ${#bench_args[@]} -eq 0 ] && bench_args=(--n 10000 --runs 5 --serializers Google.Protobuf,System.Text.Json,DataContract,Newtonsoft.Json,Reflection --quiet)
+[ ${#bench_args[@]} -eq 0 ] && bench_args=(--n 10000 --warmup 1 --runs 4 --ops 1 --serializers Google.Protobuf,System.Text.Json,DataContract,Newtonsoft.Json,Reflection --quiet)
 
 dotnet build Cli -c Release -v q -nologo >/dev/null
 bin=Cli/bin/Release/net10.0

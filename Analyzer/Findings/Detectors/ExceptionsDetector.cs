@@ -27,17 +27,19 @@ public sealed class ExceptionsDetector : IFindingDetector
             var (type, frame) = pairs.Count == 0 ? ("exceptions", "?") : Split(pairs[0].Key);
             var topShare = pairs.Count == 0 || total == 0 ? 0 : pairs[0].Count / total;
             var warning = perRun >= t.WarningExceptionsPerRun;
+            // A run repeats the call Operations times: per object means per call's object.
+            var perObject = g.Mean(r => r.Exceptions / (double)r.Operations) / Math.Max(1, g.Objects);
             var others = pairs.Count > 1 ? $" (+{pairs.Count - 1} other type/frame pair{(pairs.Count > 2 ? "s" : "")})" : "";
             yield return g.FindingOf(Kind, warning ? FindingSeverity.Warning : FindingSeverity.Info,
                 warning
-                    ? Invariant($"{perRun:N0} exceptions per run ({perRun / Math.Max(1, g.Objects):0.##} per object), {Pct(topShare)} of them {type} thrown at {frame}{others} and caught inside the serializer: an exception-driven slow path")
+                    ? Invariant($"{perRun:N0} exceptions per run ({perObject:0.##} per object), {Pct(topShare)} of them {type} thrown at {frame}{others} and caught inside the serializer: an exception-driven slow path")
                     : Invariant($"{perRun:0.#} exception(s) per run: {type} thrown at {frame}{others}, caught inside the serializer")) with
             {
                 Frame = frame,
                 Evidence =
                 [
                     new("exceptionsPerRun", perRun),
-                    new("exceptionsPerObject", perRun / Math.Max(1, g.Objects)),
+                    new("exceptionsPerObject", perObject),
                     new("exceptions", total),
                     new("topPairShare", topShare),
                     new("durationMs", g.Mean(r => r.DurationMs)),

@@ -22,7 +22,8 @@ public sealed class SuperLinearScalingDetector : IFindingDetector
         var p = run.InProcess;
         var ms = onCpu && run.Samples > 0 ? run.CpuMs - HeapStateMs(run)
             : p is { CpuMs: > 0, Threads: <= 1 } ? p.CpuMs : run.DurationMs - run.GcPauseMs;
-        return Math.Max(0.001, ms);
+        // Per call: runs of different N repeat the call a different number of times.
+        return Math.Max(0.001, ms / run.Operations);
     }
 
     /// <summary>

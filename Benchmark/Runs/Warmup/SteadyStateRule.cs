@@ -1,0 +1,154 @@
+using System.Runtime.CompilerServices;
+using System.Globalization;
+
+namespace EtwSerializerProfiler.Benchmark.Runs.Warmup;
+
+/// <summary>
+/// When to stop warming up: BenchmarkDotNet's warm-up rule (AutoWarmupStoppingCriteria: keep going while the
+/// durations move in one direction, stop once they have changed direction a few times, within a minimum and maximum
+/// number of iterations), applied only to the runs after the JIT went quiet, because here a run is milliseconds, not
+/// BenchmarkDotNet's 500 ms, and tiered compilation can take hundreds of them to finish.
+/// <para>
+/// The JIT is quiet when, after its last compile anywhere in the process (JitInfo), the call-counting delay has passed,
+/// then at least the call-count threshold of operations has completed (so a method called once per operation has been
+/// counted past the threshold and queued for its next tier) and then <see cref="CompileSlack"/> more (so that
+/// background compile would have shown up). A compile resets all of it; instrumented tier, then tier-1 are each a
+/// compile, so the rule waits through both promotions. Stopping when the counts merely stop rising is not enough:
+/// during the call-counting delay nothing compiles, yet tier-1 has not even started.
+/// </para>
+/// <para>
+/// The durations are settled when the runs that started after the delay (the "stable" runs) number at least
+/// <see cref="MinStableRuns"/> and change direction at least <see cref="MinFluctuations"/> times. Bounded by
+/// <see cref="MaxRuns"/> and <see cref="MaxTime"/>: reaching a bound ends the warm-up without steady state, and says so.
+/// </para>
+/// </summary>
+public sealed record SteadyStateRule
+{
+    /// <summary>BenchmarkDotNet stops after 50 warm-up iterations of ~500 ms; ours are ~20 ms, so more of them, and a time bound.</summary>
+    public int MaxRuns { get; init; } = 100;
+    public TimeSpan MaxTime { get; init; } = TimeSpan.FromSeconds(2);
+    /// <summary>
+    /// BenchmarkDotNet: at least 6 iterations and 4 direction changes. Here, on the stable runs only (the JIT condition
+    /// has done the long wait), 4 runs and 2 changes: enough to tell a sequence still falling or rising from a flat one,
+    /// and every run more costs each of the quick default's 48 cases 20 ms.
+    /// </summary>
+    public int MinStableRuns { get; init; } = 4;
+    public int MinFluctuations { get; init; } = 2;
+    /// <summary>
+    /// Time for a tier-up queued by the last counted call to compile and show in the JIT's count (one method compiles
+    /// in milliseconds; a later one still shows as measuredCompiledMethods).
+    /// </summary>
+    public TimeSpan CompileSlack { get; init; } = TimeSpan.FromMilliseconds(50);
+    public TieringSettings Tiering { get; init; } = TieringSettings.Current;
+    /// <summary>Said after the time bound when it is not simply --warmup-max-ms (cases warming in turn share theirs).</summary>
+    public string? TimeBoundNote { get; init; }
+
+    /// <summary>
+    /// The verdict after the latest run. Called after every warm-up run, so it allocates nothing and formats nothing
+    /// until it stops: code that runs once per run and keeps allocating or growing collections would itself keep the
+    /// JIT busy (a new List size is new code to compile) and hold the warm-up open. For the same reason the rule's
+    /// per-run methods are compiled fully optimized at once (AggressiveOptimization), as BenchmarkDotNet does for its
+    /// engine: they never tier up, and every branch is compiled on the first call, not when it is first taken.
+    /// </summary>
+    [MethodImpl(HarnessCode.Optimized)]
+    public WarmupVerdict Evaluate(WarmupHistory history, bool bounded = true)
+    {
+        var runs = history.Runs;
+        if (runs.Count == 0) return WarmupVerdict.Continue;
+        var jit = JitState(history);
+        var stableFrom = StableFrom(history);
+        var stableCount = runs.Count - stableFrom;
+        var fluctuations = Fluctuations(runs, stableFrom);
+        var durationsSettled = stableCount >= MinStableRuns && fluctuations >= MinFluctuations;
+        if (jit.Settled && durationsSettled)
+            return new(true, true, $"steady: {JitText(history, jit)}; durations changed direction {fluctuations} times in the last {stableCount} runs");
+        if (!bounded) return new(false, false, Missing(history, jit, stableCount, fluctuations));
+        if (runs.Count >= MaxRuns) return new(true, false, $"bound: {MaxRuns} warm-up runs reached; {Missing(history, jit, stableCount, fluctuations)}");
+        if (history.NowMs >= MaxTime.TotalMilliseconds) return new(true, false, $"bound: {Ms(MaxTime.TotalMilliseconds)} ms of warm-up reached{TimeBoundNote}; {Missing(history, jit, stableCount, fluctuations)}");
+        return WarmupVerdict.Continue;
+    }
+
+    /// <summary>
+    /// Index of the first "stable" run: the first that started after the JIT's last compile plus the call-counting
+    /// delay, when the code is what the runtime will keep (unless it compiles again, which starts the count over).
+    /// Without a JIT counter, every run but the first (which holds the compiles nobody could count).
+    /// </summary>
+    [MethodImpl(HarnessCode.Optimized)]
+    public int StableFrom(WarmupHistory history)
+    {
+        var runs = history.Runs;
+        if (history.LastCompileMs is not { } last) return Math.Min(1, runs.Count);
+        var from = last + Tiering.CallCountingDelay.TotalMilliseconds;
+        var i = runs.Count;
+        while (i > 0 && runs[i - 1].StartMs >= from) i--;
+        return i;
+    }
+
+    private readonly record struct Jit(bool Settled, double QuietMs, long Counted, long Needed);
+
+    [MethodImpl(HarnessCode.Optimized)]
+    private Jit JitState(WarmupHistory history)
+    {
+        if (history.LastCompileMs is not { } last) return new(true, 0, 0, 0);
+        var runs = history.Runs;
+        var now = history.NowMs;
+        var slack = CompileSlack.TotalMilliseconds;
+        var countedFrom = last + Tiering.CallCountingDelay.TotalMilliseconds;
+        // Operations the runtime counted (after the delay) that ended long enough ago for a tier-up they triggered
+        // to have compiled and shown in the count by now.
+        long counted = 0;
+        for (var i = runs.Count - 1; i >= 0 && runs[i].StartMs >= countedFrom; i--)
+            if (runs[i].EndMs <= now - slack) counted += runs[i].Operations;
+        long needed = history.CodeSteadyBefore ? 0 : Tiering.CallCountThreshold;
+        var quietMs = now - last;
+        return new(quietMs >= Tiering.CallCountingDelay.TotalMilliseconds + slack && counted >= needed, quietMs, counted, needed);
+    }
+
+    private static string JitText(WarmupHistory history, Jit jit) =>
+        history.LastCompileMs is null ? "no JIT counter on this runtime"
+        : jit.Settled ? $"no JIT for {Ms(jit.QuietMs)} ms ({jit.Counted} calls counted after the call-counting delay{(history.CodeSteadyBefore ? "; code steady at an earlier N" : "")})"
+        : $"JIT compiled {Ms(jit.QuietMs)} ms ago ({jit.Counted} of {jit.Needed} calls counted since)";
+
+    private string Missing(WarmupHistory history, Jit jit, int stableRuns, int fluctuations) =>
+        !jit.Settled ? $"not steady: {JitText(history, jit)}"
+        : stableRuns < MinStableRuns ? $"not steady: {stableRuns} of {MinStableRuns} runs since the JIT went quiet"
+        : $"not steady: durations still trending ({fluctuations} of {MinFluctuations} direction changes in {stableRuns} runs)";
+
+    /// <summary>Direction changes of the time per operation from run <paramref name="from"/> on (see the other overload).</summary>
+    [MethodImpl(HarnessCode.Optimized)]
+    public static int Fluctuations(IReadOnlyList<WarmupSample> runs, int from)
+    {
+        var direction = -1;
+        var count = 0;
+        for (var i = from + 1; i < runs.Count; i++)
+        {
+            var delta = runs[i].PerOperationMs - runs[i - 1].PerOperationMs;
+            var next = delta > 0 ? 1 : delta < 0 ? -1 : 0; // not Math.Sign: a CoreLib call that would tier up mid-warm-up
+            if (next != direction || next == 0) { direction = next; count++; }
+        }
+        return count;
+    }
+
+    /// <summary>
+    /// BenchmarkDotNet's count: the number of times the sequence changes direction, starting from "decreasing", so a
+    /// steadily falling sequence (code still warming) counts 0 and a flat or noisy one counts nearly every step.
+    /// </summary>
+    public static int Fluctuations(IEnumerable<double> values)
+    {
+        var direction = -1;
+        var count = 0;
+        double? previous = null;
+        foreach (var v in values)
+        {
+            if (previous is { } p)
+            {
+                var next = Math.Sign(v - p);
+                if (next != direction || next == 0) { direction = next; count++; }
+            }
+            previous = v;
+        }
+        return count;
+    }
+
+    private static string Ms(double ms) => ms.ToString("F0", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,27 @@
+namespace EtwSerializerProfiler.Common;
+
+/// <summary>
+/// The Rank column, the same rule in the benchmark's table and the analyzer's: rows of one operation and N, sorted by
+/// mean, are numbered; a row whose min-max range overlaps the previous or the next row's gets "~" (some measured run
+/// of one was as fast as some run of the other, so their order could flip on the next launch); a row with a single
+/// measured run has no spread to judge and gets "?".
+/// </summary>
+public static class RankRule
+{
+    public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs)> byMean)
+    {
+        var ranks = new List<string>(byMean.Count);
+        for (var i = 0; i < byMean.Count; i++)
+        {
+            var number = Fmt.Int(i + 1);
+            if (byMean.Count == 1) { ranks.Add(number); continue; }
+            if (byMean[i].Runs < 2) { ranks.Add(number + "?"); continue; }
+            var overlaps = (i > 0 && Overlap(byMean[i - 1], byMean[i])) || (i + 1 < byMean.Count && Overlap(byMean[i], byMean[i + 1]));
+            ranks.Add(overlaps ? number + "~" : number);
+        }
+        return ranks;
+    }
+
+    /// <summary>Whether two rows' ranges overlap (<paramref name="faster"/> has the lower mean).</summary>
+    public static bool Overlap((double Min, double Max, int Runs) faster, (double Min, double Max, int Runs) slower) => slower.Min <= faster.Max;
+}
