@@ -16,7 +16,7 @@ public sealed class ExitHandshakeTests
     private static Process StartBenchmark(RundownGate gate, params string[] extra)
     {
         var psi = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in new[] { Repo.BenchmarkDll, "--n", "10", "--runs", "2", "--serializers", "Google.Protobuf", "--quiet" }.Concat(extra).Concat(gate.BenchmarkArguments))
+        foreach (var a in new[] { Repo.BenchmarkDll, "--n", "10", "--warmup", "1", "--runs", "1", "--ops", "1", "--serializers", "Google.Protobuf", "--quiet" }.Concat(extra).Concat(gate.BenchmarkArguments))
             psi.ArgumentList.Add(a);
         return Process.Start(psi)!;
     }

@@ -22,7 +22,8 @@ public sealed class KernelSessionFaultTests : IDisposable
         try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
     }
 
-    private static readonly string[] Small = ["--n", "2000", "--runs", "3", "--serializers", "Google.Protobuf", "--quiet"];
+    // One warm-up and two measured runs of one call each, per operation: six runs, whatever the automatic warm-up does.
+    private static readonly string[] Small = ["--n", "2000", "--warmup", "1", "--runs", "2", "--ops", "1", "--serializers", "Google.Protobuf", "--quiet"];
 
     /// <summary>perf processes still writing into this folder (a leaked session).</summary>
     public static IReadOnlyList<int> PerfProcessesFor(string folder) =>
@@ -121,7 +122,7 @@ public sealed class KernelSessionFaultTests : IDisposable
     public async Task A_child_that_crashes_leaves_kernel_data_that_analyzes_and_no_perf_process()
     {
         var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(_dir, "crash"),
-            ["--n", "20000", "--runs", "40", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "20", "--quiet"]);
+            ["--n", "20000", "--warmup", "1", "--runs", "39", "--ops", "1", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "20", "--quiet"]);
         Assert.Equal(ExitCodes.Failed, exit);
         Assert.Empty(PerfProcessesFor(folder.Path));
         Assert.Equal(KernelSessionInfo.Recorded, Manifest.Load(folder.Manifest).Kernel!.Status);

@@ -62,8 +62,8 @@ public sealed class WpaRegionsTests
         Assert.Equal(["Serializer", "Operation", "Objects"], regions.Select(r => (string)r.Element("Naming")!.Element("PayloadBased")!.Attribute("NameField")!));
         foreach (var r in regions)
         {
-            Assert.Equal((provider, RunEvents.RunStartId.ToString(System.Globalization.CultureInfo.InvariantCulture), "0"), Event(r, "Start"));
-            Assert.Equal((provider, RunEvents.RunStopId.ToString(System.Globalization.CultureInfo.InvariantCulture), "0"), Event(r, "Stop"));
+            Assert.Equal((provider, RunEvents.RunStartId.ToString(System.Globalization.CultureInfo.InvariantCulture), RunEvents.RunStartStopVersion.ToString(System.Globalization.CultureInfo.InvariantCulture)), Event(r, "Start"));
+            Assert.Equal((provider, RunEvents.RunStopId.ToString(System.Globalization.CultureInfo.InvariantCulture), RunEvents.RunStartStopVersion.ToString(System.Globalization.CultureInfo.InvariantCulture)), Event(r, "Stop"));
             var match = r.Element("Match")!.Element("Event")!;
             // RunStart and RunStop are both written by the run's worker thread.
             Assert.Equal("true", (string?)match.Attribute("PID"));
