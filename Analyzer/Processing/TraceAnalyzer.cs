@@ -60,6 +60,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         TracePass.ProcessReadable(source, analysis);
         state.Finish(source);
+        RefuseUnreadable(input, analysis);
         JoinInProcessResults(input, analysis);
         Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, matcher, options, progress);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
@@ -67,6 +68,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
         analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
         return analysis;
+    }
+
+    /// <summary>
+    /// A trace whose reader gave up before any run or thread activity has nothing valid to keep: that is bad input
+    /// (exit 3, one line), not an empty analysis with exit 0. A damaged trace with anything readable is analyzed.
+    /// </summary>
+    private static void RefuseUnreadable(TraceInput input, TraceAnalysis analysis)
+    {
+        if (!analysis.Trace.Truncated || analysis.Runs.Count > 0 || analysis.Threads.Count > 0) return;
+        throw new BadInputException($"{Path.GetFileName(input.TracePath)}: cannot read trace: it ends after {analysis.Trace.Events:N0} event(s), before any thread's activity; the file is corrupt or truncated");
     }
 
     /// <summary>Dropped again when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
@@ -348,7 +359,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.GcPauses.AddRange(_pauses);
             var trace = analysis.Trace;
             trace.Events = _events;
-            trace.DurationMs = source.SessionDuration.TotalMilliseconds;
+            // A trace cut before its last event's header can report an end before its start: no duration then.
+            trace.DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds);
             trace.EventsLost = log.EventsLost;
             trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
             trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_unresolvedSamples / _samples;
