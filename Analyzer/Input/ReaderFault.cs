@@ -9,6 +9,12 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// IndexOutOfRangeException, OverflowException...), so the type says little; where it was thrown says it all. An
 /// exception whose innermost frame outside the .NET libraries is in the reader came from the bytes it was reading;
 /// one thrown by our own code (an event handler of the analysis pass) is a bug, and is not blamed on the input.
+/// <para>
+/// One exception to "where": TraceEvent's payload getters are small and the JIT inlines them into our handlers, so
+/// their bare <c>Exception("Reading past end of event")</c> on a damaged payload can surface with our handler as the
+/// innermost frame. Our code never throws a bare <see cref="Exception"/> (CA2201 is an error in .editorconfig), so
+/// that exact type is the reader's wherever it seems to come from.
+/// </para>
 /// </summary>
 public static class ReaderFault
 {
@@ -26,6 +32,7 @@ public static class ReaderFault
     {
         ArgumentNullException.ThrowIfNull(ex);
         ArgumentNullException.ThrowIfNull(readerAssemblies);
+        if (ex.GetType() == typeof(Exception)) return true;
         foreach (var frame in new StackTrace(ex, fNeedFileInfo: false).GetFrames())
         {
             var name = frame.GetMethod()?.DeclaringType?.Assembly.GetName().Name;
