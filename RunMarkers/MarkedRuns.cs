@@ -92,7 +92,7 @@ public static class MarkedRuns
     }
 
     /// <summary>The figures of the run that just closed: read before another thread's run can overwrite them.</summary>
-    internal static RunTiming Timing(RunInfo run, RunWindow window) => new(run, window, Probe.CpuMs, Probe.AllocatedBytes);
+    internal static RunTiming Timing(RunInfo run, RunWindow window) => new(run, window, Probe.AllocatedBytes);
 
     internal static void Release()
     {

@@ -7,9 +7,12 @@ namespace EtwSerializerProfiler.RunMarkers;
 /// <summary>
 /// Measures runs one at a time on one marker thread, in the order the analyzer relies on:
 /// <code>
-/// worker:  RunStart ─ probe.BeforeRun ─ marker.Begin ─ Stopwatch' ─ RunBegin ─ Stopwatch ─ body ─ Stopwatch ─ RunEnd ─ Stopwatch' ─ marker.End ─ probe.AfterRun ─ RunStop
-/// marker:                         wakes, arms ─────── waits in SerializeDuration() etc. ─────────────── wakes, acknowledges
+/// worker:  RunStart ─ probe.BeforeRun ─ marker.Begin ─ Stopwatch' ─ RunBegin ─ CPU ─ Stopwatch ─ body ─ Stopwatch ─ CPU ─ RunEnd ─ Stopwatch' ─ marker.End ─ probe.AfterRun ─ RunStop
+/// marker:                         wakes, arms ─────── waits in SerializeDuration() etc. ───────────────────────── wakes, acknowledges
 /// </code>
+/// The thread's CPU clock is read next to the Stopwatch, inside the events, so the CPU truth covers the Stopwatch's
+/// interval and not the marker handshake (a wake-up of another thread, which costs the worker CPU of its own); the
+/// probe's counters, which allocate or move only at a GC, are read outside.
 /// The caller numbers its runs (the benchmark does, per serializer, operation and N); <see cref="MarkedRuns"/> is the
 /// same with the numbering, thread safety and the thread's CPU and allocations done for you.
 /// </summary>
@@ -81,17 +84,19 @@ public sealed class RunMarker : IDisposable
         }
         var outerStart = Stopwatch.GetTimestamp();
         RunEventSource.Log.RunBegin();
+        var cpu = NativeThreadInfo.CurrentThreadCpuTime();
         var start = Stopwatch.GetTimestamp();
-        return new OpenRun(run, probe, worker, _marker.OsThreadId, outerStart, start);
+        return new OpenRun(run, probe, worker, _marker.OsThreadId, outerStart, start, cpu);
     }
 
     /// <summary>Everything after the Stopwatch's stop, which the caller reads first thing after the body.</summary>
     [MethodImpl(Harness.Optimized)]
     internal RunWindow Close(in OpenRun open, long stop)
     {
+        var cpu = NativeThreadInfo.CurrentThreadCpuTime();
         RunEventSource.Log.RunEnd();
         var outerStop = Stopwatch.GetTimestamp();
-        var window = new RunWindow(Ms(open.Start, stop), Ms(open.OuterStart, outerStop), open.WorkerThreadId, open.MarkerThreadId);
+        var window = new RunWindow(Ms(open.Start, stop), Ms(open.OuterStart, outerStop), (cpu - open.Cpu).TotalMilliseconds, open.WorkerThreadId, open.MarkerThreadId);
         try
         {
             _marker.End();
@@ -109,14 +114,17 @@ public sealed class RunMarker : IDisposable
     private static double Ms(long from, long to) => (to - from) * 1000.0 / Stopwatch.Frequency;
 
     /// <summary>
-    /// Compiles the code that runs between the body and the run's last event, and writes RunBegin/RunEnd once (outside
-    /// any run, the analyzer ignores them): otherwise the first run's window would hold their JIT compilation.
+    /// Compiles the code that runs between the body and the run's last event, and writes RunBegin/RunEnd and reads the
+    /// clocks once (outside any run, the analyzer ignores these events): otherwise the first run's window would hold
+    /// their JIT compilation and the binding of the native calls.
     /// </summary>
     private static void Prepare()
     {
         foreach (var name in new[] { nameof(Close), nameof(Open), nameof(Measure) })
             RuntimeHelpers.PrepareMethod(typeof(RunMarker).GetMethod(name, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)!.MethodHandle);
         RunEventSource.Log.RunBegin();
+        NativeThreadInfo.CurrentThreadCpuTime();
+        NativeThreadInfo.CurrentOsThreadId();
         RunEventSource.Log.RunEnd();
     }
 

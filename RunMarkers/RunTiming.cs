@@ -5,11 +5,10 @@ namespace EtwSerializerProfiler.RunMarkers;
 /// </summary>
 public readonly struct RunTiming
 {
-    internal RunTiming(RunInfo run, RunWindow window, double cpuMs, long? allocatedBytes)
+    internal RunTiming(RunInfo run, RunWindow window, long? allocatedBytes)
     {
         Info = run;
         Window = window;
-        CpuMs = cpuMs;
         AllocatedBytes = allocatedBytes;
     }
 
@@ -21,8 +20,8 @@ public readonly struct RunTiming
     public double DurationMs => Window.DurationMs;
     /// <summary>The Stopwatch around the RunBegin/RunEnd writes: the trace's window lies between this and <see cref="DurationMs"/>.</summary>
     public double OuterDurationMs => Window.OuterDurationMs;
-    /// <summary>The calling thread's CPU time, read just outside the window (the process's where the OS has no thread clock).</summary>
-    public double CpuMs { get; }
+    /// <summary>The calling thread's CPU time over the window, read next to the Stopwatch (the process's where the OS has no thread clock).</summary>
+    public double CpuMs => Window.ThreadCpuMs;
     /// <summary>Bytes the calling thread allocated, read just outside the window; null on .NET Framework (no such counter).</summary>
     public long? AllocatedBytes { get; }
     /// <summary>The OS thread ids of the worker and the marker, as the trace has them.</summary>
