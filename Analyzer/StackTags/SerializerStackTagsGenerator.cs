@@ -21,6 +21,12 @@ public static class SerializerStackTagsGenerator
     /// </summary>
     public const string BenchmarkModulePattern = "SerializerBenchmark.*";
 
+    /// <summary>
+    /// The run markers library (RunMarkers/): the marker thread and the run harness, in the benchmark and in any app that
+    /// marks its own runs with it.
+    /// </summary>
+    public const string RunMarkersModulePattern = "EtwSerializerProfiler.RunMarkers.*";
+
     /// <summary>Above the serializer tags: time in reflection is the finding, not the serializer that caused it.</summary>
     public const int ReflectionPriority = 10;
 
@@ -178,13 +184,17 @@ public static class SerializerStackTagsGenerator
             .Add(new Node("Interrupts and signals", KernelPathPriority - 1).Entry(KernelModule, "asm_sysvec_*", "asm_common_interrupt", "irqentry_exit_to_user_mode", "arch_do_signal_or_restart"))
             .Add(new Node("Other").Entry(KernelModule, "*").Entry("ntoskrnl.*", "*"));
 
-        // The marker thread blocks inside these NoInlining methods for exactly the measured interval.
+        // The marker thread blocks inside these NoInlining methods for exactly the measured interval: in the run markers
+        // library, and in SerializerBenchmark itself in traces of benchmarks from before the library.
         var duration = new Node("Test Duration");
         foreach (var marker in RunEvents.MarkerMethodByOperation.Values)
-            duration.Add(new Node(marker).Entry(BenchmarkModulePattern, "*::" + marker));
+            duration.Add(new Node(marker).Entry(BenchmarkModulePattern, "*::" + marker).Entry(RunMarkersModulePattern, "*::" + marker));
+        // An app's own operations (RunMarkers' MarkerThread.WaitMethodByOperation): the marker waits in OtherDuration.
+        duration.Add(new Node("OtherDuration").Entry(RunMarkersModulePattern, "*::OtherDuration"));
 
         var infrastructure = new Node("Test Infrastructure", InfrastructurePriority)
-            .Entry(BenchmarkModulePattern, "EtwSerializerProfiler.Benchmark.Runs.*", "EtwSerializerProfiler.Benchmark.Verification.*");
+            .Entry(BenchmarkModulePattern, "EtwSerializerProfiler.Benchmark.Runs.*", "EtwSerializerProfiler.Benchmark.Verification.*")
+            .Entry(RunMarkersModulePattern, "EtwSerializerProfiler.RunMarkers.*");
 
         var root = new Node("");
         foreach (var node in new[] { serialize, deserialize, libraries, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })

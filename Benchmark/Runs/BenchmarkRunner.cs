@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Benchmark.Runs.Warmup;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Benchmark.Verification;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Benchmark.Runs;
 

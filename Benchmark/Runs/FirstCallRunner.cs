@@ -2,6 +2,7 @@ using System.Diagnostics;
 using EtwSerializerProfiler.Benchmark.Data;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Benchmark.Runs;
 

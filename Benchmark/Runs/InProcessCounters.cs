@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Benchmark.Runs;
 

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Benchmark.Runs.Warmup;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Benchmark.Runs;
 
@@ -10,25 +11,25 @@ namespace EtwSerializerProfiler.Benchmark.Runs;
 public readonly record struct RunContext(string Serializer, string Operation, string Data, int Objects, int Run, bool Warmup = false, int Operations = 1);
 
 /// <summary>
-/// Wraps one measured region: counters outside, marker window and Stopwatch inside, events around both.
-/// The order is fixed so the trace's view and the in-process view cover the same interval.
+/// Wraps one measured region: the run marker (RunMarkers/RunMarker.cs) writes the events, drives the marker thread and
+/// reads the Stopwatch and the thread's CPU clock; the benchmark's counters (GC, allocations, JIT, and the process's CPU
+/// when the run spans threads) are read just outside, by <see cref="CounterProbe"/>. The order is fixed so the trace's
+/// view and the in-process view cover the same interval.
 /// </summary>
 public sealed class RunScope
 {
-    private readonly MarkerThread _marker;
+    private readonly RunMarker _marker;
+    private readonly CounterProbe _probe;
     private readonly bool _allThreads;
     private readonly int? _failAfterRuns;
     private int _completed;
 
     public RunScope(MarkerThread marker, bool allThreads, int? failAfterRuns = null)
     {
-        _marker = marker;
+        _marker = new RunMarker(marker);
+        _probe = new CounterProbe(allThreads);
         _allThreads = allThreads;
         _failAfterRuns = failAfterRuns;
-        // The first call of an event method JIT-compiles it between the Stopwatch read and the event, which would
-        // stretch the first run's window; outside a run, the analyzer ignores these.
-        RunEventSource.Log.RunBegin();
-        RunEventSource.Log.RunEnd();
     }
 
     // Fully optimized from the first call, never re-jitted: the harness runs once per run, so if it tiered like
@@ -36,30 +37,39 @@ public sealed class RunScope
     [MethodImpl(HarnessCode.Optimized)]
     public RunMeasurement Measure(RunContext run, Action body)
     {
-        var workerTid = NativeThreadInfo.CurrentOsThreadId();
-        RunEventSource.Log.RunStart(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid, run.Warmup, run.Operations);
-        var jitBefore = JitCounters.Take();
-        var jitBeforeAt = System.Diagnostics.Stopwatch.GetTimestamp();
-        var before = InProcessCounters.Take(_allThreads);
-        _marker.Begin(run.Operation);
-        var outerStart = System.Diagnostics.Stopwatch.GetTimestamp();
-        RunEventSource.Log.RunBegin();
-        var start = System.Diagnostics.Stopwatch.GetTimestamp();
-        body();
-        var stop = System.Diagnostics.Stopwatch.GetTimestamp();
-        RunEventSource.Log.RunEnd();
-        var outerStop = System.Diagnostics.Stopwatch.GetTimestamp();
-        _marker.End();
-        var after = InProcessCounters.Take(_allThreads);
-        var jitAfter = JitCounters.Take();
-        var jitAfterAt = System.Diagnostics.Stopwatch.GetTimestamp();
-        var durationMs = System.Diagnostics.Stopwatch.GetElapsedTime(start, stop).TotalMilliseconds;
-        var outerMs = System.Diagnostics.Stopwatch.GetElapsedTime(outerStart, outerStop).TotalMilliseconds;
-        RunEventSource.Log.RunStop(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, _marker.OsThreadId, workerTid, durationMs, run.Warmup, run.Operations);
+        var window = _marker.Measure(new RunInfo(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, run.Warmup, run.Operations), body, _probe);
         if (++_completed == _failAfterRuns) Environment.FailFast($"--fail-after-runs {_failAfterRuns}: simulated crash");
-        var (gcs, pauseMs, allocated, cpuMs) = InProcessCounters.Delta(before, after);
-        return new RunMeasurement(durationMs, outerMs, gcs, pauseMs, allocated, cpuMs, workerTid, _marker.OsThreadId,
-            new JitReading(jitBefore, jitBeforeAt), new JitReading(jitAfter, jitAfterAt));
+        var (gcs, pauseMs, allocated, processCpuMs) = InProcessCounters.Delta(_probe.Before, _probe.After);
+        // One thread: its CPU clock, read next to the Stopwatch. Several: the process's, read outside the window
+        // (reading it allocates), which is also what the trace's CPU of all the run's threads is compared with.
+        var cpuMs = _allThreads ? processCpuMs : window.ThreadCpuMs;
+        return new RunMeasurement(window.DurationMs, window.OuterDurationMs, gcs, pauseMs, allocated, cpuMs, window.WorkerThreadId, window.MarkerThreadId,
+            _probe.JitBefore, _probe.JitAfter);
+    }
+
+    /// <summary>The benchmark's counters, read by the run marker just outside the window: JIT first and last, so the warm-up's clock brackets the rest.</summary>
+    private sealed class CounterProbe(bool allThreads) : IRunProbe
+    {
+        public JitReading JitBefore { get; private set; }
+        public JitReading JitAfter { get; private set; }
+        public InProcessCounters Before { get; private set; }
+        public InProcessCounters After { get; private set; }
+
+        [MethodImpl(HarnessCode.Optimized)]
+        public void BeforeRun()
+        {
+            var jit = JitCounters.Take();
+            JitBefore = new JitReading(jit, System.Diagnostics.Stopwatch.GetTimestamp());
+            Before = InProcessCounters.Take(allThreads);
+        }
+
+        [MethodImpl(HarnessCode.Optimized)]
+        public void AfterRun()
+        {
+            After = InProcessCounters.Take(allThreads);
+            var jit = JitCounters.Take();
+            JitAfter = new JitReading(jit, System.Diagnostics.Stopwatch.GetTimestamp());
+        }
     }
 }
 

@@ -2,6 +2,7 @@ using System.Reflection;
 using System.Runtime.InteropServices;
 using EtwSerializerProfiler.Benchmark;
 using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
@@ -20,6 +21,7 @@ public sealed class NetFrameworkBuildTests : IDisposable
     private readonly MetadataLoadContext _context;
     private readonly Assembly _benchmark;
     private readonly Assembly _common;
+    private readonly Assembly _runMarkers;
 
     public NetFrameworkBuildTests()
     {
@@ -30,6 +32,7 @@ public sealed class NetFrameworkBuildTests : IDisposable
         _context = new MetadataLoadContext(new PathAssemblyResolver(paths));
         _benchmark = _context.LoadFromAssemblyPath(Path.Combine(Net472, "SerializerBenchmark.exe"));
         _common = _context.LoadFromAssemblyPath(Path.Combine(Net472, "EtwSerializerProfiler.Common.dll"));
+        _runMarkers = _context.LoadFromAssemblyPath(Path.Combine(Net472, "EtwSerializerProfiler.RunMarkers.dll"));
     }
 
     [Fact]
@@ -38,6 +41,9 @@ public sealed class NetFrameworkBuildTests : IDisposable
         Assert.Equal(".NETFramework,Version=v4.7.2", TargetFramework(_benchmark));
         Assert.Equal(".NETFramework,Version=v4.7.2", TargetFramework(_common));
         Assert.Equal(".NETCoreApp,Version=v10.0", TargetFramework(typeof(Serializer).Assembly));
+        // The run markers library's netstandard2.0 build: the one a .NET Framework app of a user's gets, too.
+        Assert.Equal(".NETStandard,Version=v2.0", TargetFramework(_runMarkers));
+        Assert.Contains(_benchmark.GetReferencedAssemblies(), a => a.Name == _runMarkers.GetName().Name);
         Assert.Equal("SerializerBenchmark", _benchmark.GetName().Name); // the stack tags match SerializerBenchmark.*
     }
 
@@ -54,7 +60,7 @@ public sealed class NetFrameworkBuildTests : IDisposable
     [Fact]
     public void Its_run_events_are_the_net10_builds_event_for_event()
     {
-        var net472 = Events(_benchmark.GetType(typeof(RunEventSource).FullName!, throwOnError: true)!);
+        var net472 = Events(_runMarkers.GetType(typeof(RunEventSource).FullName!, throwOnError: true)!);
         var net10 = Events(typeof(RunEventSource));
         Assert.Equal(net10, net472);
         Assert.Contains($"EventSource Name={RunEvents.ProviderName}", net472);
@@ -81,7 +87,7 @@ public sealed class NetFrameworkBuildTests : IDisposable
         Assert.NotNull(_benchmark.GetType(typeof(RecorderExitGate).FullName!));
 
         // The analyzer finds runs by these NoInlining frames of the marker thread.
-        var marker = _benchmark.GetType(typeof(MarkerThread).FullName!, throwOnError: true)!;
+        var marker = _runMarkers.GetType(typeof(MarkerThread).FullName!, throwOnError: true)!;
         foreach (var method in RunEvents.MarkerMethodByOperation.Values)
         {
             var m = marker.GetMethod(method, BindingFlags.NonPublic | BindingFlags.Instance)!;

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Tests.Benchmark;

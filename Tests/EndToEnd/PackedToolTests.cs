@@ -14,8 +14,6 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// </summary>
 public sealed class PackedToolTests
 {
-    private static readonly string Configuration = new DirectoryInfo(Repo.BinDir).Parent!.Name;
-
     [Fact]
     public void The_packed_tool_installs_and_records_and_analyzes_from_its_tool_path()
     {
@@ -65,20 +63,9 @@ public sealed class PackedToolTests
     private static (string Esp, string ToolDir) PackAndInstall(string dir)
     {
         var packages = Path.Combine(dir, "nupkg");
-        var pack = ProcessRunner.Run("dotnet", ["pack", Path.Combine(Repo.Root, "Cli", "Cli.csproj"), "-c", Configuration, "--no-build", "-o", packages, "--nologo"]);
-        Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
-        Assert.Single(Directory.GetFiles(packages, "EtwSerializerProfiler.*.nupkg"));
-
+        LocalFeed.Pack(Path.Combine("Cli", "Cli.csproj"), packages, "EtwSerializerProfiler");
         var config = Path.Combine(dir, "nuget.config");
-        File.WriteAllText(config, $"""
-            <?xml version="1.0" encoding="utf-8"?>
-            <configuration>
-              <packageSources>
-                <clear />
-                <add key="packed" value="{packages}" />
-              </packageSources>
-            </configuration>
-            """);
+        LocalFeed.WriteConfig(config, packages);
         var toolDir = Path.Combine(dir, "tools");
         var install = ProcessRunner.Run("dotnet", ["tool", "install", "EtwSerializerProfiler", "--tool-path", toolDir, "--configfile", config]);
         Assert.True(install.ExitCode == 0, install.StdOut + install.StdErr);

@@ -9,6 +9,10 @@ public static class Repo
 
     public static string BenchmarkDll => Path.Combine(BinDir, "SerializerBenchmark.dll");
 
+    /// <summary>A workload under Tests/Workloads (a program of its own, built beside the tests): its dll.</summary>
+    public static string WorkloadDll(string name) =>
+        Path.Combine(BinDir.Replace(Path.Combine("Tests", "bin"), Path.Combine("Tests", "Workloads", name, "bin"), StringComparison.Ordinal), name + ".dll");
+
     public static string NewTempDir(string prefix)
     {
         var dir = Path.Combine(Path.GetTempPath(), $"esp-test-{prefix}-{Guid.NewGuid():N}");

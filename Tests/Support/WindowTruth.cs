@@ -10,10 +10,13 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// </summary>
 public static class WindowTruth
 {
-    public static void AssertAgrees(RunAnalysis run)
+    public static void AssertAgrees(RunAnalysis run) =>
+        AssertAgrees(run, run.InProcess!.DurationMs, run.InProcess.OuterDurationMs ?? run.InProcess.DurationMs);
+
+    /// <param name="truth">The Stopwatch between RunBegin and RunEnd.</param>
+    /// <param name="outer">The Stopwatch around them.</param>
+    public static void AssertAgrees(RunAnalysis run, double truth, double outer)
     {
-        var truth = run.InProcess!.DurationMs;
-        var outer = run.InProcess.OuterDurationMs ?? truth;
         var tolerance = Math.Max(0.5, truth * 0.02);
         Assert.True(run.DurationMs >= truth - tolerance && run.DurationMs <= outer + tolerance,
             $"{run.Key}: window {run.DurationMs:F3} ms vs Stopwatch {truth:F3} ms (with the events' writes {outer:F3} ms)");

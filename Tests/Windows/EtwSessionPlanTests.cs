@@ -1,5 +1,5 @@
 using System.Diagnostics.Tracing;
-using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Etw;

@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Workloads;
 

@@ -1,11 +1,11 @@
 using System.Runtime.InteropServices;
 
-namespace EtwSerializerProfiler.Benchmark.Runs;
+namespace EtwSerializerProfiler.RunMarkers;
 
 /// <summary>
-/// The native calls of <see cref="NativeThreadInfo"/> on .NET Framework, which has no LibraryImport: classic DllImport.
-/// Only the kernel32 ones are ever called there (.NET Framework runs on Windows only); the libc ones keep the shared
-/// code compiling unchanged.
+/// The native calls of <see cref="NativeThreadInfo"/> on netstandard2.0 (.NET Framework), which has no LibraryImport: classic DllImport.
+/// .NET Framework calls only the kernel32 ones (it runs on Windows only); a runtime that picks this build elsewhere (Mono,
+/// .NET Core before 8) calls the libc ones through DllImport just as well.
 /// </summary>
 public static partial class NativeThreadInfo
 {

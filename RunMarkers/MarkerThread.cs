@@ -1,12 +1,13 @@
 using System.Runtime.CompilerServices;
 
-namespace EtwSerializerProfiler.Benchmark.Runs;
+namespace EtwSerializerProfiler.RunMarkers;
 
 /// <summary>
 /// A thread that blocks on an event for exactly the duration of each measured run, so the run shows up in any
 /// trace as one wait (EventPipe WaitHandle events, ETW context switches) inside a method named after the
 /// operation. Every step is a handshake: Begin returns only once the marker is about to block, End returns only
 /// once it has woken, so a wait can never span two runs and no signal is left over for the next one.
+/// The low-level piece: <see cref="RunMarker"/> and <see cref="MarkedRuns"/> pair it with the run events and the Stopwatch.
 /// </summary>
 public sealed class MarkerThread : IDisposable
 {
@@ -19,12 +20,26 @@ public sealed class MarkerThread : IDisposable
     private volatile bool _stopping;
     private bool _inRun;
 
+    /// <summary>
+    /// The NoInlining methods the marker waits in, by operation: a trace's stack of the wait names the operation (the
+    /// analyzer's runs without run events, the stack tags' "Test Duration"). Any other operation waits in OtherDuration.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> WaitMethodByOperation { get; } = new Dictionary<string, string>
+    {
+        ["serialize"] = nameof(SerializeDuration),
+        ["deserialize"] = nameof(DeserializeDuration),
+        ["firstcall"] = nameof(FirstCallDuration),
+    };
+
+    /// <summary>The marker's OS thread id: RunStart's MarkerThreadId, the thread whose wait is the run.</summary>
     public int OsThreadId { get; private set; }
 
     /// <summary>When the marker's wait began and ended (Stopwatch ticks), for tests that check the handshake.</summary>
     public long LastWaitStart { get; private set; }
+    /// <summary>When the marker's last wait ended (Stopwatch ticks).</summary>
     public long LastWaitEnd { get; private set; }
 
+    /// <summary>Starts the marker thread (a background thread named "Run marker") and returns once it runs.</summary>
     public MarkerThread()
     {
         using var started = new ManualResetEventSlim(false);
@@ -99,6 +114,7 @@ public sealed class MarkerThread : IDisposable
         LastWaitEnd = System.Diagnostics.Stopwatch.GetTimestamp();
     }
 
+    /// <summary>Ends a run still open, then stops the thread.</summary>
     public void Dispose()
     {
         if (_inRun) End();

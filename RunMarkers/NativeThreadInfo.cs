@@ -1,32 +1,34 @@
 using System.Runtime.InteropServices;
 
-namespace EtwSerializerProfiler.Benchmark.Runs;
+namespace EtwSerializerProfiler.RunMarkers;
 
 /// <summary>
 /// OS-level thread id and thread CPU time. Traces key events by the OS thread id, which .NET does not expose,
-/// and per-thread CPU time is the in-process truth the sampled CPU column is compared with. The native declarations
-/// are per framework: LibraryImport (NativeThreadInfo.LibraryImport.cs) on .NET 10, DllImport (Compat/) on .NET Framework.
+/// and per-thread CPU time is the in-process truth the analyzer's CPU column is compared with. The native declarations
+/// are per framework: LibraryImport (NativeThreadInfo.LibraryImport.cs) on .NET 8+, DllImport (NativeThreadInfo.DllImport.cs)
+/// on netstandard2.0 (.NET Framework).
 /// </summary>
 public static partial class NativeThreadInfo
 {
+    /// <summary>The calling thread's id as the OS and every trace know it (Linux gettid, Windows GetCurrentThreadId).</summary>
     public static int CurrentOsThreadId()
     {
-        if (OperatingSystem.IsWindows()) return (int)GetCurrentThreadId();
-        if (OperatingSystem.IsLinux()) return gettid();
-        if (OperatingSystem.IsMacOS() && pthread_threadid_np(IntPtr.Zero, out var tid) == 0) return (int)tid;
+        if (Platform.IsWindows) return (int)GetCurrentThreadId();
+        if (Platform.IsLinux) return gettid();
+        if (Platform.IsMacOS && pthread_threadid_np(IntPtr.Zero, out var tid) == 0) return (int)tid;
         return Environment.CurrentManagedThreadId;
     }
 
     /// <summary>CPU time consumed by the calling thread, or by the process where the OS offers no per-thread clock.</summary>
     public static TimeSpan CurrentThreadCpuTime()
     {
-        if (OperatingSystem.IsLinux() || OperatingSystem.IsMacOS())
+        if (Platform.IsLinux || Platform.IsMacOS)
         {
             const int ClockThreadCpuTimeId = 3; // CLOCK_THREAD_CPUTIME_ID on Linux and macOS
             if (clock_gettime(ClockThreadCpuTimeId, out var ts) == 0)
                 return TimeSpan.FromTicks(ts.Seconds * TimeSpan.TicksPerSecond + ts.Nanoseconds / 100);
         }
-        else if (OperatingSystem.IsWindows() && GetThreadTimes(GetCurrentThread(), out _, out _, out var kernel, out var user))
+        else if (Platform.IsWindows && GetThreadTimes(GetCurrentThread(), out _, out _, out var kernel, out var user))
         {
             return TimeSpan.FromTicks(kernel + user);
         }

@@ -1,8 +1,8 @@
 using System.Runtime.InteropServices;
 
-namespace EtwSerializerProfiler.Benchmark.Runs;
+namespace EtwSerializerProfiler.RunMarkers;
 
-/// <summary>The native calls of <see cref="NativeThreadInfo"/> on .NET 10 (source-generated marshalling).</summary>
+/// <summary>The native calls of <see cref="NativeThreadInfo"/> on .NET 8+ (source-generated marshalling).</summary>
 public static partial class NativeThreadInfo
 {
     [LibraryImport("libc", SetLastError = false)]

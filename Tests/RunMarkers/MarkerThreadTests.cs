@@ -1,7 +1,7 @@
 using System.Diagnostics;
-using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.RunMarkers;
 
-namespace EtwSerializerProfiler.Tests.Benchmark;
+namespace EtwSerializerProfiler.Tests.RunMarkers;
 
 public sealed class MarkerThreadTests
 {

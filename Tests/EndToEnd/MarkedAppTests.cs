@@ -1,0 +1,74 @@
+using System.Text.Json;
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Tests.Support;
+using Xunit.Abstractions;
+
+namespace EtwSerializerProfiler.Tests.EndToEnd;
+
+/// <summary>
+/// An app of a user's own that marks its runs with the run markers library (Tests/Workloads/MarkedApp: System.Text.Json
+/// work, a sieve of its own operation, a poll that mostly sleeps), recorded as a user would, `esp record -- dotnet
+/// MarkedApp.dll`. The analyzer gets the benchmark's per-run view of it: every run the app made, named and numbered
+/// as the app did, warm-ups as the app marked them, and each run's window and CPU held to what the app measured
+/// in-process (its Stopwatch and its thread CPU clock, written to its truth file).
+/// </summary>
+public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
+{
+    private readonly string _dir = Repo.NewTempDir("marked");
+
+    public void Dispose()
+    {
+        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+    }
+
+    public static string MarkedAppDll => Repo.WorkloadDll("MarkedApp");
+
+    private sealed record RunTruth(string Name, string Operation, int N, int Run, bool Warmup, int Operations, double DurationMs, double OuterDurationMs, double CpuMs, long? AllocatedBytes);
+
+    [Fact]
+    public async Task An_app_marking_its_runs_with_the_library_gets_per_run_tables_that_agree_with_what_it_measured()
+    {
+        Assert.True(File.Exists(MarkedAppDll), $"{MarkedAppDll} not built");
+        var truthPath = Path.Combine(_dir, "truth.json");
+        var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(_dir, "trace"), ["--", "dotnet", MarkedAppDll, "--runs", "7", "--warmup", "3", "--truth", truthPath]);
+        Assert.Equal(0, exit);
+        var truth = JsonSerializer.Deserialize<List<RunTruth>>(File.ReadAllText(truthPath))!;
+        using var input = TraceInput.Open(folder.Path);
+        var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
+        Assert.Equal("kernel", analysis.Trace.CpuSource);
+
+        // Every run, in the app's order, with the app's names, sizes, numbers and warm-up marks: 3 cases x 7 runs.
+        Assert.Equal(21, truth.Count);
+        Assert.Equal(truth.Select(t => (t.Name, t.Operation, t.N, t.Run, t.Warmup, t.Operations)),
+            analysis.Runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects, r.Key.Run, r.IsWarmup, r.Operations)));
+        Assert.DoesNotContain(analysis.Warnings, w => w.StartsWith("no benchmark runs", StringComparison.Ordinal));
+
+        // Each run's window between the app's two Stopwatch readings (RunBegin/RunEnd lie between them), its CPU the
+        // worker's on-CPU time from the kernel session, within 5% or 1 ms of the app's thread CPU clock: the bounds
+        // KernelSessionTruthTests holds the benchmark to.
+        var cpuOff = new List<string>();
+        foreach (var (run, t) in analysis.Runs.Zip(truth))
+        {
+            output.WriteLine($"{run.Key}: window {run.DurationMs:F2} ms (app {t.DurationMs:F2}..{t.OuterDurationMs:F2}), CPU {run.CpuMs:F2} ms (app {t.CpuMs:F2}), {run.Samples} samples");
+            WindowTruth.AssertAgrees(run, t.DurationMs, t.OuterDurationMs);
+            if (Math.Abs(run.CpuMs - t.CpuMs) > Math.Max(0.05 * t.CpuMs, 1.0)) cpuOff.Add($"{run.Key}: {run.CpuMs:F2} vs {t.CpuMs:F2} ms");
+        }
+        Assert.True(cpuOff.Count == 0, "CPU not within 5% or 1 ms of the app's thread CPU clock: " + string.Join("; ", cpuOff));
+        // The poll mostly sleeps: its CPU is the app's CPU, not its wall time.
+        Assert.All(analysis.Runs.Where(r => r.Key.Serializer == "Throttled"), r => Assert.True(r.CpuMs < 0.6 * r.DurationMs, $"{r.Key}: CPU {r.CpuMs:F2} of {r.DurationMs:F2} ms"));
+        // The serializer-library tags find System.Text.Json inside the app's runs, as inside the benchmark's (33-41% of
+        // the CPU measured; most of the rest is the runtime's helpers called by code still instrumented for tiering).
+        var orders = analysis.Runs.Where(r => r.Key.Serializer == "Orders" && !r.IsWarmup).ToList();
+        Assert.True(orders.Sum(r => r.Tags.GetValueOrDefault("Serializer library\\System.Text.Json")) > 0.1 * orders.Sum(r => r.CpuMs),
+            string.Join(", ", orders.SelectMany(r => r.Tags).GroupBy(t => t.Key).Select(g => $"{g.Key} {g.Sum(t => t.Value):F1}")));
+
+        // The CLI: exit 0, a table per operation with the app's cases in it.
+        var cli = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "analyze", folder.Path);
+        output.WriteLine(cli.StdOut);
+        Assert.True(cli.ExitCode == 0, cli.StdErr);
+        foreach (var word in new[] { "serialize", "sieve", "poll", "Orders", "Primes", "Throttled" })
+            Assert.Contains(word, cli.StdOut, StringComparison.Ordinal);
+    }
+}

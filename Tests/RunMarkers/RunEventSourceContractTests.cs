@@ -1,0 +1,49 @@
+using System.Diagnostics.Tracing;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.RunMarkers;
+
+/// <summary>
+/// The run EventSource moved from the benchmark into the run markers library; traces recorded before the move must
+/// still analyze, and the analyzer reads a user's app exactly as the benchmark. So the provider is pinned byte for
+/// byte: the manifest EventSource generates (provider name and GUID, event ids, versions, levels, opcodes, payload
+/// names, types and order) equals the one the benchmark's own RunEventSource generated before the move
+/// (RunEventSource.v1.manifest.xml, generated from that build), and every constant agrees with Common.RunEvents.
+/// </summary>
+public sealed class RunEventSourceContractTests
+{
+    [Fact]
+    public void The_manifest_is_the_benchmarks_from_before_the_move_byte_for_byte()
+    {
+        var pinned = File.ReadAllText(Path.Combine(Repo.Root, "Tests", "RunMarkers", "RunEventSource.v1.manifest.xml")).ReplaceLineEndings("\n");
+        var now = EventSource.GenerateManifest(typeof(RunEventSource), null)!.ReplaceLineEndings("\n");
+        Assert.Equal(pinned, now);
+    }
+
+    [Fact]
+    public void Its_name_guid_ids_and_version_are_the_analyzers_contract()
+    {
+        Assert.Equal(RunEvents.ProviderName, RunEventSource.ProviderName);
+        Assert.Equal(RunEvents.ProviderName, MarkedRuns.ProviderName);
+        Assert.Equal(RunEvents.ProviderName, EventSource.GetName(typeof(RunEventSource)));
+        Assert.Equal(RunEvents.ProviderGuid, EventSource.GetGuid(typeof(RunEventSource)));
+        Assert.Equal(RunEvents.ProviderGuid, RunEventSource.Log.Guid);
+        Assert.Equal(
+            (RunEvents.RunStartId, RunEvents.RunStopId, RunEvents.RunBeginId, RunEvents.RunEndId, RunEvents.RunStartStopVersion),
+            (RunEventSource.RunStartId, RunEventSource.RunStopId, RunEventSource.RunBeginId, RunEventSource.RunEndId, RunEventSource.RunStartStopVersion));
+    }
+
+    [Fact]
+    public void The_marker_waits_in_the_methods_the_analyzer_and_the_stack_tags_look_for()
+    {
+        Assert.Equal(RunEvents.MarkerMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal),
+            MarkerThread.WaitMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal));
+        foreach (var method in MarkerThread.WaitMethodByOperation.Values.Append("OtherDuration"))
+        {
+            var m = typeof(MarkerThread).GetMethod(method, System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance);
+            Assert.True(m is not null && m.MethodImplementationFlags.HasFlag(System.Reflection.MethodImplAttributes.NoInlining), method);
+        }
+    }
+}
