@@ -50,12 +50,30 @@ public sealed class CommonOptions
         });
     }
 
-    /// <summary>--format with the formats this command's report has (<see cref="ReportKind"/>), so help, completion and
-    /// a wrong value all say exactly those.</summary>
-    public static Option<TableFormat> Format(ReportKind kind) => OptionTypes.Choice(
-        "--format",
-        $"output format (default {Exporters.ForFormat(Exporters.DefaultFormat).Name}; the JSON fields are in docs/)",
-        [.. Enum.GetValues<TableFormat>().Select(f => (Exporters.ForFormat(f), f)).Where(x => kind.Has(x.Item1)).Select(x => (x.Item1.Name, x.f))]);
+    /// <summary>
+    /// --format with the formats this command's report has (<see cref="ReportKind"/>), so help and completion list
+    /// exactly those; a format the report lacks gets the line esp always gave ("stats supports --format text, csv or markdown").
+    /// </summary>
+    public static Option<TableFormat> Format(ReportKind kind)
+    {
+        var all = Enum.GetValues<TableFormat>().Select(f => (Exporter: Exporters.ForFormat(f), Format: f)).ToList();
+        var supported = all.Where(x => kind.Has(x.Exporter)).Select(x => x.Exporter.Name).ToArray();
+        var option = new Option<TableFormat>("--format")
+        {
+            Description = $"output format (default {Exporters.ForFormat(Exporters.DefaultFormat).Name}; the JSON fields are in docs/)",
+            HelpName = string.Join("|", supported),
+            CustomParser = r =>
+            {
+                var text = r.Tokens[^1].Value;
+                var (exporter, format) = all.FirstOrDefault(x => x.Exporter.Name.Equals(text, StringComparison.OrdinalIgnoreCase));
+                if (exporter is null) r.AddError($"--format must be {OptionTypes.Alternatives(supported)}, got '{text}'");
+                else if (!kind.Has(exporter)) r.AddError(Exporters.UnsupportedMessage(kind, exporter));
+                return format;
+            },
+        };
+        option.CompletionSources.Add(supported);
+        return option;
+    }
 
     /// <summary>--stacktags F (repeatable) and --stacktags-only, and the rule that joins them.</summary>
     public void AddStackTags(Command command)

@@ -26,6 +26,9 @@ public static class EspCommandLine
         esp <command> --help lists a command's options; docs/ in the repository has the rest.
         """;
 
+    /// <summary>Not a command: `esp help [COMMAND]` is `esp [COMMAND] --help`.</summary>
+    public const string HelpVerb = "help";
+
     public static RootCommand Create(IConsole console)
     {
         var common = new CommonOptions();
@@ -68,6 +71,8 @@ public static class EspCommandLine
             await root.Parse(["--help"]).InvokeAsync(configuration, cancel).ConfigureAwait(false);
             return ExitCodes.Usage;
         }
+        // `esp help` and `esp help analyze` are --help, as they were before System.CommandLine.
+        if (args[0] == HelpVerb) args = [.. args.Skip(1), "--help"];
         var result = root.Parse(args);
         if (UsageErrors.Find(result) is { } error)
         {

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Invocation;
 using System.CommandLine.Parsing;
+using System.Runtime.CompilerServices;
 
 namespace EtwSerializerProfiler.Cli;
 
@@ -19,6 +20,18 @@ public sealed record UsageError(string Verb, string Message)
 /// </summary>
 public static class UsageErrors
 {
+    private static readonly ConditionalWeakTable<Command, string> ArgumentsMessages = [];
+
+    /// <summary>
+    /// The line a wrong number of arguments gets instead of the parser's ("Required argument missing"): what esp said
+    /// before System.CommandLine, naming what the argument may be ("analyze needs exactly one TRACE (folder, ...)").
+    /// </summary>
+    public static T WithArgumentsMessage<T>(this T command, string message) where T : Command
+    {
+        ArgumentsMessages.AddOrUpdate(command, message);
+        return command;
+    }
+
     /// <returns>The error, or null when the command line is fine, or asks for help, the version or completions
     /// (those win over errors, as in System.CommandLine).</returns>
     public static UsageError? Find(ParseResult result)
@@ -28,6 +41,7 @@ public static class UsageErrors
         var verb = Verb(command);
         if (StrayOption(result) is { } stray) return new UsageError(verb, UnknownOption(stray.Value.Split('=', ':')[0], command));
         if (result.Errors.Count == 0) return null;
+        if (ArgumentsMessages.TryGetValue(command.Command, out var arguments) && !ArgumentCountFits(result, command)) return new UsageError(verb, arguments);
         if (command.Command.Subcommands.Count > 0 && command.Command.Action is null)
         {
             var names = command.Command.Subcommands.Where(c => !c.Hidden).Select(c => c.Name).ToList();
@@ -73,18 +87,32 @@ public static class UsageErrors
         return null;
     }
 
+    /// <summary>The command's arguments, and tokens nothing took, are as many as its arguments' arity allows.</summary>
+    private static bool ArgumentCountFits(ParseResult result, CommandResult command)
+    {
+        var given = command.Children.OfType<ArgumentResult>().Sum(a => a.Tokens.Count) + result.UnmatchedTokens.Count;
+        var arguments = command.Command.Arguments;
+        return given >= arguments.Sum(a => a.Arity.MinimumNumberOfValues) && given <= arguments.Sum(a => a.Arity.MaximumNumberOfValues);
+    }
+
     private static bool LooksLikeOption(string token) =>
         token.Length > 1 && token[0] == '-' && !double.TryParse(token, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out _);
 
-    private static string UnknownOption(string name, CommandResult command)
+    /// <summary>The names and aliases of the options a command takes: its own and the recursive ones above it (--help).</summary>
+    public static IReadOnlyList<string> OptionNames(CommandResult command)
     {
-        var candidates = new List<string>();
+        var names = new List<string>();
         for (var c = command; ; c = (CommandResult)c.Parent!)
         {
-            candidates.AddRange(c.Command.Options.Where(o => !o.Hidden && (c == command || o.Recursive)).SelectMany(o => o.Aliases.Prepend(o.Name)));
+            names.AddRange(c.Command.Options.Where(o => !o.Hidden && (c == command || o.Recursive)).SelectMany(o => o.Aliases.Prepend(o.Name)));
             if (c.Parent is not CommandResult) break;
         }
-        var suggestion = Suggestion(name, candidates);
+        return names;
+    }
+
+    private static string UnknownOption(string name, CommandResult command)
+    {
+        var suggestion = Suggestion(name, OptionNames(command));
         var verb = Verb(command);
         return $"unknown option '{name}'{(suggestion.Length > 0 ? suggestion : $" (esp {verb}{(verb.Length > 0 ? " " : "")}--help lists the options)")}";
     }

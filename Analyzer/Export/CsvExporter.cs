@@ -2,7 +2,10 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Export;
 
-/// <summary>--format csv: the report's machine-readable table(s), not the terminal's; several are separated by a blank line.</summary>
+/// <summary>
+/// --format csv: the report's machine-readable table(s), not the terminal's. One table is the whole output; several
+/// (esp stats) are each followed by a blank line, as esp always wrote them.
+/// </summary>
 public sealed class CsvExporter : DocumentExporter
 {
     public const string FormatName = "csv";
@@ -10,5 +13,10 @@ public sealed class CsvExporter : DocumentExporter
     public override string Name => FormatName;
 
     public override string Render(ReportDocument report) =>
-        report.CsvTables.Count == 0 ? throw Unsupported(report) : string.Join(Environment.NewLine, report.CsvTables.Select(Csv.Table));
+        report.CsvTables.Count switch
+        {
+            0 => throw Unsupported(report),
+            1 => Csv.Table(report.CsvTables[0]),
+            _ => string.Concat(report.CsvTables.Select(t => Csv.Table(t) + Environment.NewLine)),
+        };
 }

@@ -43,7 +43,7 @@ public static class AnalyzeVerb
         var command = new Command(Name, "per-serializer CPU, GC, allocations, reflection/Activator, exceptions, contention and JIT from a trace, and findings")
         {
             trace, format, common.Out, common.Serializers,
-        };
+        }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
         foreach (var option in new Option[] { top, noCache, noKernel, common.Html, speedscope }) command.Options.Add(option);
 

@@ -16,7 +16,8 @@ public static class CleanupVerb
 
     public static Command Create(IConsole console)
     {
-        var command = new Command(Name, $"stop ETW sessions left behind by esp (names starting with {EtwSessionNames.Prefix}; Windows, elevated)");
+        var command = new Command(Name, $"stop ETW sessions left behind by esp (names starting with {EtwSessionNames.Prefix}; Windows, elevated)")
+            .WithArgumentsMessage("cleanup takes no arguments");
         command.SetAction((_, cancel) => CommandRunner.RunAsync(Name, console, () => Task.FromResult(Run(console)), cancel));
         return command;
     }

@@ -16,6 +16,7 @@ public static class DiffVerb
 {
     public const string Name = "diff";
     public const string Separator = "vs";
+    private const string TwoTraces = $"diff needs two traces, BASELINE TRACE, or launches of each side separated by {Separator}: B1 B2 {Separator} T1 T2 (folders, .nettrace, .zip or .etl)";
 
     /// <summary>Shown after the options in `esp diff --help`.</summary>
     public const string Epilogue = """
@@ -37,7 +38,7 @@ public static class DiffVerb
         var command = new Command(Name, "compare traces per serializer: deltas, their noise, and the stack tags that explain them")
         {
             traces, format, common.Out, common.Html, common.Serializers,
-        };
+        }.WithArgumentsMessage(TwoTraces);
         common.AddStackTags(command);
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -98,7 +99,7 @@ public static class DiffVerb
         if (separator.Count == 0)
         {
             if (positional.Count != 2)
-                throw new UsageException($"diff needs two traces, BASELINE TRACE, or launches of each side separated by {Separator}: B1 B2 {Separator} T1 T2 (folders, .nettrace, .zip or .etl)");
+                throw new UsageException(TwoTraces);
             return ([positional[0]], [positional[1]]);
         }
         var at = separator[0];

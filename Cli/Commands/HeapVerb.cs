@@ -20,7 +20,7 @@ public static class HeapVerb
         var command = new Command(Name, "heap snapshots (record --heap): deserialized graph vs original by type, size, duplicate strings")
         {
             snapshot, list, format, common.Out, common.Serializers, top,
-        };
+        }.WithArgumentsMessage("heap needs exactly one SNAPSHOT (a trace folder recorded with --heap, or a .dmp)");
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () => Task.FromResult(Run(
             parse.GetValue(snapshot)!, parse.GetValue(list), parse.GetValue(format), parse.GetValue(common.Out), parse.GetValue(common.Serializers)!, parse.GetValue(top),
             console, cancel)), cancel));

@@ -135,7 +135,7 @@ public sealed partial class RecordVerb
             BenchmarkArgs = benchmark,
             Command = command,
         }.Validate();
-        if (command.Count == 0 && !options.ListProfiles) CheckBenchmarkArgs(benchmark);
+        if (command.Count == 0 && !options.ListProfiles) CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult));
         return options;
     }
 
@@ -152,7 +152,8 @@ public sealed partial class RecordVerb
     /// The benchmark's own parser, run here before a folder is made or a process started: a typo fails in a second
     /// instead of after a build and a trace session, and names the option it was meant to be.
     /// </summary>
-    private void CheckBenchmarkArgs(IReadOnlyList<string> args)
+    /// <param name="own">The recorder's options (and --help): a typo may be meant for one of them.</param>
+    private static void CheckBenchmarkArgs(IReadOnlyList<string> args, IReadOnlyList<string> own)
     {
         try
         {
@@ -163,7 +164,7 @@ public sealed partial class RecordVerb
             var known = BenchmarkOptionNames();
             var unknown = args.Where(a => a.StartsWith('-')).Select(a => a.Split('=')[0]).FirstOrDefault(n => !known.Contains(n, StringComparer.OrdinalIgnoreCase));
             if (unknown is null) throw;
-            var candidates = Command.Options.Where(o => !o.Hidden).Select(o => o.Name).Concat(known);
+            var candidates = own.Concat(known);
             throw new UsageException($"unknown option '{unknown}'{UsageErrors.Suggestion(unknown, candidates)}; neither the recorder's nor the benchmark's (esp record --help lists both)");
         }
     }

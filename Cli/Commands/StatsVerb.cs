@@ -19,7 +19,7 @@ public static class StatsVerb
         var command = new Command(Name, "what a trace costs: events and bytes per provider and event, share spent on stacks")
         {
             trace, format, common.Out,
-        };
+        }.WithArgumentsMessage("stats needs exactly one TRACE");
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console,
             () => Task.FromResult(Run(parse.GetValue(trace)!, parse.GetValue(format), parse.GetValue(common.Out), console)), cancel));
         return command;
