@@ -18,6 +18,8 @@ public static class OptionTypes
         {
             Description = description,
             HelpName = string.Join("|", names),
+            // A choice always takes its value: a missing one is "option --x needs a value", not the default.
+            Arity = ArgumentArity.ExactlyOne,
             CustomParser = r =>
             {
                 var text = r.Tokens[^1].Value;

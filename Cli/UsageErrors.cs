@@ -41,6 +41,7 @@ public static class UsageErrors
         var verb = Verb(command);
         if (StrayOption(result) is { } stray) return new UsageError(verb, UnknownOption(stray.Value.Split('=', ':')[0], command));
         if (result.Errors.Count == 0) return null;
+        if (OptionWithoutValue(result) is { } option) return new UsageError(verb, $"option {option} needs a value");
         if (ArgumentsMessages.TryGetValue(command.Command, out var arguments) && !ArgumentCountFits(result, command)) return new UsageError(verb, arguments);
         if (command.Command.Subcommands.Count > 0 && command.Command.Action is null)
         {
@@ -86,6 +87,11 @@ public static class UsageErrors
         }
         return null;
     }
+
+    /// <summary>An option given last, without the value it takes ("Required argument missing for option" to the parser).</summary>
+    private static string? OptionWithoutValue(ParseResult result) => result.Errors
+        .Select(e => e.SymbolResult switch { OptionResult o => o, ArgumentResult { Parent: OptionResult o } => o, _ => null })
+        .FirstOrDefault(o => o is { Implicit: false, Tokens.Count: 0 } && o.Option.Arity.MinimumNumberOfValues > 0)?.IdentifierToken?.Value;
 
     /// <summary>The command's arguments, and tokens nothing took, are as many as its arguments' arity allows.</summary>
     private static bool ArgumentCountFits(ParseResult result, CommandResult command)

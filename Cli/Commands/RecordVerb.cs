@@ -25,8 +25,9 @@ public sealed partial class RecordVerb
         ("eventpipe", Backend.EventPipe), ("etw", Backend.Etw));
     private readonly Option<KernelMode> _kernel = OptionTypes.Choice("--kernel", "Linux: a kernel session with perf_events beside EventPipe (on-CPU samples with native and " +
         "kernel frames, context switches, wake-ups); default: perf where it works", ("perf", KernelMode.Perf), ("off", KernelMode.Off), ("auto", KernelMode.Auto));
-    private readonly Option<bool?> _eventPipeSamples = OptionTypes.Choice<bool?>("--eventpipe-samples", "EventPipe's own CPU sampler (managed stacks at safe points); " +
-        "default: off when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on", ("on", true), ("off", false), ("auto", null));
+    // Not Option<bool?>: System.CommandLine lets a bool option take only true/false after it, so "on" would be left over.
+    private readonly Option<Sampler> _eventPipeSamples = OptionTypes.Choice("--eventpipe-samples", "EventPipe's own CPU sampler (managed stacks at safe points); " +
+        "default: off when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on", ("on", Sampler.On), ("off", Sampler.Off), ("auto", Sampler.Auto));
     private readonly Option<BenchmarkFramework> _framework = new("--framework")
     {
         Description = $"the benchmark build to record (default {BenchmarkBuild.Net10Moniker}); {BenchmarkBuild.Net472Moniker} is the .NET Framework build, " +
@@ -127,7 +128,7 @@ public sealed partial class RecordVerb
             Profile = parse.GetValue(_profile)!,
             Backend = parse.GetValue(_backend),
             Kernel = parse.GetValue(_kernel),
-            EventPipeSamples = parse.GetValue(_eventPipeSamples),
+            EventPipeSamples = parse.GetValue(_eventPipeSamples) switch { Sampler.On => true, Sampler.Off => false, _ => null },
             Framework = parse.GetValue(_framework),
             Analyze = parse.GetValue(_analyze),
             ListProfiles = parse.GetValue(_listProfiles),
@@ -179,6 +180,8 @@ public sealed partial class RecordVerb
         var options = usage[(usage.IndexOf("Options:", StringComparison.Ordinal) + "Options:".Length)..].Trim('\r', '\n');
         return string.Join(Environment.NewLine, options.Split('\n').Select(l => l.TrimEnd('\r')));
     }
+
+    private enum Sampler { Auto, On, Off }
 
     [GeneratedRegex(@"(?<![\w-])--[a-z][a-z0-9-]*")]
     private static partial Regex OptionName();

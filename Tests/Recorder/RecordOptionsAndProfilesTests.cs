@@ -3,6 +3,7 @@ using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.EventPipe;
+using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
@@ -21,6 +22,19 @@ public sealed class RecordOptionsAndProfilesTests
         Assert.Equal("2=3", o.Environment["B"]);
         Assert.Empty(o.Command);
         Assert.Equal(Backend.EventPipe, o.Backend);
+    }
+
+    [Fact]
+    public void The_recorders_choices_take_each_of_their_values()
+    {
+        Assert.True(RecordVerb.Parse(["--eventpipe-samples", "on"]).EventPipeSamples);
+        Assert.False(RecordVerb.Parse(["--eventpipe-samples=off"]).EventPipeSamples);
+        Assert.Null(RecordVerb.Parse(["--eventpipe-samples", "auto", "--n", "10"]).EventPipeSamples);
+        Assert.Null(RecordVerb.Parse(["--n", "10"]).EventPipeSamples);
+        Assert.Equal(KernelMode.Off, RecordVerb.Parse(["--kernel", "OFF"]).Kernel);
+        Assert.Equal(KernelMode.Auto, RecordVerb.Parse([]).Kernel);
+        Assert.Equal(Backend.Etw, RecordVerb.Parse(["--backend", "etw"]).Backend);
+        Assert.Contains("--eventpipe-samples needs a value", Assert.Throws<UsageException>(() => RecordVerb.Parse(["--eventpipe-samples"])).Message, StringComparison.Ordinal);
     }
 
     [Fact]
