@@ -4,7 +4,7 @@ namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>
 /// Every exporter, and the one place that chooses among them: a command passes its --format, --out, --html and
-/// --speedscope here and gets back what to write where. Nothing else compares formats (a test checks the sources).
+/// --speedscope here and gets back what to write where. Nothing else compares formats.
 /// </summary>
 public static class Exporters
 {
