@@ -31,7 +31,7 @@ if (options.List)
     var list = new TextTable("Serializers", ["Name", "Version", "Format", "Capabilities", "Status"]);
     foreach (var s in SerializerCatalog.All)
         list.AddRow(s.Name, s.Version, s.Format, s.Capabilities.ToString(), s.UnsupportedReason is null ? "ok" : "unsupported: " + s.UnsupportedReason);
-    Console.Write(list.Render(TableFormat.Text));
+    Console.Write(PlainText.Table(list));
     return ExitCodes.Ok;
 }
 
@@ -67,7 +67,7 @@ var results = new BenchmarkResults
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
 if (options.JsonPath is not null) results.Save(options.JsonPath);
 if (options.CsvPath is not null) File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results));
-if (!options.FirstCallChild) Console.Write(ResultsReport.Summary(results).Render(TableFormat.Text));
+if (!options.FirstCallChild) Console.Write(PlainText.Table(ResultsReport.Summary(results)));
 // Last, with everything written: the ETW recorder's rundown needs this process alive to name its code.
 if (options.ExitPipe is { } exitPipe && RecorderExitGate.WaitForRecorder(exitPipe, ExitHandshake.ConnectTimeout, ExitHandshake.BenchmarkWaitLimit) is { } exitWarning)
     Console.Error.WriteLine($"warning: {exitWarning}");

@@ -1,7 +1,7 @@
-using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Heap;
@@ -11,19 +11,20 @@ public static partial class HeapReport
 {
     public const int SchemaVersion = 1;
 
-    public static string Render(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken, TableFormat format, int top)
+    public static string Render(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken, TableFormat format, int top) =>
+        Exporters.Render(Document(source, analyses, notTaken, top), format);
+
+    /// <summary>The snapshots for the exporters: the summary, then each snapshot's types and duplicate strings; CSV is the summary.</summary>
+    public static ReportDocument Document(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken, int top)
     {
-        if (format == TableFormat.Json) return Json(source, analyses, notTaken).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
         var summary = SummaryTable(analyses, notTaken);
-        if (format == TableFormat.Csv) return summary.Render(TableFormat.Csv);
-        var sb = new StringBuilder();
-        sb.Append(summary.Render(format)).AppendLine();
+        var parts = new List<ReportPart> { new TablePart(summary) };
         foreach (var a in analyses)
         {
-            sb.Append(TypesTable(a, top).Render(format)).AppendLine();
-            if (DuplicatesTable(a, top) is { } duplicates) sb.Append(duplicates.Render(format)).AppendLine();
+            parts.Add(new TablePart(TypesTable(a, top)));
+            if (DuplicatesTable(a, top) is { } duplicates) parts.Add(new TablePart(duplicates));
         }
-        return sb.ToString();
+        return new ReportDocument { Kind = ReportKind.Heap, Parts = parts, CsvTables = [summary], Json = () => Json(source, analyses, notTaken) };
     }
 
     public static TextTable SummaryTable(IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken)

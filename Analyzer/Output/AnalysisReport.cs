@@ -1,39 +1,46 @@
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Report;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Output;
 
-/// <summary>Renders an analysis as terminal tables, CSV, Markdown or the JSON contract (docs/analyzer.md).</summary>
+/// <summary>An analysis as a report: its tables, notes and findings, and the JSON contract (docs/analyzer.md).</summary>
 public static class AnalysisReport
 {
     public const int SchemaVersion = 1;
 
-    public static string Render(TraceAnalysis analysis, TableFormat format, int top = 0)
+    public static string Render(TraceAnalysis analysis, TableFormat format, int top = 0) => Exporters.Render(Document(analysis, top), format);
+
+    /// <summary>
+    /// The analysis for the exporters: per-operation tables (without runs: the whole trace, thread by thread), the
+    /// stack tag groups (always in Markdown; on the terminal with a kernel session, what it adds most), the kernel
+    /// session's tables, the top methods, the trace notes and the findings; CSV is one line per run.
+    /// </summary>
+    /// <param name="stacks">The second pass's stacks, for --html and --speedscope.</param>
+    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null)
     {
-        if (format == TableFormat.Json) return Json(analysis).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
-        var sb = new System.Text.StringBuilder();
         var wholeTrace = analysis.Runs.Count == 0;
-        if (format == TableFormat.Csv)
-        {
-            sb.Append(wholeTrace ? WholeTraceTables.Tables(analysis).First().Render(TableFormat.Csv) : RunsTable(analysis).Render(TableFormat.Csv));
-            return sb.ToString();
-        }
-        if (format == TableFormat.Markdown) sb.AppendLine($"## {Markdown.Escape(Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')))}").AppendLine();
-        foreach (var table in OperationTables(analysis)) sb.Append(table.Render(format)).AppendLine();
-        // No benchmark runs: any app's trace, read whole, thread by thread.
-        if (wholeTrace) foreach (var table in WholeTraceTables.Tables(analysis)) sb.Append(table.Render(format)).AppendLine();
-        // The group breakdown is what a kernel session adds most to the terminal view; Markdown always carries it.
         var onCpu = analysis.Trace.CpuSource == "kernel";
-        if (format == TableFormat.Markdown || onCpu)
-            foreach (var table in Report.StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu)) sb.Append(table.Render(format)).AppendLine();
-        foreach (var table in KernelTables.SourceTables(analysis)) sb.Append(table.Render(format)).AppendLine();
-        if (top > 0) foreach (var table in HotMethodTables(analysis, top)) sb.Append(table.Render(format)).AppendLine();
-        var notes = TraceNotes(analysis);
-        sb.Append(format == TableFormat.Markdown ? string.Join("", notes.Select(n => "- " + Markdown.Escape(n) + "\n")) : string.Join("", notes.Select(n => n + "\n")));
-        sb.AppendLine().Append(FindingsReport.Text(analysis.Findings, format));
-        return sb.ToString();
+        var parts = new List<ReportPart>();
+        parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
+        if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
+        parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
+        parts.AddRange(KernelTables.SourceTables(analysis).Select(t => new TablePart(t)));
+        if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+        parts.Add(new LinesPart(TraceNotes(analysis), EscapeMarkdown: true));
+        parts.Add(FindingsReport.Part(analysis.Findings));
+        return new ReportDocument
+        {
+            Kind = ReportKind.Analysis,
+            Heading = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')),
+            Parts = parts,
+            CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis)],
+            Json = () => Json(analysis),
+            Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the stacks of the second pass"), path),
+            Stacks = stacks,
+        };
     }
 
     public static IEnumerable<TextTable> OperationTables(TraceAnalysis analysis)

@@ -1,13 +1,13 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Json;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.Diff;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Output;
 
-/// <summary>Renders a <see cref="TraceDiff"/> as terminal tables, CSV, Markdown or the JSON contract of docs/diff.md.</summary>
+/// <summary>A <see cref="TraceDiff"/> as a report: header, tables, the long CSV table and the JSON contract of docs/diff.md.</summary>
 public static class DiffReport
 {
     public const int SchemaVersion = 1;
@@ -17,17 +17,18 @@ public static class DiffReport
 
     private const double BytesPerMb = 1024.0 * 1024.0;
 
-    public static string Render(TraceDiff diff, TableFormat format)
+    public static string Render(TraceDiff diff, TableFormat format) => Exporters.Render(Document(diff), format);
+
+    /// <summary>The diff for the exporters: the header lines, the tables; CSV is the long table, one line per metric.</summary>
+    public static ReportDocument Document(TraceDiff diff) => new()
     {
-        if (format == TableFormat.Json) return Json(diff).ToJsonString(new JsonSerializerOptions { WriteIndented = true });
-        if (format == TableFormat.Csv) return LongTable(diff).Render(TableFormat.Csv);
-        var sb = new StringBuilder();
-        if (format == TableFormat.Markdown) sb.AppendLine("## esp diff").AppendLine();
-        foreach (var line in Header(diff)) sb.AppendLine((format == TableFormat.Markdown ? "- " : "") + line);
-        sb.AppendLine();
-        foreach (var table in Tables(diff)) sb.Append(table.Render(format)).AppendLine();
-        return sb.ToString();
-    }
+        Kind = ReportKind.Diff,
+        Heading = "esp diff",
+        Parts = [new LinesPart(Header(diff), EscapeMarkdown: false), .. Tables(diff).Select(t => new TablePart(t))],
+        CsvTables = [LongTable(diff)],
+        Json = () => Json(diff),
+        Html = _ => Report.DiffHtmlReport.Render(diff),
+    };
 
     public static IReadOnlyList<string> Header(TraceDiff diff)
     {

@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Findings;
 using EtwSerializerProfiler.Common;
 
@@ -9,19 +10,18 @@ public static class FindingsReport
 {
     public const string ThresholdsDoc = "docs/findings.md";
 
-    public static string Text(IReadOnlyList<Finding> findings, TableFormat format)
+    public static string Text(IReadOnlyList<Finding> findings, TableFormat format) =>
+        Exporters.Render(new ReportDocument { Kind = ReportKind.Findings, Parts = [Part(findings)] }, format);
+
+    /// <summary>The list: a title saying how many (or none above the thresholds), one item per finding.</summary>
+    public static ListPart Part(IReadOnlyList<Finding> findings)
     {
-        var sb = new System.Text.StringBuilder();
-        var markdown = format == TableFormat.Markdown;
-        if (findings.Count == 0)
-            return sb.AppendLine($"{(markdown ? "### " : "")}Findings: none above the thresholds ({ThresholdsDoc})").ToString();
-        sb.AppendLine($"{(markdown ? "### " : "")}Findings ({findings.Count}; thresholds in {ThresholdsDoc}):");
-        foreach (var f in findings)
+        if (findings.Count == 0) return new ListPart($"Findings: none above the thresholds ({ThresholdsDoc})", []);
+        return new ListPart($"Findings ({findings.Count}; thresholds in {ThresholdsDoc}):", [.. findings.Select(f =>
         {
             var subject = f.Serializer is null ? "process" : FindingFormat.Invariant($"{f.Serializer} {f.Operation}{(f.Objects is { } n ? FindingFormat.Invariant($" N={n:N0}") : "")}");
-            sb.Append(markdown ? "- " : "  ").Append($"[{Severity(f.Severity)}] {f.Kind}: {subject} ({Runs(f)}): {f.Message}").AppendLine();
-        }
-        return sb.ToString();
+            return $"[{Severity(f.Severity)}] {f.Kind}: {subject} ({Runs(f)}): {f.Message}";
+        })]);
     }
 
     public static JsonArray Json(IReadOnlyList<Finding> findings) =>

@@ -5,7 +5,6 @@ using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using Microsoft.Diagnostics.Tracing.Stacks;
-using Microsoft.Diagnostics.Tracing.Stacks.Formats;
 
 namespace EtwSerializerProfiler.Analyzer.Report;
 
@@ -13,7 +12,7 @@ namespace EtwSerializerProfiler.Analyzer.Report;
 /// A second pass over the trace, only for --html and --speedscope, so plain `esp analyze` stays as fast as before:
 /// the managed samples inside each measured run's window (on its worker thread), weighted as the analyzer weighs
 /// them (time since the thread's previous sample, GC pauses taken out), gathered per serializer and operation into
-/// a TraceEvent stack source (exported with SpeedScopeStackSourceWriter) and a call tree (drawn in the HTML).
+/// a TraceEvent stack source (written by Export/SpeedscopeExporter) and a call tree (drawn in the HTML).
 /// With a kernel session the tables were charged from its samples, so the stacks are those (managed, native and
 /// kernel frames), kept by the analysis. Warm-up runs are left out, as in the tables.
 /// </summary>
@@ -25,11 +24,25 @@ public static class RunStackCollector
     /// <summary>Kernel samples: the GC's own work on the sampled thread (libcoreclr is stripped, so its frames have no names).</summary>
     public const string GcWorkFrame = "[GC work on this thread]";
 
-    public static RunStacks Collect(TraceInput input, TraceAnalysis analysis, AnalyzerOptions options, string? speedscopeDir, IProgress<string>? progress = null)
+    /// <returns>The stacks, holding the trace log open until disposed (the exporters read the stack sources).</returns>
+    public static RunStacks Collect(TraceInput input, TraceAnalysis analysis, AnalyzerOptions options, IProgress<string>? progress = null)
+    {
+        var etlx = new TraceAnalyzer(options).OpenTraceLog(input, analysis, progress);
+        try
+        {
+            return Collect(etlx, analysis, progress);
+        }
+        catch
+        {
+            etlx.Dispose();
+            throw;
+        }
+    }
+
+    private static RunStacks Collect(Input.EtlxLease etlx, TraceAnalysis analysis, IProgress<string>? progress)
     {
         var windows = analysis.Runs.Where(r => !r.IsWarmup).OrderBy(r => r.StartMs).ToList();
         var starts = windows.Select(r => r.StartMs).ToArray();
-        using var etlx = new TraceAnalyzer(options).OpenTraceLog(input, analysis, progress);
         var log = etlx.Log;
         var collectors = new Dictionary<(string, string), Collector>();
         var weigher = new SampleWeigher();
@@ -90,22 +103,15 @@ public static class RunStackCollector
                 c.AddKernel(sample.Run, sample.TimeMs, kernel.FramesOf(sample), sample.WeightMs, sample.InGc);
             }
 
-        string? dir = null;
-        if (speedscopeDir is not null) dir = Directory.CreateDirectory(speedscopeDir).FullName;
-        var profiles = new List<RunProfile>();
-        foreach (var c in collectors.Values.OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => Output.SerializerSummary.OperationOrder(c.Profile.Operation)))
+        var ordered = collectors.Values.OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => Output.SerializerSummary.OperationOrder(c.Profile.Operation)).ToList();
+        foreach (var c in ordered) c.Source.DoneAddingSamples();
+        return new RunStacks
         {
-            c.Source.DoneAddingSamples();
-            if (dir is not null && c.Profile.Samples > 0)
-            {
-                var path = Path.Combine(dir, SpeedscopeFileName(c.Profile.Serializer, c.Profile.Operation));
-                SpeedScopeStackSourceWriter.WriteStackViewAsJson(c.Source, path);
-                c.Profile.SpeedscopePath = path;
-            }
-            profiles.Add(c.Profile);
-        }
-        if (dir is not null) progress?.Report($"wrote {profiles.Count(p => p.SpeedscopePath is not null)} speedscope file(s) to {dir}");
-        return new RunStacks { Profiles = profiles, GcPauses = pauses, SpeedscopeDirectory = dir };
+            Profiles = [.. ordered.Select(c => c.Profile)],
+            GcPauses = pauses,
+            Sources = ordered.ToDictionary(c => c.Profile, c => (StackSource)c.Source),
+            TraceLog = etlx,
+        };
     }
 
     /// <summary>The busiest threads of a trace without runs that get a call tree and a speedscope file.</summary>

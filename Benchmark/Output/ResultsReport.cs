@@ -71,6 +71,6 @@ public static class ResultsReport
                 Fmt.Int(r.AllocatedBytes), Fmt.Num(r.CpuMs, "F3"), r.Verification ?? "",
                 Fmt.Int(r.Operations), Fmt.Num(r.DurationPerOperationMs, "F6"),
                 r.CompiledMethods is { } c ? Fmt.Int(c) : "", r.CompilationMs is { } t ? Fmt.Num(t, "F3") : "");
-        return table.Render(TableFormat.Csv);
+        return Csv.Table(table);
     }
 }

@@ -1,74 +1,109 @@
+using System.CommandLine;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
 
-public sealed class AnalyzeVerb : ICommand
+/// <summary>`esp analyze TRACE`: per-serializer tables, findings, and on request HTML and flame graphs.</summary>
+public static class AnalyzeVerb
 {
-    public string Name => "analyze";
-    public string Summary => "per-serializer CPU, GC, allocation, reflection/Activator, exceptions, contention, JIT from a trace";
+    public const string Name = "analyze";
 
-    private const string Usage = """
-        esp analyze TRACE [options]      TRACE: trace folder, .nettrace, .netperf, .zip (or .etl on Windows)
-
-          --format text|csv|json|markdown   output format (default text)
-          --out F                           write to F instead of the terminal
-          --serializers a,b                 only these serializers
-          --stacktags F                     add a stack tags file to the built-in serializer tags (the trace
-                                            folder's copy, else the tool's); repeatable; tags matching nothing are reported
-          --stacktags-only                  use only the --stacktags file(s), not the built-in serializer tags
-          --top N                           hottest methods per serializer/operation (use with --serializers)
-          --no-cache                        do not keep TRACE.etlx next to the trace (it makes a second analysis fast)
-          --no-kernel                       ignore the trace folder's kernel session: CPU from EventPipe's sampler only
-          --html F                          also write a self-contained HTML report with charts and call trees (docs/report.md)
-          --speedscope DIR                  also write one speedscope flame graph file per serializer and operation
-        """;
-
-    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    /// <summary>What one analysis is asked to do; `esp record --analyze` runs it with the defaults.</summary>
+    public sealed record Settings(string Trace)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "no-cache", "no-kernel", StackTagArgs.OnlyFlag });
-        if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
-        var format = r.Enum("format", TableFormat.Text);
-        var outPath = r.String("out");
-        var top = r.Int("top", 0, min: 0, max: 10_000);
-        var htmlPath = r.String("html");
-        var speedscopeDir = r.String("speedscope");
-        var stackTags = StackTagArgs.Read(r);
-        var options = new AnalyzerOptions
-        {
-            Serializers = r.List("serializers"),
-            StackTagsPaths = stackTags.Paths,
-            StackTagsOnly = stackTags.Only,
-            CollectHotMethods = top > 0,
-            CacheEtlx = !r.Flag("no-cache"),
-            UseKernelSession = !r.Flag("no-kernel"),
-        };
-        r.RejectUnknown("analyze");
-        StackTagArgs.Validate(options);
-        if (r.Positional.Count != 1) throw new UsageException("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
+        public TableFormat Format { get; init; } = Exporters.DefaultFormat;
+        public string? Out { get; init; }
+        public int Top { get; init; }
+        public string? Html { get; init; }
+        public string? Speedscope { get; init; }
+        public AnalyzerOptions Options { get; init; } = new();
+    }
 
-        using var input = TraceInput.Open(r.Positional[0]);
-        var analysis = new TraceAnalyzer(options).Analyze(input, CommandRunner.StderrProgress);
-        if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
-            analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
-        if (htmlPath is not null || speedscopeDir is not null)
-            ReportExport.Write(input, analysis, options, htmlPath, speedscopeDir, progress: CommandRunner.StderrProgress);
-        var text = AnalysisReport.Render(analysis, format, top);
-        if (Directory.Exists(r.Positional[0]) && Directory.EnumerateFiles(r.Positional[0], HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
-            Console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {r.Positional[0]}");
-        if (outPath is null) Console.Write(text);
-        else
+    public static Command Create(CommonOptions common, IConsole console)
+    {
+        var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
+        var format = CommonOptions.Format(ReportKind.Analysis);
+        var top = OptionTypes.Int("--top", "the N hottest methods per serializer and operation (use with --serializers)", 0, min: 0, max: 10_000);
+        var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace (it makes a second analysis fast)" };
+        var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
+        var speedscope = new Option<string?>(SpeedscopeExporter.Option)
         {
-            File.WriteAllText(outPath, text);
-            Console.Error.WriteLine($"wrote {outPath}");
+            Description = "also write one speedscope flame graph file per serializer and operation into DIR",
+            HelpName = "DIR",
+        };
+        var command = new Command(Name, "per-serializer CPU, GC, allocations, reflection/Activator, exceptions, contention and JIT from a trace, and findings")
+        {
+            trace, format, common.Out, common.Serializers,
+        }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
+        common.AddStackTags(command);
+        foreach (var option in new Option[] { top, noCache, noKernel, common.Html, speedscope }) command.Options.Add(option);
+
+        command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
+        {
+            var settings = new Settings(parse.GetValue(trace)!)
+            {
+                Format = parse.GetValue(format),
+                Out = parse.GetValue(common.Out),
+                Top = parse.GetValue(top),
+                Html = parse.GetValue(common.Html),
+                Speedscope = parse.GetValue(speedscope),
+                Options = new AnalyzerOptions
+                {
+                    Serializers = parse.GetValue(common.Serializers)!,
+                    StackTagsPaths = parse.GetValue(common.StackTags)!,
+                    StackTagsOnly = parse.GetValue(common.StackTagsOnly),
+                    CollectHotMethods = parse.GetValue(top) > 0,
+                    CacheEtlx = !parse.GetValue(noCache),
+                    UseKernelSession = !parse.GetValue(noKernel),
+                },
+            };
+            return Task.FromResult(Run(settings, console));
+        }, cancel));
+        return command;
+    }
+
+    public static int Run(Settings settings, IConsole console)
+    {
+        var options = settings.Options;
+        var plan = Exporters.Select(ReportKind.Analysis, settings.Format, settings.Out, settings.Html, settings.Speedscope);
+        using var input = TraceInput.Open(settings.Trace);
+        TraceAnalysis analysis;
+        ReportDocument report;
+        RunStacks? stacks = null;
+        try
+        {
+            using (var progress = console.StartProgress(live: true))
+            {
+                analysis = new TraceAnalyzer(options).Analyze(input, progress);
+                if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
+                    analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+                if (plan.WritesFiles)
+                {
+                    plan.PrepareFolders();
+                    stacks = RunStackCollector.Collect(input, analysis, options, progress);
+                }
+                report = AnalysisReport.Document(analysis, settings.Top, stacks);
+                plan.ExportFiles(report, progress);
+            }
         }
+        finally
+        {
+            stacks?.Dispose();
+        }
+        if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
+            console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {settings.Trace}");
+        plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // A trace that was read is a result, runs or not (without runs it is analyzed whole, per thread); only runs asked
         // for by name and not found are a failure.
-        return Task.FromResult(options.Serializers.Count > 0 && analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok);
+        return options.Serializers.Count > 0 && analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok;
     }
 }

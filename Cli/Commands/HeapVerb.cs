@@ -1,66 +1,62 @@
+using System.CommandLine;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Heap;
+using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
 
-public sealed class HeapVerb : ICommand
+/// <summary>`esp heap SNAPSHOT`: heap snapshots from `esp record --heap`, the deserialized graph against the original.</summary>
+public static class HeapVerb
 {
-    public string Name => "heap";
-    public string Summary => "heap snapshots (record --heap): deserialized graph vs original by type, size, duplicate strings";
+    public const string Name = "heap";
 
-    private const string Usage = """
-        esp heap SNAPSHOT [options]      SNAPSHOT: a trace folder recorded with --heap, or one heap-*.dmp
-
-          --list                            list the folder's snapshots (taken or not) without reading them
-          --format text|csv|json|markdown   output format (default text; csv is the summary table)
-          --out F                           write to F instead of the terminal
-          --serializers a,b                 only these serializers' snapshots
-          --top N                           types and duplicate strings shown per snapshot (default 10)
-        """;
-
-    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    public static Command Create(CommonOptions common, IConsole console)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h", "list" });
-        if (r.Flag("help") || r.Flag("h")) { Console.WriteLine(Usage); return Task.FromResult(ExitCodes.Ok); }
-        var format = r.Enum("format", TableFormat.Text);
-        var outPath = r.String("out");
-        var serializers = r.List("serializers");
-        var top = r.Int("top", 10, min: 1, max: 100_000);
-        var list = r.Flag("list");
-        r.RejectUnknown("heap");
-        if (r.Positional.Count != 1) throw new UsageException("heap needs exactly one SNAPSHOT (a trace folder recorded with --heap, or a .dmp)");
+        var snapshot = new Argument<string>("SNAPSHOT") { Description = "a trace folder recorded with --heap, or one heap-*.dmp" };
+        var list = new Option<bool>("--list") { Description = "list the folder's snapshots (taken or not) without reading them" };
+        var format = CommonOptions.Format(ReportKind.Heap);
+        var top = OptionTypes.Int("--top", "types and duplicate strings shown per snapshot", 10, min: 1, max: 100_000);
+        var command = new Command(Name, "heap snapshots (record --heap): deserialized graph vs original by type, size, duplicate strings")
+        {
+            snapshot, list, format, common.Out, common.Serializers, top,
+        }.WithArgumentsMessage("heap needs exactly one SNAPSHOT (a trace folder recorded with --heap, or a .dmp)");
+        command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () => Task.FromResult(Run(
+            parse.GetValue(snapshot)!, parse.GetValue(list), parse.GetValue(format), parse.GetValue(common.Out), parse.GetValue(common.Serializers)!, parse.GetValue(top),
+            console, cancel)), cancel));
+        return command;
+    }
 
-        var input = HeapSnapshotInput.Open(r.Positional[0]);
+    public static int Run(string path, bool list, TableFormat format, string? outPath, IReadOnlyList<string> serializers, int top, IConsole console, CancellationToken cancel)
+    {
+        var plan = Exporters.Select(list ? ReportKind.HeapList : ReportKind.Heap, format, outPath);
+        var input = HeapSnapshotInput.Open(path);
         bool Selected(string? serializer) => serializers.Count == 0 || serializers.Contains(serializer ?? "", StringComparer.OrdinalIgnoreCase);
         var notTaken = input.NotTaken.Where(n => Selected(n.Serializer)).ToList();
-        string text;
+        ReportDocument report;
         if (list)
         {
-            if (format == TableFormat.Json) throw new UsageException("heap --list supports --format text, csv or markdown (the manifest's heapSnapshots is the JSON)");
-            text = ListTable(input, Selected).Render(format);
+            var table = ListTable(input, Selected);
+            report = new ReportDocument { Kind = ReportKind.HeapList, Parts = [new TablePart(table, BlankLineAfter: false)], CsvTables = [table] };
         }
         else
         {
             var analyses = new List<HeapSnapshotAnalysis>();
-            foreach (var dump in input.Dumps.Where(d => d.Recorded is null || Selected(d.Recorded.Serializer)))
-            {
-                cancel.ThrowIfCancellationRequested();
-                CommandRunner.StderrProgress.Report($"reading {Path.GetFileName(dump.Path)} ({new FileInfo(dump.Path).Length / 1048576.0:F0} MB)...");
-                var analysis = HeapSnapshotAnalyzer.Analyze(dump.Path, dump.Recorded);
-                if (Selected(analysis.Snapshot.Serializer)) analyses.Add(analysis);
-            }
+            using (var progress = console.StartProgress(live: true))
+                foreach (var dump in input.Dumps.Where(d => d.Recorded is null || Selected(d.Recorded.Serializer)))
+                {
+                    cancel.ThrowIfCancellationRequested();
+                    progress.Report($"reading {Path.GetFileName(dump.Path)} ({new FileInfo(dump.Path).Length / 1048576.0:F0} MB)...");
+                    var analysis = HeapSnapshotAnalyzer.Analyze(dump.Path, dump.Recorded);
+                    if (Selected(analysis.Snapshot.Serializer)) analyses.Add(analysis);
+                }
             if (analyses.Count == 0 && notTaken.Count == 0)
                 throw new BadInputException($"{input.DisplayName}: no heap snapshots of {string.Join(", ", serializers)}");
-            text = HeapReport.Render(input.DisplayName, analyses, notTaken, format, top);
+            report = HeapReport.Document(input.DisplayName, analyses, notTaken, top);
         }
-        if (outPath is null) Console.Write(text);
-        else
-        {
-            File.WriteAllText(outPath, text);
-            Console.Error.WriteLine($"wrote {outPath}");
-        }
+        plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // Failed or missing snapshots are a result, but not a success: scripts should notice.
-        return Task.FromResult(notTaken.Count > 0 || (input.Dumps.Count == 0 && !list) ? ExitCodes.Failed : ExitCodes.Ok);
+        return notTaken.Count > 0 || (input.Dumps.Count == 0 && !list) ? ExitCodes.Failed : ExitCodes.Ok;
     }
 
     private static TextTable ListTable(HeapSnapshotInput input, Func<string?, bool> selected)

@@ -1,24 +1,188 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Benchmark;
+using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Cli.Commands;
 
-public sealed class RecordVerb : ICommand
+/// <summary>
+/// `esp record`: the recorder's options are declared here; whatever it does not know goes to the benchmark unchanged,
+/// in order (checked by the benchmark's own parser before anything starts), and everything after `--` is a program to
+/// record instead, verbatim.
+/// </summary>
+public sealed partial class RecordVerb
 {
-    public string Name => "record";
-    public string Summary => "trace the serializer benchmark (or -- any .NET command) into a trace folder";
+    public const string Name = "record";
 
-    public async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    private readonly Option<string?> _out = new("--out") { Description = "the trace folder (default: traces/<timestamp>)", HelpName = "DIR" };
+    private readonly Option<string> _profile;
+    private readonly Option<Backend> _backend = OptionTypes.Choice("--backend", "EventPipe on every OS (default), or ETW: Windows, an elevated prompt (docs/wpa.md)",
+        ("eventpipe", Backend.EventPipe), ("etw", Backend.Etw));
+    private readonly Option<KernelMode> _kernel = OptionTypes.Choice("--kernel", "Linux: a kernel session with perf_events beside EventPipe (on-CPU samples with native and " +
+        "kernel frames, context switches, wake-ups); default: perf where it works", ("perf", KernelMode.Perf), ("off", KernelMode.Off), ("auto", KernelMode.Auto));
+    // Not Option<bool?>: System.CommandLine lets a bool option take only true/false after it, so "on" would be left over.
+    private readonly Option<Sampler> _eventPipeSamples = OptionTypes.Choice("--eventpipe-samples", "EventPipe's own CPU sampler (managed stacks at safe points); " +
+        "default: off when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on", ("on", Sampler.On), ("off", Sampler.Off), ("auto", Sampler.Auto));
+    private readonly Option<BenchmarkFramework> _framework = new("--framework")
     {
-        var options = RecordOptions.Parse(args);
-        var (exit, folder) = await RecordCommand.RunAsync(options, Console.Out, CommandRunner.StderrProgress, cancel).ConfigureAwait(false);
+        Description = $"the benchmark build to record (default {BenchmarkBuild.Net10Moniker}); {BenchmarkBuild.Net472Moniker} is the .NET Framework build, " +
+            "recorded with --backend etw on Windows (docs/windows.md)",
+        HelpName = $"{BenchmarkBuild.Net10Moniker}|{BenchmarkBuild.Net472Moniker}",
+        CustomParser = r =>
+        {
+            try { return BenchmarkBuild.Parse(r.Tokens[^1].Value); }
+            catch (UsageException ex) { r.AddError(ex.Message); return default; }
+        },
+    };
+    private readonly Option<bool> _analyze = new("--analyze") { Description = "print the analyzer's per-serializer tables when recording ends (esp analyze)" };
+    private readonly Option<IReadOnlyDictionary<string, string>> _env = new("--env")
+    {
+        Description = "environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0",
+        HelpName = "NAME=VALUE",
+        Arity = ArgumentArity.OneOrMore,
+        AllowMultipleArgumentsPerToken = false,
+        DefaultValueFactory = _ => new Dictionary<string, string>(),
+        CustomParser = r =>
+        {
+            var environment = new Dictionary<string, string>(StringComparer.Ordinal);
+            foreach (var assignment in r.Tokens.Select(t => t.Value))
+            {
+                var eq = assignment.IndexOf('=', StringComparison.Ordinal);
+                if (eq <= 0) r.AddError($"--env expects NAME=VALUE, got '{assignment}'");
+                else environment[assignment[..eq]] = assignment[(eq + 1)..];
+            }
+            return environment;
+        },
+    };
+    private readonly Option<bool> _listProfiles = new("--list-profiles") { Description = "list the trace profiles with what each records" };
+
+    /// <summary>Shown after the options in `esp record --help`: the benchmark's own options, from its parser's help.</summary>
+    public static string Epilogue { get; } = $"""
+        Any other option goes to the benchmark unchanged (checked before recording starts), or everything after
+        -- is any .NET program to record instead:
+          esp record [options] [benchmark options]
+          esp record [options] -- <command> [args]
+        --appcontext Name=true|false is also written to a runtimeconfig, so it holds from the traced process's start;
+        heap snapshots of --heap a,b are read with esp heap FOLDER (docs/heap.md).
+
+        Benchmark options (docs/benchmark.md):
+        {BenchmarkOptionsHelp()}
+        """;
+
+    public Command Command { get; }
+
+    private RecordVerb(CommonOptions common)
+    {
+        _profile = common.Profile;
+        Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
+        {
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _analyze, _env, _listProfiles,
+        };
+        // What the recorder does not know is the benchmark's (or, after --, the command's).
+        Command.TreatUnmatchedTokensAsErrors = false;
+    }
+
+    public static Command Create(CommonOptions common, IConsole console)
+    {
+        var verb = new RecordVerb(common);
+        verb.Command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () => RunAsync(verb.Bind(parse), console, cancel), cancel));
+        return verb.Command;
+    }
+
+    /// <summary>`esp record ARGS` as options, without recording (tests, and Tests/Support/Recording).</summary>
+    public static RecordOptions Parse(IReadOnlyList<string> args)
+    {
+        var verb = new RecordVerb(new CommonOptions());
+        var result = new RootCommand { verb.Command }.Parse([Name, .. args]);
+        if (UsageErrors.Find(result) is { } error) throw new UsageException(error.Message);
+        return verb.Bind(result);
+    }
+
+    public static async Task<int> RunAsync(RecordOptions options, IConsole console, CancellationToken cancel)
+    {
+        int exit;
+        TraceFolder? folder;
+        // The recorded program writes to the same terminal: plain lines while it runs.
+        using (var progress = console.StartProgress(live: false))
+            (exit, folder) = await RecordCommand.RunAsync(options, console.Out, progress, cancel).ConfigureAwait(false);
         if (options.Analyze && folder is not null && (File.Exists(folder.Trace) || File.Exists(folder.Etl)))
         {
-            Console.WriteLine();
-            var analyzeExit = await new AnalyzeVerb().RunAsync([folder.Path], CancellationToken.None).ConfigureAwait(false);
+            console.Out.WriteLine();
+            var analyzeExit = AnalyzeVerb.Run(new AnalyzeVerb.Settings(folder.Path), console);
             if (exit == ExitCodes.Ok) exit = analyzeExit;
         }
         return exit;
     }
+
+    private RecordOptions Bind(ParseResult parse)
+    {
+        var (benchmark, command) = PassedOn(parse);
+        var options = new RecordOptions
+        {
+            Out = parse.GetValue(_out),
+            Profile = parse.GetValue(_profile)!,
+            Backend = parse.GetValue(_backend),
+            Kernel = parse.GetValue(_kernel),
+            EventPipeSamples = parse.GetValue(_eventPipeSamples) switch { Sampler.On => true, Sampler.Off => false, _ => null },
+            Framework = parse.GetValue(_framework),
+            Analyze = parse.GetValue(_analyze),
+            ListProfiles = parse.GetValue(_listProfiles),
+            Environment = parse.GetValue(_env)!,
+            BenchmarkArgs = benchmark,
+            Command = command,
+        }.Validate();
+        if (command.Count == 0 && !options.ListProfiles) CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult));
+        return options;
+    }
+
+    /// <summary>The tokens the recorder did not take, in order: before `--` the benchmark's, after it the command.</summary>
+    private static (IReadOnlyList<string> Benchmark, IReadOnlyList<string> Command) PassedOn(ParseResult parse)
+    {
+        var doubleDash = parse.Tokens.ToList().FindIndex(t => t.Type == TokenType.DoubleDash);
+        IReadOnlyList<string> command = doubleDash < 0 ? [] : [.. parse.Tokens.Skip(doubleDash + 1).Select(t => t.Value)];
+        var unmatched = parse.UnmatchedTokens;
+        return ([.. unmatched.Take(unmatched.Count - command.Count)], command);
+    }
+
+    /// <summary>
+    /// The benchmark's own parser, run here before a folder is made or a process started: a typo fails in a second
+    /// instead of after a build and a trace session, and names the option it was meant to be.
+    /// </summary>
+    /// <param name="own">The recorder's options (and --help): a typo may be meant for one of them.</param>
+    private static void CheckBenchmarkArgs(IReadOnlyList<string> args, IReadOnlyList<string> own)
+    {
+        try
+        {
+            BenchmarkOptions.Parse(args);
+        }
+        catch (UsageException)
+        {
+            var known = BenchmarkOptionNames();
+            var unknown = args.Where(a => a.StartsWith('-')).Select(a => a.Split('=')[0]).FirstOrDefault(n => !known.Contains(n, StringComparer.OrdinalIgnoreCase));
+            if (unknown is null) throw;
+            var candidates = own.Concat(known);
+            throw new UsageException($"unknown option '{unknown}'{UsageErrors.Suggestion(unknown, candidates)}; neither the recorder's nor the benchmark's (esp record --help lists both)");
+        }
+    }
+
+    /// <summary>The benchmark's options as its help lists them.</summary>
+    public static IReadOnlyList<string> BenchmarkOptionNames() =>
+        [.. OptionName().Matches(BenchmarkOptions.Usage).Select(m => m.Value).Distinct(StringComparer.Ordinal)];
+
+    private static string BenchmarkOptionsHelp()
+    {
+        var usage = BenchmarkOptions.Usage;
+        var options = usage[(usage.IndexOf("Options:", StringComparison.Ordinal) + "Options:".Length)..].Trim('\r', '\n');
+        return string.Join(Environment.NewLine, options.Split('\n').Select(l => l.TrimEnd('\r')));
+    }
+
+    private enum Sampler { Auto, On, Off }
+
+    [GeneratedRegex(@"(?<![\w-])--[a-z][a-z0-9-]*")]
+    private static partial Regex OptionName();
 }

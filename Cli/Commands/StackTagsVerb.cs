@@ -1,5 +1,7 @@
+using System.CommandLine;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Benchmark.Serializers;
+using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
@@ -8,35 +10,46 @@ namespace EtwSerializerProfiler.Cli.Commands;
 /// `esp stacktags generate [FILE]` writes the serializer stack tags from the benchmark's own serializer list;
 /// `esp stacktags check [FILE]` fails when the committed file is stale.
 /// </summary>
-public sealed class StackTagsVerb : ICommand
+public static class StackTagsVerb
 {
+    public const string Name = "stacktags";
     public const string RepoFile = "stacktags/Serializers.stacktags";
-
-    public string Name => "stacktags";
-    public string Summary => "generate or check stacktags/Serializers.stacktags from the benchmark's serializers";
 
     public static string Generate() => SerializerStackTagsGenerator.Generate(
         SerializerCatalog.All.Select(s => new SerializerTagInfo(s.Name, s.GetType().FullName!, s.LibraryAssemblyName, s.LibraryNamespace)));
 
-    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    public static Command Create(IConsole console)
     {
-        if (args.Count == 0 || args[0] is not ("generate" or "check"))
-            throw new UsageException("usage: esp stacktags generate|check [FILE] (default FILE: stacktags/Serializers.stacktags)");
-        var path = args.Count > 1 ? args[1] : RepoFile;
-        var text = Generate();
-        if (args[0] == "generate")
+        var command = new Command(Name, "generate or check stacktags/Serializers.stacktags from the benchmark's serializers");
+        command.Subcommands.Add(Subcommand("generate", "write the stack tags file", console, Write));
+        command.Subcommands.Add(Subcommand("check", "exit 1 if the stack tags file differs from what generate would write", console, Check));
+        return command;
+    }
+
+    private static Command Subcommand(string name, string description, IConsole console, Func<string, IConsole, int> run)
+    {
+        var file = new Argument<string>("FILE") { Description = $"the stack tags file (default {RepoFile})", DefaultValueFactory = _ => RepoFile };
+        var command = new Command(name, description) { file };
+        command.SetAction((parse, cancel) => CommandRunner.RunAsync($"{Name} {name}", console, () => Task.FromResult(run(parse.GetValue(file)!, console)), cancel));
+        return command;
+    }
+
+    private static int Write(string path, IConsole console)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        File.WriteAllText(path, Generate());
+        console.Out.WriteLine($"wrote {path} ({SerializerCatalog.All.Count} serializers)");
+        return ExitCodes.Ok;
+    }
+
+    private static int Check(string path, IConsole console)
+    {
+        if (!File.Exists(path) || File.ReadAllText(path) != Generate())
         {
-            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-            File.WriteAllText(path, text);
-            Console.WriteLine($"wrote {path} ({SerializerCatalog.All.Count} serializers)");
-            return Task.FromResult(ExitCodes.Ok);
+            console.Error.WriteLine($"{path} is stale: run `esp stacktags generate`");
+            return ExitCodes.Failed;
         }
-        if (!File.Exists(path) || File.ReadAllText(path) != text)
-        {
-            Console.Error.WriteLine($"{path} is stale: run `esp stacktags generate`");
-            return Task.FromResult(ExitCodes.Failed);
-        }
-        Console.WriteLine($"{path} is up to date");
-        return Task.FromResult(ExitCodes.Ok);
+        console.Out.WriteLine($"{path} is up to date");
+        return ExitCodes.Ok;
     }
 }

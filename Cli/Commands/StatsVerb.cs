@@ -1,28 +1,40 @@
+using System.CommandLine;
+using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli.Commands;
 
-public sealed class StatsVerb : ICommand
+/// <summary>`esp stats TRACE`: what a trace costs, by block, provider and event.</summary>
+public static class StatsVerb
 {
-    public string Name => "stats";
-    public string Summary => "what a trace costs: events and bytes per provider and event, share spent on stacks";
+    public const string Name = "stats";
 
-    public Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancel)
+    public static Command Create(CommonOptions common, IConsole console)
     {
-        var r = new ArgReader(args, new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "help", "h" });
-        if (r.Flag("help") || r.Flag("h")) { Console.WriteLine("esp stats TRACE [--format text|csv|markdown] [--out F]"); return Task.FromResult(ExitCodes.Ok); }
-        var format = r.Enum("format", TableFormat.Text);
-        var outPath = r.String("out");
-        r.RejectUnknown("stats");
-        if (r.Positional.Count != 1) throw new UsageException("stats needs exactly one TRACE");
-        if (format == TableFormat.Json) throw new UsageException("stats supports --format text, csv or markdown");
-        using var input = TraceInput.Open(r.Positional[0]);
+        var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip" };
+        var format = CommonOptions.Format(ReportKind.Stats);
+        var command = new Command(Name, "what a trace costs: events and bytes per provider and event, share spent on stacks")
+        {
+            trace, format, common.Out,
+        }.WithArgumentsMessage("stats needs exactly one TRACE");
+        command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console,
+            () => Task.FromResult(Run(parse.GetValue(trace)!, parse.GetValue(format), parse.GetValue(common.Out), console)), cancel));
+        return command;
+    }
+
+    public static int Run(string trace, TableFormat format, string? outPath, IConsole console)
+    {
+        var plan = Exporters.Select(ReportKind.Stats, format, outPath);
+        using var input = TraceInput.Open(trace);
         if (input.Format != TraceFormat.NetTrace) throw new UsageException("stats reads .nettrace traces (ETW statistics: use WPA's Trace Statistics)");
-        var stats = TraceStatistics.Compute(input.TracePath, CommandRunner.StderrProgress);
-        var text = string.Concat(stats.Tables().Select(t => t.Render(format) + Environment.NewLine));
-        if (outPath is null) Console.Write(text); else File.WriteAllText(outPath, text);
-        return Task.FromResult(ExitCodes.Ok);
+        TraceStatistics stats;
+        using (var progress = console.StartProgress(live: true)) stats = TraceStatistics.Compute(input.TracePath, progress);
+        var tables = stats.Tables().ToList();
+        var report = new ReportDocument { Kind = ReportKind.Stats, Parts = [.. tables.Select(t => new TablePart(t))], CsvTables = tables };
+        plan.ExportReport(report, console.Out, new LineProgress(console.Error));
+        return ExitCodes.Ok;
     }
 }

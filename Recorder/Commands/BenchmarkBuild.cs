@@ -27,7 +27,7 @@ public static class BenchmarkBuild
     {
         Net10Moniker or "net10" => BenchmarkFramework.Net10,
         Net472Moniker => BenchmarkFramework.Net472,
-        _ => throw new UsageException($"record: --framework must be {Net10Moniker} or {Net472Moniker}, got '{moniker}'"),
+        _ => throw new UsageException($"--framework must be {Net10Moniker} or {Net472Moniker}, got '{moniker}'"),
     };
 
     public static string Moniker(BenchmarkFramework framework) => framework == BenchmarkFramework.Net472 ? Net472Moniker : Net10Moniker;

@@ -15,8 +15,7 @@ public static class RecordCommand
 
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
     {
-        if (options.Help) { output.WriteLine(RecordOptions.Usage); return (ExitCodes.Ok, null); }
-        if (options.ListProfiles) { output.Write(ProfilesTable().Render(TableFormat.Text)); return (ExitCodes.Ok, null); }
+        if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable())); return (ExitCodes.Ok, null); }
 
         var profile = ProfileCatalog.Get(options.Profile);
         EtwSessionPlan? etwPlan = null;

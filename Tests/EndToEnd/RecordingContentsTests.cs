@@ -64,7 +64,7 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
         var accounted = blocks.Blocks.Values.Sum(b => b.Bytes);
         Assert.Equal(blocks.FileBytes, blocks.HeaderBytes + accounted + 1);
         Assert.Equal(1.0, blocks.ExpectedSamplingMs);
-        var text = string.Concat(stats.Tables().Select(t => t.Render(TableFormat.Text)));
+        var text = string.Concat(stats.Tables().Select(PlainText.Table));
         Assert.Contains("Stacks take", text, StringComparison.Ordinal);
     }
 

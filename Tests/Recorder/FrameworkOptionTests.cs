@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Commands;
@@ -14,17 +15,17 @@ public sealed class FrameworkOptionTests
     [Fact]
     public void The_net10_build_stays_the_default_and_net472_needs_the_etw_backend()
     {
-        Assert.Equal(BenchmarkFramework.Net10, RecordOptions.Parse(["--n", "10"]).Framework);
-        Assert.Equal(BenchmarkFramework.Net10, RecordOptions.Parse(["--framework", "net10.0"]).Framework);
-        var o = RecordOptions.Parse(["--backend", "etw", "--framework", "net472", "--n", "10"]);
+        Assert.Equal(BenchmarkFramework.Net10, RecordVerb.Parse(["--n", "10"]).Framework);
+        Assert.Equal(BenchmarkFramework.Net10, RecordVerb.Parse(["--framework", "net10.0"]).Framework);
+        var o = RecordVerb.Parse(["--backend", "etw", "--framework", "net472", "--n", "10"]);
         Assert.Equal(BenchmarkFramework.Net472, o.Framework);
         Assert.Equal(["--n", "10"], o.BenchmarkArgs); // --framework is the recorder's, never passed on
 
-        var eventPipe = Assert.Throws<UsageException>(() => RecordOptions.Parse(["--framework", "net472"]));
+        var eventPipe = Assert.Throws<UsageException>(() => RecordVerb.Parse(["--framework", "net472"]));
         Assert.Contains("has no EventPipe: add --backend etw", eventPipe.Message, StringComparison.Ordinal);
-        Assert.Contains("--heap", Assert.Throws<UsageException>(() => RecordOptions.Parse(["--backend", "etw", "--framework", "net472", "--heap", "Reflection"])).Message, StringComparison.Ordinal);
-        Assert.Throws<UsageException>(() => RecordOptions.Parse(["--backend", "etw", "--framework", "net472", "--", "app.exe"]));
-        Assert.Contains("net10.0 or net472", Assert.Throws<UsageException>(() => RecordOptions.Parse(["--framework", "net48"])).Message, StringComparison.Ordinal);
+        Assert.Contains("--heap", Assert.Throws<UsageException>(() => RecordVerb.Parse(["--backend", "etw", "--framework", "net472", "--heap", "Reflection"])).Message, StringComparison.Ordinal);
+        Assert.Throws<UsageException>(() => RecordVerb.Parse(["--backend", "etw", "--framework", "net472", "--", "app.exe"]));
+        Assert.Contains("net10.0 or net472", Assert.Throws<UsageException>(() => RecordVerb.Parse(["--framework", "net48"])).Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,7 +1,9 @@
 using System.Diagnostics.Tracing;
+using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.EventPipe;
+using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
@@ -11,7 +13,7 @@ public sealed class RecordOptionsAndProfilesTests
     [Fact]
     public void Recorder_options_are_split_from_benchmark_options_in_order()
     {
-        var o = RecordOptions.Parse(["--out", "x", "--n", "1000,20000", "--profile=gc", "--runs", "3", "--analyze", "--env", "A=1", "--env=B=2=3"]);
+        var o = RecordVerb.Parse(["--out", "x", "--n", "1000,20000", "--profile=gc", "--runs", "3", "--analyze", "--env", "A=1", "--env=B=2=3"]);
         Assert.Equal("x", o.Out);
         Assert.Equal("gc", o.Profile);
         Assert.True(o.Analyze);
@@ -23,20 +25,33 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public void The_recorders_choices_take_each_of_their_values()
+    {
+        Assert.True(RecordVerb.Parse(["--eventpipe-samples", "on"]).EventPipeSamples);
+        Assert.False(RecordVerb.Parse(["--eventpipe-samples=off"]).EventPipeSamples);
+        Assert.Null(RecordVerb.Parse(["--eventpipe-samples", "auto", "--n", "10"]).EventPipeSamples);
+        Assert.Null(RecordVerb.Parse(["--n", "10"]).EventPipeSamples);
+        Assert.Equal(KernelMode.Off, RecordVerb.Parse(["--kernel", "OFF"]).Kernel);
+        Assert.Equal(KernelMode.Auto, RecordVerb.Parse([]).Kernel);
+        Assert.Equal(Backend.Etw, RecordVerb.Parse(["--backend", "etw"]).Backend);
+        Assert.Contains("--eventpipe-samples needs a value", Assert.Throws<UsageException>(() => RecordVerb.Parse(["--eventpipe-samples"])).Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Everything_after_double_dash_is_the_command()
     {
-        var o = RecordOptions.Parse(["--profile", "startup", "--", "dotnet", "app.dll", "--out", "ignored"]);
+        var o = RecordVerb.Parse(["--profile", "startup", "--", "dotnet", "app.dll", "--out", "ignored"]);
         Assert.Equal(["dotnet", "app.dll", "--out", "ignored"], o.Command);
         Assert.Null(o.Out);
-        Assert.Throws<UsageException>(() => RecordOptions.Parse(["--n", "1", "--", "dotnet", "x.dll"]));
-        Assert.Throws<UsageException>(() => RecordOptions.Parse(["--backend", "perf"]));
+        Assert.Throws<UsageException>(() => RecordVerb.Parse(["--n", "1", "--", "dotnet", "x.dll"]));
+        Assert.Throws<UsageException>(() => RecordVerb.Parse(["--backend", "perf"]));
     }
 
     [Fact]
     public async Task Etw_backend_off_windows_is_a_clear_error()
     {
         if (OperatingSystem.IsWindows()) return; // the Windows path is covered by the ETW tests
-        var options = RecordOptions.Parse(["--backend", "etw", "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
+        var options = RecordVerb.Parse(["--backend", "etw", "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
         var ex = await Assert.ThrowsAsync<UsageException>(() => EtwSerializerProfiler.Recorder.Commands.RecordCommand.RunAsync(options, TextWriter.Null, new Progress<string>(), default));
         Assert.Contains("needs Windows", ex.Message, StringComparison.Ordinal);
     }

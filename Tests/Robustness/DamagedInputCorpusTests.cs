@@ -86,6 +86,6 @@ public sealed class DamagedInputCorpusTests(DamagedInputSource source, ITestOutp
         var inputs = outcomes.Select(o => o.Input).Distinct().Count();
         using var self = Process.GetCurrentProcess();
         table.Notes.Add($"{inputs:N0} inputs, {outcomes.Count:N0} commands in {elapsed.TotalSeconds:F0} s ({self.TotalProcessorTime.TotalSeconds:F0} s CPU in the test process so far); peak working set {self.PeakWorkingSet64 / 1048576.0:F0} MB");
-        return table.Render(TableFormat.Text);
+        return PlainText.Table(table);
     }
 }

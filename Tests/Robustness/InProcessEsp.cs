@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using EtwSerializerProfiler.Cli;
-using EtwSerializerProfiler.Cli.Commands;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Robustness;
 
@@ -20,34 +20,20 @@ public sealed record VerbOutcome(string Verb, IReadOnlyList<string> Args, int Ex
 }
 
 /// <summary>
-/// Runs esp's verbs inside the test process through the same CommandRunner the tool's Main uses, so the exception
-/// to exit code mapping under test is the one users get, at a fraction of a process start per input (the corpus has
-/// hundreds). Console output is redirected while a verb runs: tests run one at a time (AssemblyInfo.cs).
+/// Runs esp's command line inside the test process, as the tool's Main does (EspCommandLine: parsing, the verb,
+/// CommandRunner's exception to exit code mapping) but on a captured console, so the outcome under test is the one
+/// users get, at a fraction of a process start per input (the corpus has hundreds).
 /// </summary>
 public static class InProcessEsp
 {
-    private static readonly ICommand[] Verbs = [new AnalyzeVerb(), new StatsVerb(), new DiffVerb(), new HeapVerb(), new StackTagsVerb()];
-
     public static VerbOutcome Run(TimeSpan bound, string verb, params string[] args)
     {
-        var command = Verbs.Single(v => v.Name == verb);
-        var (stdout, stderr) = (new StringWriter(), new StringWriter());
-        var (savedOut, savedErr) = (Console.Out, Console.Error);
+        var console = new CapturedConsole();
         var allocated = GC.GetTotalAllocatedBytes();
         var clock = Stopwatch.StartNew();
-        Console.SetOut(TextWriter.Synchronized(stdout));
-        Console.SetError(TextWriter.Synchronized(stderr));
-        try
-        {
-            // On its own thread: a hang is reported as one, instead of hanging the test run.
-            var run = Task.Run(() => CommandRunner.RunAsync(command, args, CancellationToken.None));
-            var exit = run.Wait(bound) ? run.Result : VerbOutcome.TimedOut;
-            return new VerbOutcome(verb, args, exit, stdout.ToString(), stderr.ToString(), clock.Elapsed) { AllocatedBytes = GC.GetTotalAllocatedBytes() - allocated };
-        }
-        finally
-        {
-            Console.SetOut(savedOut);
-            Console.SetError(savedErr);
-        }
+        // On its own thread: a hang is reported as one, instead of hanging the test run.
+        var run = Task.Run(() => EspCommandLine.InvokeAsync([verb, .. args], console, CancellationToken.None));
+        var exit = run.Wait(bound) ? run.Result : VerbOutcome.TimedOut;
+        return new VerbOutcome(verb, args, exit, console.StdOut, console.StdErr, clock.Elapsed) { AllocatedBytes = GC.GetTotalAllocatedBytes() - allocated };
     }
 }

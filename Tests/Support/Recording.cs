@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Commands;
@@ -9,7 +10,7 @@ public static class Recording
 {
     public static async Task<(int ExitCode, TraceFolder Folder, string Output)> RecordAsync(string outDir, IEnumerable<string> args, CancellationToken cancel = default)
     {
-        var options = RecordOptions.Parse(["--out", outDir, .. args]);
+        var options = RecordVerb.Parse(["--out", outDir, .. args]);
         var output = new StringWriter();
         var (exit, folder) = await RecordCommand.RunAsync(options, output, new Progress<string>(_ => { }), cancel);
         return (exit, folder ?? throw new InvalidOperationException("no trace folder"), output.ToString());

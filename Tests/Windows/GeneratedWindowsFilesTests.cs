@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Cli;
 using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -34,11 +35,13 @@ public sealed class GeneratedWindowsFilesTests
         var dir = Repo.NewTempDir("scripts");
         try
         {
-            var verb = new ScriptsVerb();
-            Assert.Equal(1, await verb.RunAsync(["check", "--out", dir], default));
-            Assert.Equal(0, await verb.RunAsync(["generate", "--out", dir, "--profile", "gc"], default));
-            Assert.Equal(1, await verb.RunAsync(["check", "--out", dir], default)); // default != gc
-            Assert.Equal(0, await verb.RunAsync(["check", "--out", dir, "--profile", "gc"], default));
+            Task<int> Esp(params string[] args) => EspCommandLine.InvokeAsync(["scripts", .. args], new CapturedConsole(), default);
+            Assert.Equal(1, await Esp("check", "--out", dir));
+            Assert.Equal(0, await Esp("generate", "--out", dir, "--profile", "gc"));
+            Assert.Equal(1, await Esp("check", "--out", dir)); // default != gc
+            Assert.Equal(0, await Esp("check", "--out", dir, "--profile", "gc"));
+            // Before the subcommand, as always.
+            Assert.Equal(0, await Esp("--profile", "gc", "--out", dir, "check"));
             Assert.DoesNotContain("-stackwalk", File.ReadAllText(Path.Combine(dir, "scripts", "xperf", "start.cmd")), StringComparison.Ordinal);
         }
         finally

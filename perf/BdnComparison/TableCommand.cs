@@ -20,7 +20,7 @@ public static class TableCommand
         var benchmark = benchmarkPaths.Select(p => LoadBenchmark(Existing(p))).ToList();
         var table = ComparisonTable.Build(bdn, benchmark);
         if (table.Rows.Count == 0) throw new BadInputException("table: no measured case in any of the files (BenchmarkDotNet cases or runs with warmup = false)");
-        var markdown = table.Render(TableFormat.Markdown);
+        var markdown = Markdown.Table(table);
         if (output is null) stdout.Write(markdown);
         else File.WriteAllText(output, markdown);
         return ExitCodes.Ok;

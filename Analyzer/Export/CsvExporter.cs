@@ -1,0 +1,22 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Export;
+
+/// <summary>
+/// --format csv: the report's machine-readable table(s), not the terminal's. One table is the whole output; several
+/// (esp stats) are each followed by a blank line, as esp always wrote them.
+/// </summary>
+public sealed class CsvExporter : DocumentExporter
+{
+    public const string FormatName = "csv";
+
+    public override string Name => FormatName;
+
+    public override string Render(ReportDocument report) =>
+        report.CsvTables.Count switch
+        {
+            0 => throw Unsupported(report),
+            1 => Csv.Table(report.CsvTables[0]),
+            _ => string.Concat(report.CsvTables.Select(t => Csv.Table(t) + Environment.NewLine)),
+        };
+}

@@ -1,0 +1,37 @@
+using System.Text;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Export;
+
+/// <summary>--format markdown: a "##" heading, "###" tables (every detail table too), notes and findings as bullets.</summary>
+public sealed class MarkdownExporter : DocumentExporter
+{
+    public const string FormatName = "markdown";
+
+    public override string Name => FormatName;
+
+    public override string Render(ReportDocument report)
+    {
+        var sb = new StringBuilder();
+        if (report.Heading is { } heading) sb.AppendLine($"## {Markdown.Escape(heading)}").AppendLine();
+        foreach (var part in report.Parts)
+        {
+            switch (part)
+            {
+                case TablePart t:
+                    sb.Append(Markdown.Table(t.Table));
+                    if (t.BlankLineAfter) sb.AppendLine();
+                    break;
+                case LinesPart l:
+                    foreach (var line in l.Lines) sb.AppendLine("- " + (l.EscapeMarkdown ? Markdown.Escape(line) : line));
+                    sb.AppendLine();
+                    break;
+                case ListPart list:
+                    sb.AppendLine("### " + list.Title);
+                    foreach (var item in list.Items) sb.Append("- ").AppendLine(item);
+                    break;
+            }
+        }
+        return sb.ToString();
+    }
+}

@@ -1,0 +1,47 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Export;
+
+/// <summary>
+/// What a command hands its exporters: one result (an analysis, a diff, heap snapshots, trace statistics) as the parts
+/// the formats are made of. The reports build it (AnalysisReport.Document, DiffReport.Document, ...); they do not
+/// know the formats, and the exporters do not know the reports.
+/// </summary>
+public sealed class ReportDocument
+{
+    public required ReportKind Kind { get; init; }
+
+    /// <summary>Markdown's "## " heading; the terminal has none.</summary>
+    public string? Heading { get; init; }
+
+    /// <summary>Text and Markdown: tables, lines and lists in reading order.</summary>
+    public IReadOnlyList<ReportPart> Parts { get; init; } = [];
+
+    /// <summary>CSV: the machine-readable table(s), which are not the terminal's (one line per run, one per metric).</summary>
+    public IReadOnlyList<TextTable> CsvTables { get; init; } = [];
+
+    /// <summary>JSON: the documented contract (docs/analyzer.md, docs/diff.md, docs/heap.md); null when there is none.</summary>
+    public Func<JsonNode>? Json { get; init; }
+
+    /// <summary>HTML: the self-contained page, given the path it goes to (its links to flame graphs are relative).</summary>
+    public Func<string, string>? Html { get; init; }
+
+    /// <summary>The measured runs' stacks (a second pass over the trace): speedscope files, and the HTML's call trees.</summary>
+    public RunStacks? Stacks { get; init; }
+}
+
+/// <summary>A piece of a text or Markdown report.</summary>
+public abstract record ReportPart;
+
+/// <summary>A table and, unless it ends the report, a blank line. <paramref name="Detail"/>: documents (Markdown)
+/// carry it, the terminal leaves it out.</summary>
+public sealed record TablePart(TextTable Table, bool Detail = false, bool BlankLineAfter = true) : ReportPart;
+
+/// <summary>Lines of prose (the trace notes, the diff's header), then a blank line; bullets in Markdown, escaped when
+/// <paramref name="EscapeMarkdown"/> (a path with underscores is not emphasis; a `command` stays a code span).</summary>
+public sealed record LinesPart(IReadOnlyList<string> Lines, bool EscapeMarkdown) : ReportPart;
+
+/// <summary>A titled list (the findings): the title, then indented items; a "###" heading and bullets in Markdown.</summary>
+public sealed record ListPart(string Title, IReadOnlyList<string> Items) : ReportPart;
