@@ -13,6 +13,7 @@ public static class DotnetTraceTool
 
     public static string Path(ITestOutputHelper output)
     {
+        FastRun.RefuseSlowWork("installing dotnet-trace");
         lock (Gate)
         {
             if (_path is not null) return _path;

@@ -12,6 +12,7 @@ public static class LocalFeed
     /// <summary>Packs PROJECT (relative to the repository root) into <paramref name="packages"/>; returns the one .nupkg.</summary>
     public static string Pack(string project, string packages, string packageIdPattern)
     {
+        FastRun.RefuseSlowWork("packing " + project);
         var pack = ProcessRunner.Run("dotnet", ["pack", Path.Combine(Repo.Root, project), "-c", Configuration, "--no-build", "-o", packages, "--nologo"]);
         Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
         return Assert.Single(Directory.GetFiles(packages, packageIdPattern + ".*.nupkg"));

@@ -11,6 +11,7 @@ public static class ProcessRunner
 
     public static Result Run(string file, IReadOnlyList<string> args, TimeSpan? timeout = null, string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null)
     {
+        FastRun.RefuseSlowWork($"starting {file}");
         var psi = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var a in args) psi.ArgumentList.Add(a);
         if (workingDirectory is not null) psi.WorkingDirectory = workingDirectory;

@@ -10,6 +10,7 @@ public static class Recording
 {
     public static async Task<(int ExitCode, TraceFolder Folder, string Output)> RecordAsync(string outDir, IEnumerable<string> args, CancellationToken cancel = default)
     {
+        FastRun.RefuseSlowWork("recording a trace");
         var options = RecordVerb.Parse(["--out", outDir, .. args]);
         var output = new StringWriter();
         var (exit, folder) = await RecordCommand.RunAsync(options, output, new Progress<string>(_ => { }), cancel);
