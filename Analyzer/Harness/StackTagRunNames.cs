@@ -8,8 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// trace has the marker's waits (the windows, and from the marker method the operation) but no RunStart. The
 /// serializer is the one whose own Serialize/Deserialize frame the run's samples sit under (the built-in tags
 /// Serialize\X, Deserialize\X). N and the operations per run are not in such a trace; neither is which runs were
-/// warm-ups, so that is inferred from the benchmark's structure: each case runs consecutively and starts with a
-/// warm-up run (docs/analyzer.md, "Run windows").
+/// warm-ups, so that is inferred from the benchmark's structure (<see cref="InferredWarmups"/>).
 /// </summary>
 public static class StackTagRunNames
 {
@@ -34,7 +33,7 @@ public static class StackTagRunNames
     }
 
     /// <summary>
-    /// Renames <paramref name="runsInTimeOrder"/> (all found without names) and marks their warm-ups in
+    /// Renames <paramref name="runsInTimeOrder"/> (all found without names) and marks their inferred warm-ups in
     /// <see cref="RunAnalysis.WarmupFromEvents"/>: the serializer with the most sampled time in the run; for a run
     /// too short to be sampled (a case's first warm-up run does one call), the next named run of the same operation,
     /// else the previous one. Runs are numbered per serializer and operation in time order, N stays 0 (unknown).
@@ -56,25 +55,19 @@ public static class StackTagRunNames
             names[i] = neighbour ?? Unnamed;
         }
 
+        var warmups = InferredWarmups.Infer([.. names.Select((n, i) => (n, runsInTimeOrder[i].Key.Operation))], out var batches, out var measuredPerCase);
         var counts = new Dictionary<(string, string), int>();
-        var batches = 0;
-        (string, string)? previous = null;
         for (var i = 0; i < names.Length; i++)
         {
             var run = runsInTimeOrder[i];
             var key = (names[i], run.Key.Operation);
-            var first = previous != key;
-            if (first) batches++;
-            previous = key;
             var index = counts.GetValueOrDefault(key);
             counts[key] = index + 1;
             run.Key = new RunKey(names[i], run.Key.Operation, 0, index);
-            // The first run of a batch is its warm-up: the benchmark's fixed warm-up (one run right before the
-            // measured ones) and its automatic one (cases warming in turn, one more warm-up run before the measured
-            // runs). A serializer and operation left with warm-ups only reports them (TraceAnalyzer.MarkWarmups).
-            run.WarmupFromEvents = first;
+            // A serializer and operation left with warm-ups only reports them (TraceAnalyzer.MarkWarmups).
+            run.WarmupFromEvents = warmups[i];
         }
-        return new InferredRunNames(names.Length, bySamples, byNeighbour, unnamed, batches);
+        return new InferredRunNames(names.Length, bySamples, byNeighbour, unnamed, batches, measuredPerCase);
     }
 
     private static string? Neighbour(IReadOnlyList<RunAnalysis> runs, List<string?> own, int i)

@@ -16,9 +16,10 @@ public enum RunSource
 /// <summary>
 /// How runs found without their names were named: each from the serializer stack tag (Serialize\X, Deserialize\X)
 /// its samples fall in most, a run without such samples from the next run of the same operation, then batches of
-/// consecutive runs of one serializer and operation, whose first run is taken as a warm-up.
+/// consecutive runs of one serializer and operation, whose warm-ups are inferred (Harness.InferredWarmups, with
+/// <paramref name="MeasuredPerCase"/> the estimated measured runs per case).
 /// </summary>
-public sealed record InferredRunNames(int Runs, int BySamples, int ByNeighbour, int Unnamed, int Batches);
+public sealed record InferredRunNames(int Runs, int BySamples, int ByNeighbour, int Unnamed, int Batches, int MeasuredPerCase);
 
 /// <summary>The text and JSON wording of <see cref="RunSource"/>, one place for every output format.</summary>
 public static class RunSourceText
@@ -43,7 +44,7 @@ public static class RunSourceText
                 return $"Runs: {runs.Count} from BenchmarkDotNet iterations ({cases} benchmark case(s), measured iterations only: pilot, warm-up, overhead and jitting iterations left out; per operation = iteration time / its operations); {tags}";
             case RunSource.MarkerWaits when analysis.Trace.InferredNames is { } n:
                 return $"Runs: {runs.Count} from marker waits, names inferred from stack tags ({n.BySamples} by their samples, {n.ByNeighbour} from the next run of the same operation{(n.Unnamed > 0 ? $", {n.Unnamed} left unnamed" : "")}); " +
-                    $"warm-ups inferred (the first run of each of {n.Batches} batch(es) of consecutive runs); N unknown (?); durations per run (operations per run are not in the trace); {tags}";
+                    $"warm-ups inferred from {n.Batches} batch(es) of consecutive runs (measured runs taken as the last {n.MeasuredPerCase} of a case's batch); N unknown (?); durations per run (operations per run are not in the trace); {tags}";
             default:
                 return $"Runs: {runs.Count} ({runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); {tags}";
         }
