@@ -27,6 +27,8 @@ public sealed class RunAnalysis
     public double StartMs { get; set; }
     public double EndMs { get; set; }
     public WindowSource Source { get; set; }
+    /// <summary>Another harness's iteration kind (BenchmarkDotNet: "workload actual", "workload pilot", ...); null for the benchmark's runs.</summary>
+    public string? Stage { get; set; }
     /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
     public double? StopwatchMs { get; set; }
     public double DurationMs => EndMs - StartMs;

@@ -41,7 +41,9 @@ public static class RunSourceText
         {
             case RunSource.BenchmarkDotNet:
                 var cases = runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count();
-                return $"Runs: {runs.Count} from BenchmarkDotNet iterations ({cases} benchmark case(s), measured iterations only: pilot, warm-up, overhead and jitting iterations left out; per operation = iteration time / its operations); {tags}";
+                var measured = runs.Count(r => !r.IsWarmup);
+                return $"Runs: {runs.Count} BenchmarkDotNet iterations of {cases} benchmark case(s): {measured} measured (workload actual), {runs.Count - measured} warm-ups " +
+                    $"(workload jitting, pilot and warm-up); {analysis.Trace.HarnessOverheadIterations} overhead iterations left out; per operation = iteration time / its operations; {tags}";
             case RunSource.MarkerWaits when analysis.Trace.InferredNames is { } n:
                 return $"Runs: {runs.Count} from marker waits, names inferred from stack tags ({n.BySamples} by their samples, {n.ByNeighbour} from the next run of the same operation{(n.Unnamed > 0 ? $", {n.Unnamed} left unnamed" : "")}); " +
                     $"warm-ups inferred from {n.Batches} batch(es) of consecutive runs (measured runs taken as the last {n.MeasuredPerCase} of a case's batch); N unknown (?); durations per run (operations per run are not in the trace); {tags}";

@@ -41,6 +41,8 @@ public sealed class TraceInfo
     public RunSource RunSource { get; set; }
     /// <summary>Runs found without names (marker waits, no run events): how they were named from stack tags; null otherwise.</summary>
     public InferredRunNames? InferredNames { get; set; }
+    /// <summary>BenchmarkDotNet's overhead iterations (an empty method timed in place of the workload): counted, not runs.</summary>
+    public int HarnessOverheadIterations { get; set; }
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
     public bool Truncated { get; set; }

@@ -329,8 +329,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
         }
 
-        /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns).</summary>
-        private bool Wanted(RunKey key) => options.Includes(key.Serializer) || key.Serializer == Harness.StackTagRunNames.Unnamed;
+        /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
+        private bool Wanted(RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or CaseNotYetNamed;
 
         private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
 
