@@ -74,11 +74,13 @@ public sealed class BdnRunsTests(ITestOutputHelper output) : IDisposable
             Assert.All(ratios, x => Assert.True(x > 0.99, $"{truth.Serializer}: a window shorter than BenchmarkDotNet's clock ({x:F3})"));
             Assert.True(ratios.Order().ElementAt(ratios.Count / 2) < 1.05, $"{truth.Serializer}: median window / clock {ratios.Order().ElementAt(ratios.Count / 2):F3}");
 
-            // The mean per operation against BenchmarkDotNet's Mean (overhead subtracted, upper outliers removed, so at
-            // most ours): 1.00 and 1.04 measured; one preempted iteration of five moves ours up to a fifth.
+            // The mean per operation against BenchmarkDotNet's: the same iterations as its clock took them (the
+            // preempted write above moves a mean of five by 3%), and its Mean, which subtracts the overhead and drops
+            // upper outliers (so it is at most ours: 1.00 and 1.04 measured, 1.23 with one 194 us iteration of five dropped).
             var mean = summaries.Single(s => s.Serializer == name).MeanDurationMs;
-            output.WriteLine($"{truth.Serializer}: mean {mean * 1000:F2} us/op, BenchmarkDotNet {truth.MeanMs * 1000:F2} us/op");
-            Assert.InRange(mean / truth.MeanMs, 0.99, 1.35);
+            output.WriteLine($"{truth.Serializer}: mean {mean * 1000:F2} us/op; BenchmarkDotNet: its iterations {truth.ActualMs.Average() * 1000:F2}, its Mean {truth.MeanMs * 1000:F2} us/op");
+            Assert.InRange(mean / truth.ActualMs.Average(), 0.99, 1.10);
+            Assert.True(mean >= truth.MeanMs * 0.99, $"{truth.Serializer}: mean {mean * 1000:F2} us/op below BenchmarkDotNet's Mean {truth.MeanMs * 1000:F2}");
         }
     }
 }
