@@ -12,18 +12,23 @@ public enum WindowSource
     MarkerWait,
     /// <summary>RunStart/RunStop events only: includes the few microseconds of bookkeeping around the run.</summary>
     RunEvents,
+    /// <summary>Another harness's events around an iteration (BenchmarkDotNet's engine events, next to its clock reads).</summary>
+    HarnessEvents,
 }
 
 /// <summary>Everything the trace says about one measured run.</summary>
 public sealed class RunAnalysis
 {
-    public required RunKey Key { get; init; }
+    /// <summary>Settable only for runs found without their names (marker waits), named afterwards from their samples.</summary>
+    public required RunKey Key { get; set; }
     public string Data { get; set; } = "";
     public int MarkerThreadId { get; set; }
     public int WorkerThreadId { get; set; }
     public double StartMs { get; set; }
     public double EndMs { get; set; }
     public WindowSource Source { get; set; }
+    /// <summary>Another harness's iteration kind (BenchmarkDotNet: "workload actual", "workload pilot", ...); null for the benchmark's runs.</summary>
+    public string? Stage { get; set; }
     /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
     public double? StopwatchMs { get; set; }
     public double DurationMs => EndMs - StartMs;
@@ -78,10 +83,16 @@ public sealed class RunAnalysis
     public int GcPollLeafSamples { get; set; }
 
     public bool IsWarmup { get; set; }
-    /// <summary>What RunStart said (version 1 events); null for older traces, where run 0 is the warm-up.</summary>
+    /// <summary>
+    /// What RunStart said (version 1 events), or what the analyzer inferred for runs found without their names
+    /// (<see cref="TraceInfo.InferredNames"/>); null for older traces, where run 0 is the warm-up.
+    /// </summary>
     public bool? WarmupFromEvents { get; set; }
-    /// <summary>Serializer calls inside the window (RunStart version 1; 1 before): every figure of the run covers all of them.</summary>
-    public int Operations { get; set; } = 1;
+    /// <summary>
+    /// Serializer calls inside the window (RunStart version 1; 1 before; a BenchmarkDotNet iteration's total operations,
+    /// which can pass int's range): every figure of the run covers all of them.
+    /// </summary>
+    public long Operations { get; set; } = 1;
     public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
     /// <summary>

@@ -37,6 +37,12 @@ public sealed class TraceInfo
     /// <summary>Each stack tags file and how much of it matched (filled after the pass).</summary>
     public List<StackTagFileUse> StackTagFiles { get; } = [];
     public string? ResultsFile { get; set; }
+    /// <summary>Where the runs came from: the benchmark's run events, the marker's waits alone, or another harness's events.</summary>
+    public RunSource RunSource { get; set; }
+    /// <summary>Runs found without names (marker waits, no run events): how they were named from stack tags; null otherwise.</summary>
+    public InferredRunNames? InferredNames { get; set; }
+    /// <summary>BenchmarkDotNet's overhead iterations (an empty method timed in place of the workload): counted, not runs.</summary>
+    public int HarnessOverheadIterations { get; set; }
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
     public bool Truncated { get; set; }

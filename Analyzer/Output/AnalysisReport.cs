@@ -1,3 +1,4 @@
+using System.Text.Json;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Model;
@@ -57,7 +58,7 @@ public static class AnalysisReport
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs))])))
                 .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
-                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
+                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Int(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
                     Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
@@ -108,7 +109,7 @@ public static class AnalysisReport
         {
             $"Trace: {t.Path} ({t.Format}, {t.SizeBytes / 1048576.0:F1} MB, {t.Events:N0} events, {t.DurationMs / 1000:F1} s){(t.RuntimeVersion is null ? "" : $", runtime {t.RuntimeVersion}")}",
             $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
-            $"Runs: {analysis.Runs.Count} ({analysis.Runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); stack tags: {t.StackTagsFile ?? "none"}",
+            RunSourceText.Line(analysis),
         };
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
@@ -145,6 +146,8 @@ public static class AnalysisReport
                 ["unmatchedTags"] = new JsonArray([.. f.UnmatchedTags.Select(u => (JsonNode)JsonValue.Create(u))]),
             })]),
             ["resultsFile"] = t.ResultsFile,
+            ["runSource"] = RunSourceText.Json(t.RunSource),
+            ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
             ["truncated"] = t.Truncated,
@@ -161,8 +164,9 @@ public static class AnalysisReport
                 ["objects"] = r.Key.Objects,
                 ["run"] = r.Key.Run,
                 ["warmup"] = r.IsWarmup,
+                ["stage"] = r.Stage,
                 ["operations"] = r.Operations,
-                ["window"] = r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events",
+                ["window"] = r.Source switch { WindowSource.MarkerWait => "marker-wait", WindowSource.HarnessEvents => "harness-events", _ => "run-events" },
                 ["startMs"] = r.StartMs,
                 ["durationMs"] = r.DurationMs,
                 ["stopwatchMs"] = r.StopwatchMs,

@@ -18,7 +18,7 @@ public sealed partial class TraceAnalyzer
                 Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
             // Version 1 says which runs are warm-ups and how many calls a run makes; version 0 has neither.
             var warmup = e.PayloadByName(RunEvents.Fields.Warmup) is bool w ? w : (bool?)null;
-            var operations = e.PayloadByName(RunEvents.Fields.Operations) is { } ops ? Math.Max(1, Convert.ToInt32(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1;
+            var operations = e.PayloadByName(RunEvents.Fields.Operations) is { } ops ? Math.Max(1L, Convert.ToInt64(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1L;
             var pending = new PendingRun(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.WorkerThreadId), e.TimeStampRelativeMSec, warmup, operations);
             _pendingByMarker[Int(e, RunEvents.Fields.MarkerThreadId)] = pending;
         }
@@ -89,7 +89,8 @@ public sealed partial class TraceAnalyzer
             if (isMarkerWait && markerMethod is null && stacks is not null && e.CallStackIndex() != CallStackIndex.Invalid)
                 return; // a wait of the marker thread that is not the run wait (e.g. its idle wait)
             if (pending is not null) _pendingByMarker.Remove(e.ThreadID);
-            var key = pending?.Key ?? new RunKey("(unnamed)", OperationOf(markerMethod), 0, _unnamed++);
+            // Without RunStart the run is named afterwards, from its samples' stack tags (NameUnnamedRuns).
+            var key = pending?.Key ?? new RunKey(Harness.StackTagRunNames.Unnamed, OperationOf(markerMethod), 0, _unnamed++);
             var run = NewRun(pending ?? new PendingRun(key, "", 0, e.TimeStampRelativeMSec, null, 1), e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
             run.MarkerWaitStartMs = e.TimeStampRelativeMSec;
             // The worker's RunBegin will move the start to its Stopwatch read; until then it is still handshaking
@@ -150,7 +151,7 @@ public sealed partial class TraceAnalyzer
                 Key = key, Data = pending.Data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source,
                 Operations = pending.Operations, WarmupFromEvents = pending.Warmup,
             };
-            if (options.Includes(key.Serializer)) analysis.Runs.Add(run);
+            if (Wanted(key)) analysis.Runs.Add(run);
             // Runs are strictly sequential (the benchmark's handshake), so a new window closes any stale one.
             if (_open is not null && !_open.Closed) { _open.EndMs = startMs; _open.Closed = true; }
             _open = run;

@@ -47,6 +47,7 @@ public sealed partial class TraceAnalyzer
             if (stacks.LeafUnresolved(stack)) _unresolvedSamples++;
             var tag = stacks.Tag(stack);
             run.Tags[tag] = run.Tags.GetValueOrDefault(tag) + weight;
+            VoteForName(run, stack, weight);
             if (options.CollectHotMethods) AddHotMethods(run, stack, weight);
         }
 

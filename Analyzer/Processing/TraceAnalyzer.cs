@@ -170,7 +170,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private bool _sawWaits;
         private int _unnamed;
 
-        private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs, bool? Warmup, int Operations);
+        private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs, bool? Warmup, long Operations);
 
         /// <summary>
         /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),
@@ -285,7 +285,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         private RunAnalysis? RunOf(TraceEvent e)
         {
-            if (_open is not { } run || run.Closed || _awaitingBegin || e.ThreadID == _openMarker || !options.Includes(run.Key.Serializer)) return null;
+            if (_open is not { } run || run.Closed || _awaitingBegin || e.ThreadID == _openMarker || !Wanted(run.Key)) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
             return IsMeasuredWork(e.CallStackIndex()) ? run : null;
         }
@@ -336,8 +336,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 }
                 return;
             }
+            if (e.ProviderGuid == Harness.BdnEngineEvents.ProviderGuid) { OnBdnEvent(e); return; }
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
         }
+
+        /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
+        private bool Wanted(RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or CaseNotYetNamed;
 
         private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
 
@@ -368,10 +372,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
             trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
 
-            if (analysis.Runs.Count == 0 && !_sawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits): the analysis covers the whole trace, thread by thread");
-            else if (!_sawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only, unnamed");
-            else if (!_sawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
-            else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
+            if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_samples == 0) analysis.Warnings.Add(etw
                 ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
                 : NoEventPipeSamplesWarning);
@@ -389,7 +390,19 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             if (disagreements.Count > 0)
                 analysis.Warnings.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
+            if (_sawRunEvents) trace.RunSource = RunSource.RunEvents;
+            else if (analysis.Runs.Count > 0 && trace.RunSource == RunSource.None) trace.RunSource = RunSource.MarkerWaits;
+            NameUnnamedRuns();
             MarkWarmups();
+        }
+
+        /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>
+        private void SayHowRunsWereFound()
+        {
+            if (analysis.Runs.Count == 0 && !_sawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
+            else if (!_sawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
+            else if (!_sawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
+            else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
         }
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}/N={k.Objects}/run {k.Run}";

@@ -42,7 +42,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         // Every run, in the app's order, with the app's names, sizes, numbers and warm-up marks: 3 cases x 7 runs.
         Assert.Equal(21, truth.Count);
         Assert.Equal(truth.Select(t => (t.Name, t.Operation, t.N, t.Run, t.Warmup, t.Operations)),
-            analysis.Runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects, r.Key.Run, r.IsWarmup, r.Operations)));
+            analysis.Runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects, r.Key.Run, r.IsWarmup, (int)r.Operations)));
         Assert.DoesNotContain(analysis.Warnings, w => w.StartsWith("no benchmark runs", StringComparison.Ordinal));
 
         // Each run's window between the app's two Stopwatch readings (RunBegin/RunEnd lie between them), its CPU the

@@ -1,4 +1,5 @@
 using System.Diagnostics.Tracing;
+using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
@@ -76,7 +77,7 @@ public sealed class EtwSessionPlanTests
         var plan = Default();
         Assert.DoesNotContain(plan.Providers, p => p.Name == KeywordNames.SampleProfilerProvider);
         Assert.Equal([KeywordNames.SampleProfilerProvider], plan.SkippedProviders);
-        Assert.Equal([KeywordNames.ClrProvider, RunEvents.ProviderName], plan.Providers.Select(p => p.Name));
+        Assert.Equal([KeywordNames.ClrProvider, RunEvents.ProviderName, BdnEngineEvents.ProviderName], plan.Providers.Select(p => p.Name));
         Assert.Equal(new Guid("a669021c-c450-4609-a035-5af59af4df18"), plan.Rundown.Guid);
         Assert.Equal(0x8UL | 0x10 | 0x20 | 0x80 | 0x100, plan.Rundown.Keywords);
     }

@@ -64,4 +64,15 @@ public sealed record BdnCase
     /// <summary>Workload Actual iterations measured, before outlier removal.</summary>
     public required int MeasuredIterations { get; init; }
     public required List<double> ResultMs { get; init; }
+    /// <summary>
+    /// The Workload Actual iterations as the engine's clock measured them, per operation, in the order they ran: no
+    /// overhead subtracted, no outliers removed (what a trace's iteration windows measure; TracedBdnRunsTests).
+    /// </summary>
+    public List<double> ActualMs { get; init; } = [];
+    /// <summary>
+    /// The workload's pilot, warm-up and actual iterations. Not the jitting ones: BenchmarkDotNet keeps only those of
+    /// the engine it chose, while the engine events show every one (1 to 3).
+    /// </summary>
+    public int WorkloadIterations { get; init; }
+    public int OverheadIterations { get; init; }
 }

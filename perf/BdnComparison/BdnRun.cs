@@ -97,6 +97,9 @@ public static class BdnRun
             WarmupIterations = all.Count(m => m.Is(IterationMode.Workload, IterationStage.Warmup)),
             MeasuredIterations = actual.Count,
             ResultMs = report.GetResultRuns().Select(m => m.GetAverageTime().Nanoseconds / NsPerMs).ToList(),
+            ActualMs = actual.Select(m => m.GetAverageTime().Nanoseconds / NsPerMs).ToList(),
+            WorkloadIterations = all.Count(m => m.IterationMode == IterationMode.Workload && m.IterationStage is IterationStage.Pilot or IterationStage.Warmup or IterationStage.Actual),
+            OverheadIterations = all.Count(m => m.IterationMode == IterationMode.Overhead && m.IterationStage != IterationStage.Result),
         };
     }
 }

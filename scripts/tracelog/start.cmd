@@ -14,6 +14,8 @@ tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d
 if errorlevel 1 goto failed
 tracelog -enableex EtwSerializerProfiler-Script -guid #3c205442-14fb-5713-c99e-4e4e92f1abe2 -matchanykw 0xFFFFFFFFFFFFFFFF -level 4
 if errorlevel 1 goto failed
+tracelog -enableex EtwSerializerProfiler-Script -guid #b72d0890-7a18-5b01-3bbd-89af5f3b954f -matchanykw 0xFFFFFFFFFFFFFFFF -level 4
+if errorlevel 1 goto failed
 echo tracing: sessions "NT Kernel Logger" and EtwSerializerProfiler-Script
 exit /b 0
 :failed

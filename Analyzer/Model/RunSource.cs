@@ -1,0 +1,54 @@
+namespace EtwSerializerProfiler.Analyzer.Model;
+
+/// <summary>Where a trace's runs came from (docs/analyzer.md, "Run windows").</summary>
+public enum RunSource
+{
+    /// <summary>No runs: the trace is analyzed whole, thread by thread.</summary>
+    None,
+    /// <summary>The benchmark's run EventSource named every run (with or without the marker's waits).</summary>
+    RunEvents,
+    /// <summary>Only the marker's waits, found by their stacks: runs named afterwards from stack tags (<see cref="InferredRunNames"/>).</summary>
+    MarkerWaits,
+    /// <summary>BenchmarkDotNet's engine events: each measured iteration of a benchmark case is a run.</summary>
+    BenchmarkDotNet,
+}
+
+/// <summary>
+/// How runs found without their names were named: each from the serializer stack tag (Serialize\X, Deserialize\X)
+/// its samples fall in most, a run without such samples from the next run of the same operation, then batches of
+/// consecutive runs of one serializer and operation, whose warm-ups are inferred (Harness.InferredWarmups, with
+/// <paramref name="MeasuredPerCase"/> the estimated measured runs per case).
+/// </summary>
+public sealed record InferredRunNames(int Runs, int BySamples, int ByNeighbour, int Unnamed, int Batches, int MeasuredPerCase);
+
+/// <summary>The text and JSON wording of <see cref="RunSource"/>, one place for every output format.</summary>
+public static class RunSourceText
+{
+    public static string Json(RunSource source) => source switch
+    {
+        RunSource.RunEvents => "run-events",
+        RunSource.MarkerWaits => "marker-waits",
+        RunSource.BenchmarkDotNet => "benchmarkdotnet",
+        _ => "none",
+    };
+
+    /// <summary>The "Runs:" line of the text outputs.</summary>
+    public static string Line(TraceAnalysis analysis)
+    {
+        var runs = analysis.Runs;
+        var tags = $"stack tags: {analysis.Trace.StackTagsFile ?? "none"}";
+        switch (analysis.Trace.RunSource)
+        {
+            case RunSource.BenchmarkDotNet:
+                var cases = runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count();
+                var measured = runs.Count(r => !r.IsWarmup);
+                return $"Runs: {runs.Count} BenchmarkDotNet iterations of {cases} benchmark case(s): {measured} measured (workload actual), {runs.Count - measured} warm-ups " +
+                    $"(workload jitting, pilot and warm-up); {analysis.Trace.HarnessOverheadIterations} overhead iterations left out; per operation = iteration time / its operations; {tags}";
+            case RunSource.MarkerWaits when analysis.Trace.InferredNames is { } n:
+                return $"Runs: {runs.Count} from marker waits, names inferred from stack tags ({n.BySamples} by their samples, {n.ByNeighbour} from the next run of the same operation{(n.Unnamed > 0 ? $", {n.Unnamed} left unnamed" : "")}); " +
+                    $"warm-ups inferred from {n.Batches} batch(es) of consecutive runs (measured runs taken as the last {n.MeasuredPerCase} of a case's batch); N unknown (?); durations per run (operations per run are not in the trace); {tags}";
+            default:
+                return $"Runs: {runs.Count} ({runs.Count(r => r.Source == WindowSource.MarkerWait)} from marker waits); {tags}";
+        }
+    }
+}

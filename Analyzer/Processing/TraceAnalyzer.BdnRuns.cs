@@ -1,0 +1,103 @@
+using EtwSerializerProfiler.Analyzer.Harness;
+using EtwSerializerProfiler.Analyzer.Model;
+using Microsoft.Diagnostics.Tracing;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+public sealed partial class TraceAnalyzer
+{
+    /// <summary>
+    /// Runs from another harness: BenchmarkDotNet's engine events. Every workload iteration is a run on the thread that
+    /// ran it, named after its benchmark case (<see cref="BdnBenchmarkName"/>) and labelled with its stage: the
+    /// measured ones (workload actual) are the case's measured runs, the jitting, pilot and warm-up ones its warm-ups.
+    /// Overhead iterations run an empty method in place of the workload: counted, not runs. The extra iteration
+    /// BenchmarkDotNet runs afterwards for its GC statistics has no events. A trace with this project's own runs keeps
+    /// those.
+    /// </summary>
+    private sealed partial class PassState
+    {
+        /// <summary>Placeholder name of iterations seen before their case's BenchmarkStart (jitting; a trace attached late).</summary>
+        private const string CaseNotYetNamed = "(BenchmarkDotNet case)";
+
+        private readonly Dictionary<int, BdnBenchmarkName> _bdnCaseByThread = [];
+        private readonly Dictionary<int, List<RunAnalysis>> _bdnNamelessByThread = [];
+        private readonly Dictionary<RunKey, int> _bdnIterations = [];
+        private int _bdnRuns, _bdnOverhead;
+
+        private bool OwnRunsSeen => _sawRunEvents || _unnamed > 0;
+
+        private void OnBdnEvent(TraceEvent e)
+        {
+            // An ETW trace holds the whole machine: the process that runs the benchmarks is the one analyzed.
+            if (_processId == 0) _processId = e.ProcessID;
+            var id = (int)e.ID;
+            if (id == BdnEngineEvents.BenchmarkStartId) OnBdnBenchmarkStart(e);
+            else if (id == BdnEngineEvents.BenchmarkStopId) _bdnCaseByThread.Remove(e.ThreadID);
+            else if (BdnEngineEvents.StartStage(id) is { } stage && !OwnRunsSeen) OnBdnIterationStart(e, stage);
+            else if (BdnEngineEvents.IsIterationStop(id) && _open is { Closed: false, Source: WindowSource.HarnessEvents } open && open.WorkerThreadId == e.ThreadID)
+            {
+                open.EndMs = e.TimeStampRelativeMSec;
+                open.Closed = true;
+                _bdnRuns++;
+            }
+        }
+
+        private void OnBdnBenchmarkStart(TraceEvent e)
+        {
+            var name = BdnBenchmarkName.Parse(Str(e, BdnEngineEvents.Fields.BenchmarkName));
+            _bdnCaseByThread[e.ThreadID] = name;
+            // The case's jitting iterations ran just before its BenchmarkStart.
+            if (!_bdnNamelessByThread.Remove(e.ThreadID, out var nameless)) return;
+            foreach (var run in nameless) run.Key = NextBdnKey(name);
+        }
+
+        private void OnBdnIterationStart(TraceEvent e, BdnEngineEvents.Stage stage)
+        {
+            if (!stage.Workload)
+            {
+                _bdnOverhead++;
+                return;
+            }
+            var name = _bdnCaseByThread.GetValueOrDefault(e.ThreadID);
+            var key = name is null ? new RunKey(CaseNotYetNamed, "", 0, 0) : NextBdnKey(name);
+            var operations = e.PayloadByName(BdnEngineEvents.Fields.TotalOperations) is { } ops
+                ? Math.Max(1L, Convert.ToInt64(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1L;
+            var run = NewRun(new PendingRun(key, "", e.ThreadID, e.TimeStampRelativeMSec, !stage.Measured, operations), 0, e.ThreadID, e.TimeStampRelativeMSec, WindowSource.HarnessEvents);
+            run.Stage = stage.Label;
+            if (name is null)
+            {
+                if (!_bdnNamelessByThread.TryGetValue(e.ThreadID, out var list)) _bdnNamelessByThread[e.ThreadID] = list = [];
+                list.Add(run);
+            }
+        }
+
+        /// <summary>Iterations of one case are numbered in the order they ran, warm-ups and measured together (as the benchmark numbers its runs).</summary>
+        private RunKey NextBdnKey(BdnBenchmarkName name)
+        {
+            var first = name.Key(0);
+            var index = _bdnIterations.GetValueOrDefault(first);
+            _bdnIterations[first] = index + 1;
+            return name.Key(index);
+        }
+
+        /// <summary>
+        /// Called at the end of the pass: BenchmarkDotNet's iterations are the runs only when the trace has none of this
+        /// project's own (a program can use both; the benchmark's marked runs are the better windows).
+        /// </summary>
+        /// <returns>Whether BenchmarkDotNet's iterations are the trace's runs.</returns>
+        private bool FinishBdnRuns()
+        {
+            if (_bdnRuns == 0) return false;
+            if (OwnRunsSeen)
+            {
+                var dropped = analysis.Runs.RemoveAll(r => r.Source == WindowSource.HarnessEvents);
+                if (dropped > 0) analysis.Warnings.Add($"{dropped} BenchmarkDotNet iteration(s) left out: this trace has the benchmark's own runs, which are used");
+                return false;
+            }
+            analysis.Runs.RemoveAll(r => !options.Includes(r.Key.Serializer));
+            analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
+            analysis.Trace.HarnessOverheadIterations = _bdnOverhead;
+            return true;
+        }
+    }
+}
