@@ -8,6 +8,7 @@ using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer;
 
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class BadInputTests(RecordedBenchmark recorded)
 {

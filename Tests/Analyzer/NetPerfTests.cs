@@ -12,6 +12,7 @@ namespace EtwSerializerProfiler.Tests.Analyzer;
 /// .NET Core 2.x EventPipe files (.netperf), on PerfView's own small test trace (Tests/Fixtures/NetPerf/README.md):
 /// read through TraceEvent like a .nettrace; a version TraceEvent does not read is one line that says why.
 /// </summary>
+[EndToEnd]
 public sealed class NetPerfTests : IDisposable
 {
     private const string FixtureName = "eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf";

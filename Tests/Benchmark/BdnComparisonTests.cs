@@ -11,6 +11,7 @@ namespace EtwSerializerProfiler.Tests.Benchmark;
 /// the serializer and measures the iterations asked for, the benchmark measures runs, and the table reads both files.
 /// No timing is asserted: the two sides measure differently (docs/benchmark.md) and the machine is shared.
 /// </summary>
+[EndToEnd]
 public sealed class BdnComparisonTests
 {
     // Built by the solution (Tests.csproj references it for build order only); same configuration as the tests.

@@ -5,6 +5,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Benchmark;
 
 /// <summary>The benchmark as a user runs it: a real process, real output files.</summary>
+[EndToEnd]
 public sealed class BenchmarkProcessTests
 {
     [Fact]

@@ -21,6 +21,7 @@ namespace EtwSerializerProfiler.Tests.Benchmark;
 /// every cold launch from a steady one, and the test asserts the cold trend's direction plus the failed check.
 /// </para>
 /// </summary>
+[EndToEnd]
 public sealed class SteadyStateRunTests
 {
     private const double TrendBound = 4.0;

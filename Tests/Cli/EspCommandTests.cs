@@ -6,6 +6,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Cli;
 
 /// <summary>The esp tool as a process: exit codes and one-line errors a script can rely on.</summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class EspCommandTests(RecordedBenchmark recorded)
 {

@@ -8,6 +8,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// around the same runs (GC.CollectionCount, GC.GetTotalPauseDuration, GC.GetAllocatedBytesForCurrentThread,
 /// Stopwatch). Tolerances are the ones promised in docs/analyzer.md.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
 {

@@ -15,6 +15,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// what BenchmarkDotNet itself exported for the same launch: iteration counts, operations, each measured iteration
 /// and the mean per operation.
 /// </summary>
+[EndToEnd]
 public sealed class BdnRunsTests(ITestOutputHelper output) : IDisposable
 {
     private static readonly string BdnComparisonDll = Path.Combine(Repo.Root, "perf", "BdnComparison", "bin",

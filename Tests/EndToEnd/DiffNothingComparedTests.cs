@@ -7,6 +7,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// `esp diff` of a benchmark recording against a recording of another program (`esp record -- dotnet esp.dll ...`,
 /// a real .NET program without runs): every row is on one side only, nothing is compared, and the exit code says so.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class DiffNothingComparedTests(RecordedBenchmark recorded)
 {

@@ -86,6 +86,7 @@ public sealed class DiffRecordingsCollection : ICollectionFixture<DiffRecordings
     public const string Name = "diff recordings";
 }
 
+[EndToEnd]
 [Collection(DiffRecordingsCollection.Name)]
 public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestOutputHelper output)
 {

@@ -8,6 +8,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// user may also pick other --serializers per side). Two real recordings whose serializer sets overlap in one, each
 /// with one of its own, diffed with the real `esp diff`: the common serializer is compared, the others are listed.
 /// </summary>
+[EndToEnd]
 public sealed class DifferentSerializerSetsTests : IDisposable
 {
     private const string Common = "Google.Protobuf";

@@ -10,6 +10,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// A .nettrace that our recorder did not make: the runtime writes it itself (DOTNET_EnableEventPipe), the way
 /// containers and CI jobs often collect traces. The analyzer must read it through the same path.
 /// </summary>
+[EndToEnd]
 public sealed class ForeignTraceTests
 {
     [Fact]

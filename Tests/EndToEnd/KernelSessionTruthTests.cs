@@ -2,6 +2,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Kernel;
 using Xunit.Abstractions;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;
 
@@ -9,6 +10,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// The Linux kernel session of the shared recording (perf beside EventPipe, the default on Linux) against what the
 /// benchmark measured in-process: the worker's thread CPU clock per run, and RunBegin/RunEnd for the windows.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOutputHelper output)
 {

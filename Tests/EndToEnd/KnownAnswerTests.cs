@@ -13,6 +13,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// random interleaved chunks inside marked runs and measures each part's thread CPU time itself. Recorded with the
 /// kernel session, the analyzer's share of each part's stack tag must match the measured share within 5 points.
 /// </summary>
+[EndToEnd]
 public sealed class KnownAnswerTests(ITestOutputHelper output) : IDisposable
 {
     private static readonly string[] Parts = ["Reflection", "Arithmetic", "Allocation"];

@@ -14,6 +14,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// as the app did, warm-ups as the app marked them, and each run's window and CPU held to what the app measured
 /// in-process (its Stopwatch and its thread CPU clock, written to its truth file).
 /// </summary>
+[EndToEnd]
 public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
 {
     private readonly string _dir = Repo.NewTempDir("marked");

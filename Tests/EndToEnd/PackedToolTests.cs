@@ -12,6 +12,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// needs at run time (the benchmark, the profiles, the stack tags) that is next to esp.dll in the build output but
 /// missing from the package, or found through the repository instead of next to the installed tool.
 /// </summary>
+[EndToEnd]
 public sealed class PackedToolTests
 {
     [Fact]

@@ -3,10 +3,12 @@ using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;
 
 /// <summary>What the recorder leaves behind, and the analyzer's output formats, on the shared real recording.</summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class RecordingContentsTests(RecordedBenchmark recorded)
 {

@@ -11,6 +11,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// Each scenario of docs/findings.md recorded for real (EventPipe, default profile, small sizes) and analyzed: the
 /// matching finding must appear, and the clean serializers in the same or a matching recording must not raise it.
 /// </summary>
+[EndToEnd]
 public sealed class ScenarioFindingsTests : IDisposable
 {
     private static readonly string[] Clean = ["Google.Protobuf", "System.Text.Json.SourceGen"];

@@ -23,6 +23,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// so the finding must fire) and the mean at least 30%.
 /// </para>
 /// </summary>
+[EndToEnd]
 public sealed class SteadyStateTraceTests
 {
     private static readonly string[] Serializers = ["Newtonsoft.Json", "System.Text.Json", "Google.Protobuf", "Reflection"];

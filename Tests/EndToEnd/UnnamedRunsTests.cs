@@ -14,6 +14,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// runs from the waits, names each from its samples' Serialize\X / Deserialize\X tags and infers the warm-ups from
 /// the benchmark's batches; all of it is held to the benchmark's own results.json of the same recording.
 /// </summary>
+[EndToEnd]
 public sealed class UnnamedRunsTests(ITestOutputHelper output) : IDisposable
 {
     private readonly string _dir = Repo.NewTempDir("unnamed");

@@ -12,6 +12,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// added to the built-in serializer tags it adds its own tags and leaves the Reflection figures and the findings as
 /// they were; alone (--stacktags-only) it empties the Reflection column, which is what --stacktags used to do.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class UserStackTagsTests(RecordedBenchmark recorded)
 {

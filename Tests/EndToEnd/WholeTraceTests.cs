@@ -13,6 +13,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// waiting for one lock), recorded with the tools users have: `esp record -- dotnet app.dll` and dotnet-trace with
 /// its defaults and GC profiles. No runs: the whole trace is analyzed per thread and held to what the app counted.
 /// </summary>
+[EndToEnd]
 public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
 {
     private readonly string _dir = Repo.NewTempDir("whole");

@@ -9,6 +9,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Heap;
 
 /// <summary>The pieces around the dump: options, names shared between benchmark and analyzer, failure messages.</summary>
+[EndToEnd]
 public sealed class HeapSnapshotPartsTests
 {
     [Fact]

@@ -11,6 +11,7 @@ namespace EtwSerializerProfiler.Tests.Heap;
 /// Real heap snapshots: `esp record --heap` against the real benchmark, real dumps written by the runtime, read back
 /// with ClrMD. Small N and the gc profile keep each recording to a few seconds; the dumps are deleted afterwards.
 /// </summary>
+[EndToEnd]
 public sealed class HeapSnapshotRecordingTests
 {
     private const int Objects = 200;

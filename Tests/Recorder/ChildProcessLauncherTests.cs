@@ -2,10 +2,12 @@ using System.ComponentModel;
 using System.Diagnostics;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Processes;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
 
 /// <summary>Children that die with esp: the launcher's promises, with real processes.</summary>
+[EndToEnd]
 public sealed class ChildProcessLauncherTests
 {
     [Fact]

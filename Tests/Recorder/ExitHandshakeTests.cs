@@ -9,6 +9,7 @@ namespace EtwSerializerProfiler.Tests.Recorder;
 /// The exit handshake the ETW recorder uses to run the CLR rundown while the benchmark is still alive, with the real
 /// benchmark on the recorder's real gate. Only the rundown itself (an ETW call) needs Windows; the holding does not.
 /// </summary>
+[EndToEnd]
 public sealed class ExitHandshakeTests
 {
     private static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);

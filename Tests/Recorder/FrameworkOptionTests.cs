@@ -10,6 +10,7 @@ namespace EtwSerializerProfiler.Tests.Recorder;
 /// `esp record --framework net472`: which build runs, and the combinations that cannot work, rejected with one line
 /// before anything is created. Recording it needs Windows (ETW); what is portable is checked here.
 /// </summary>
+[EndToEnd]
 public sealed class FrameworkOptionTests
 {
     [Fact]

@@ -13,6 +13,7 @@ namespace EtwSerializerProfiler.Tests.Recorder;
 /// recording always happens, the reason is printed and kept, what perf did record analyzes, and no perf process
 /// outlives the recording.
 /// </summary>
+[EndToEnd]
 public sealed class KernelSessionFaultTests : IDisposable
 {
     private readonly string _dir = Repo.NewTempDir("kernel-faults");

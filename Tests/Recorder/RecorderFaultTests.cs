@@ -8,6 +8,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Recorder;
 
 /// <summary>Real children that crash, get interrupted, are not .NET, or run at the same time.</summary>
+[EndToEnd]
 public sealed class RecorderFaultTests
 {
     [Fact]

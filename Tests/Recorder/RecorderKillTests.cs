@@ -7,6 +7,7 @@ namespace EtwSerializerProfiler.Tests.Recorder;
 /// `esp record` killed outright (SIGKILL: no handler, no finally) in the middle of recording the real benchmark: the
 /// benchmark must not run on to completion as an orphan, and nothing esp made may stay in the temp folder.
 /// </summary>
+[EndToEnd]
 public sealed class RecorderKillTests
 {
     private static readonly TimeSpan ChildGone = TimeSpan.FromSeconds(2);

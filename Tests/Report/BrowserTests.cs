@@ -9,6 +9,7 @@ namespace EtwSerializerProfiler.Tests.Report;
 /// itself reports that in #report-status (data-status="ok" and the number of charts drawn), read from the DOM
 /// Chromium dumps after running the page.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed partial class BrowserTests(RecordedBenchmark recorded)
 {

@@ -19,6 +19,7 @@ namespace EtwSerializerProfiler.Tests.Report;
 /// format's own rules (a CSV reader, a JSON parser, Markdown table shape, a strict HTML parser), not by comparing
 /// with what the exporter was meant to write. The formats come from Exporters.All, so a new one needs a check here.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed partial class ExportersTests(RecordedBenchmark recorded)
 {

@@ -6,10 +6,12 @@ using AngleSharp.Html.Parser;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Report;
 using EtwSerializerProfiler.Tests.EndToEnd;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Report;
 
 /// <summary>The HTML report of a real recording: well-formed, complete, self-contained.</summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
 {

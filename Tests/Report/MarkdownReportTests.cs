@@ -2,10 +2,12 @@ using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.EndToEnd;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Report;
 
 /// <summary>`--format markdown` as it lands in a GitHub pull request: tables that render, no raw HTML, the tag breakdown.</summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed partial class MarkdownReportTests(RecordedBenchmark recorded)
 {

@@ -7,6 +7,7 @@ namespace EtwSerializerProfiler.Tests.Robustness;
 /// The corpus runs the verbs in process for speed; here a few of its inputs go through the real esp process too, to
 /// show that exit code and error line are what a user gets (and no stack trace, no crash code such as 134).
 /// </summary>
+[EndToEnd]
 [Collection(DamagedInputCollection.Name)]
 public sealed class CliAgreesWithInProcessTests(DamagedInputSource source)
 {

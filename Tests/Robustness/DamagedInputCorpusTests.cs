@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using EtwSerializerProfiler.Common;
 using Xunit.Abstractions;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Robustness;
 
@@ -10,6 +11,7 @@ namespace EtwSerializerProfiler.Tests.Robustness;
 /// longer run of scripts/measure/damaged-inputs.sh); ESP_CORPUS_REPORT=FILE writes the counts there; ESP_CORPUS_ONLY
 /// picks families.
 /// </summary>
+[EndToEnd]
 [Collection(DamagedInputCollection.Name)]
 public sealed class DamagedInputCorpusTests(DamagedInputSource source, ITestOutputHelper output)
 {

@@ -6,6 +6,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Robustness;
 
 /// <summary>The .etlx cache next to a trace: used only when it is this trace's, and it keeps what the first analysis found.</summary>
+[EndToEnd]
 [Collection(DamagedInputCollection.Name)]
 public sealed class EtlxCacheTests(DamagedInputSource source)
 {

@@ -9,6 +9,7 @@ namespace EtwSerializerProfiler.Tests.RunMarkers;
 /// that the in-repo tests cannot: a package missing a framework's build, its docs or its readme, or depending on a
 /// project of this repository that no feed has.
 /// </summary>
+[EndToEnd]
 public sealed class PackedLibraryTests
 {
     [Fact]

@@ -2,6 +2,7 @@ using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Windows;
 
+[EndToEnd]
 public sealed class CleanupVerbTests
 {
     [Fact]

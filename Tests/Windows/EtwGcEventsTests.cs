@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Recorder.Profiles;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Analysis;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Windows;
 
@@ -14,6 +15,7 @@ namespace EtwSerializerProfiler.Tests.Windows;
 /// recording of the default profile (which has every GC event): TraceEvent's GC analysis is run on it as it is and
 /// with each profile's ETW filter applied, event by event, and must see the same GCs.
 /// </summary>
+[EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
 public sealed class EtwGcEventsTests(RecordedBenchmark recorded)
 {
