@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Tests.Support;
+using EtwSerializerProfiler.Tests.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
 

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using EtwSerializerProfiler.Tests.Support;
+using EtwSerializerProfiler.Tests.Recorder.Processes;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
 

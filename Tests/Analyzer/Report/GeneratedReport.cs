@@ -1,0 +1,34 @@
+using EtwSerializerProfiler.Tests.EndToEnd;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+
+/// <summary>
+/// `esp analyze --html --speedscope` run once on the shared recording, as a user runs it, and reused by the report
+/// tests (making it takes a second pass over the trace).
+/// </summary>
+public sealed class GeneratedReport
+{
+    private static readonly Lock Gate = new();
+    private static GeneratedReport? _last;
+
+    public required string TraceFolder { get; init; }
+    public required string HtmlPath { get; init; }
+    public required string SpeedscopeDir { get; init; }
+    public required string Html { get; init; }
+
+    public static GeneratedReport Of(RecordedBenchmark recorded)
+    {
+        lock (Gate)
+        {
+            if (_last is { } last && last.TraceFolder == recorded.Folder.Path) return last;
+            var dir = Repo.NewTempDir("report");
+            var html = Path.Combine(dir, "report.html");
+            var speedscope = Path.Combine(dir, "flames");
+            var r = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "analyze", recorded.Folder.Path, "--html", html, "--speedscope", speedscope);
+            Assert.True(r.ExitCode == 0, $"esp analyze --html failed ({r.ExitCode}): {r.StdErr}");
+            _last = new GeneratedReport { TraceFolder = recorded.Folder.Path, HtmlPath = html, SpeedscopeDir = speedscope, Html = File.ReadAllText(html) };
+            return _last;
+        }
+    }
+}
