@@ -55,10 +55,13 @@ public sealed class UnnamedRunsTests(ITestOutputHelper output) : IDisposable
         }
 
         // The measured windows are the marker's waits, whose wake-up lags the Stopwatch on a busy machine (up to 95% of
-        // a 12 ms run at load average 15, the median 0.6%): never shorter, and the median within 25%.
+        // a 12 ms run at load average 15, the median 0.6%), and whose start can lag too when the marker thread is
+        // preempted between its handshake and its wait (17.3 ms for a 20.6 ms run at load average 22): the median within
+        // 25%, and no more than one run in ten shorter than 3/4 of its Stopwatch.
         var measured = runs.Zip(truth).Where(p => !p.Second.Warmup).ToList();
-        Assert.All(measured, p => Assert.True(p.First.DurationMs >= p.Second.DurationMs - 0.5, $"{p.First.Key}: window {p.First.DurationMs:F2} ms, Stopwatch {p.Second.DurationMs:F2} ms"));
         var ratios = measured.Select(p => p.First.DurationMs / p.Second.DurationMs).Order().ToList();
-        Assert.True(ratios[ratios.Count / 2] < 1.25, $"median window / Stopwatch {ratios[ratios.Count / 2]:F2}");
+        var detail = string.Join(", ", measured.Select(p => $"{p.First.DurationMs:F2}/{p.Second.DurationMs:F2}"));
+        Assert.True(ratios.Count(x => x < 0.75) <= Math.Max(1, ratios.Count / 10), $"windows / Stopwatch ms: {detail}");
+        Assert.True(ratios[ratios.Count / 2] is > 0.75 and < 1.25, $"median window / Stopwatch {ratios[ratios.Count / 2]:F2}: {detail}");
     }
 }

@@ -5,7 +5,8 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// <summary>
 /// Time threads spent waiting for a lock inside a serializer's runs (Contention events), summed over threads and
 /// compared with the run's wall-clock time. Names the frame that wanted the lock (seed 004: DataContractSerializer's
-/// type caches under concurrent requests).
+/// type caches under concurrent requests). Waits in the harness's own code (<see cref="Harness.HarnessCode"/>: the
+/// benchmark's worker crew, the run markers) are left out: they are the measurement's, not the serializer's.
 /// </summary>
 public sealed class ContentionDetector : IFindingDetector
 {
@@ -16,17 +17,18 @@ public sealed class ContentionDetector : IFindingDetector
         var t = context.Thresholds;
         foreach (var g in context.Groups)
         {
-            var perRun = g.Mean(r => r.ContentionMs);
+            var perRun = g.Mean(Own);
             var duration = g.Sum(r => r.DurationMs);
-            var share = duration <= 0 ? 0 : g.Sum(r => r.ContentionMs) / duration;
+            var share = duration <= 0 ? 0 : g.Sum(Own) / duration;
             if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
             var top = g.Runs.SelectMany(r => r.ContentionMsByFrame)
+                .Where(p => !Harness.HarnessCode.IsHarnessFrame(p.Key))
                 .GroupBy(p => p.Key, StringComparer.Ordinal)
                 .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Frame, StringComparer.Ordinal)
                 .FirstOrDefault();
             var frame = top.Frame ?? "?";
-            var frameShare = top.Frame is null ? 0 : top.Ms / g.Sum(r => r.ContentionMs);
+            var frameShare = top.Frame is null ? 0 : top.Ms / g.Sum(Own);
             var contentions = g.Mean(r => r.Contentions);
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
                 Invariant($"threads waited {perRun:F2} ms per run for locks ({Pct(share)} of the {g.Mean(r => r.DurationMs):F2} ms run on {g.Threads} thread(s), {contentions:0.#} contended acquisitions), {Pct(frameShare)} of it in {frame}: a lock shared by concurrent calls")) with
@@ -44,4 +46,8 @@ public sealed class ContentionDetector : IFindingDetector
             };
         }
     }
+
+    /// <summary>A run's lock waits outside the harness's own code.</summary>
+    private static double Own(Model.RunAnalysis run) =>
+        run.ContentionMs - run.ContentionMsByFrame.Where(p => Harness.HarnessCode.IsHarnessFrame(p.Key)).Sum(p => p.Value);
 }

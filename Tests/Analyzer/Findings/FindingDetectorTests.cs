@@ -5,6 +5,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Common;
 using static EtwSerializerProfiler.Tests.Analyzer.Findings.SyntheticRuns;
+using EtwSerializerProfiler.Analyzer.Harness;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Findings;
 
@@ -68,6 +69,30 @@ public sealed class FindingDetectorTests
         }));
         Assert.Equal(expected, found.Count == 1);
         if (expected) Assert.Equal("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", found[0].Frame);
+    }
+
+    [Fact]
+    public void Contention_in_the_harness_own_code_is_not_the_serializers()
+    {
+        // A 64-thread recording once gave System.Text.Json.SourceGen a contention finding for the benchmark's worker crew lock.
+        const string crew = "SerializerBenchmark!EtwSerializerProfiler.Benchmark.Runs.WorkerCrew.Run";
+        const string pool = "ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer";
+        Assert.Empty(Detect(new ContentionDetector(), Group("System.Text.Json.SourceGen", "deserialize", 10, 3.0, set: r =>
+        {
+            r.ContentionMs = 0.6;
+            r.ContentionMsByFrame[crew] = 0.6;
+        })));
+        var found = Assert.Single(Detect(new ContentionDetector(), Group("ServiceStack.Text", "deserialize", 10, 3.0, set: r =>
+        {
+            r.ContentionMs = 1.2;
+            r.ContentionMsByFrame[crew] = 0.6;
+            r.ContentionMsByFrame[pool] = 0.6;
+        })));
+        Assert.Equal(pool, found.Frame);
+        Assert.Equal(0.6, found.EvidenceValue("contentionMsPerRun"), 6);
+        Assert.Equal(1.0, found.EvidenceValue("topFrameShare"), 6);
+        Assert.True(HarnessCode.IsHarnessFrame("EtwSerializerProfiler.RunMarkers!EtwSerializerProfiler.RunMarkers.MarkedRuns.Measure"));
+        Assert.False(HarnessCode.IsHarnessFrame("SerializerBenchmark!EtwSerializerProfiler.Benchmark.RunsElsewhere.X"));
     }
 
     [Fact]
