@@ -31,7 +31,10 @@ public static class DiffSideReader
             results?.Runtime ?? analysis.Trace.RuntimeVersion,
             configuration,
             unsupported,
-            analysis.Warnings);
+            analysis.Warnings)
+        {
+            CpuSource = analysis.Trace.CpuSource,
+        };
     }
 
     /// <summary>
@@ -58,6 +61,7 @@ public static class DiffSideReader
         return new DiffSide(string.Join(" + ", launches.Select(l => l.Path)), first.Runtime, first.Configuration, unsupported, warnings)
         {
             Launches = launches.Select(l => l.Path).ToList(),
+            CpuSource = launches.All(l => l.CpuSource == first.CpuSource) ? first.CpuSource : "mixed",
         };
     }
 

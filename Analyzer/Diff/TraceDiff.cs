@@ -29,6 +29,10 @@ public sealed record DiffSide(
 {
     /// <summary>The traces pooled into this side; one entry (<see cref="Path"/>) unless launches were pooled.</summary>
     public IReadOnlyList<string> Launches { get; init; } = [Path];
+
+    /// <summary>Where the CPU figures came from: "kernel" (on-CPU time from the kernel session) or "eventpipe" (sampled
+    /// managed time); "mixed" when pooled launches disagree (TraceInfo.CpuSource).</summary>
+    public string CpuSource { get; init; } = "eventpipe";
 }
 
 /// <summary>

@@ -37,7 +37,7 @@ public static class DiffReport
         {
             $"baseline: {Describe(diff.Baseline)}",
             $"trace:    {Describe(diff.Trace)}",
-            $"Δ = trace − baseline, per run (mean of measured runs, warm-up excluded). Noise: Welch's t-test on the runs of both traces, α = {s.Alpha.ToString(CultureInfo.InvariantCulture)}: " +
+            $"Δ = trace − baseline, per operation (mean of measured runs, each run's figures divided by the calls it made; warm-up excluded). Noise: Welch's t-test on the runs of both traces, α = {s.Alpha.ToString(CultureInfo.InvariantCulture)}: " +
             $"\"sig\" = significant, \"noise\" = not distinguishable from run-to-run variance, \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side).",
         };
         var sets = SerializerSets.Of(diff);
@@ -71,7 +71,7 @@ public static class DiffReport
         if (both.Count > 0)
         {
             yield return DurationTable(both, diff.Settings);
-            yield return CpuTable(both);
+            yield return CpuTable(both, diff.Baseline, diff.Trace);
             yield return GcTable(both);
             yield return ExplainedTable(both, diff.Settings);
             foreach (var row in both) yield return TagTable(row);
@@ -89,7 +89,7 @@ public static class DiffReport
 
     private static TextTable DurationTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var table = new TextTable($"Duration, ms per run (Runs = measured runs baseline/trace; CI = {Fmt.Pct(1 - settings.Alpha)} confidence interval of Δ)",
+        var table = new TextTable($"Duration, ms per operation (Runs = measured runs baseline/trace; CI = {Fmt.Pct(1 - settings.Alpha)} confidence interval of Δ)",
             ["Serializer", "Operation", "N", "Runs", "Base ms", "Trace ms", "Δ ms", "Δ %", "Δ CI", "Noise"]);
         foreach (var r in rows)
         {
@@ -100,9 +100,9 @@ public static class DiffReport
         return table;
     }
 
-    private static TextTable CpuTable(List<RowDiff> rows)
+    private static TextTable CpuTable(List<RowDiff> rows, DiffSide baseline, DiffSide trace)
     {
-        var table = new TextTable("CPU, ms per run (CPU = sampled managed time, what the tags split; thread = the worker thread's CPU clock, measured in-process)",
+        var table = new TextTable($"CPU, ms per operation (CPU = {CpuMeaning(baseline, trace)}, what the tags split; thread = the worker thread's CPU clock, measured in-process)",
             ["Serializer", "Operation", "N", "Base CPU", "Trace CPU", "Δ CPU", "Δ CPU %", "CPU noise", "Base thread", "Trace thread", "Δ thread", "Δ thread %", "Thread noise"]);
         foreach (var r in rows)
         {
@@ -115,9 +115,23 @@ public static class DiffReport
         return table;
     }
 
+    /// <summary>Each side's CPU source, said once when both agree: the two sources differ by up to 2x (docs/analyzer.md).</summary>
+    private static string CpuMeaning(DiffSide baseline, DiffSide trace)
+    {
+        static string Of(string source) => source switch
+        {
+            "kernel" => "on-CPU time of the worker, kernel samples",
+            "eventpipe" => "sampled managed time, EventPipe",
+            _ => "kernel samples in some launches, EventPipe's in others",
+        };
+        return baseline.CpuSource == trace.CpuSource
+            ? Of(baseline.CpuSource)
+            : $"baseline: {Of(baseline.CpuSource)}; trace: {Of(trace.CpuSource)}; not comparable";
+    }
+
     private static TextTable GcTable(List<RowDiff> rows)
     {
-        var table = new TextTable("GC and allocations per run (GCs = gen0+gen1+gen2 collections inside the run)",
+        var table = new TextTable("GC and allocations per operation (GCs = gen0+gen1+gen2 collections inside the runs)",
             ["Serializer", "Operation", "N", "Base GCs", "Trace GCs", "Δ GCs", "GC noise", "Base pause ms", "Trace pause ms", "Δ pause ms", "Pause noise", "Base MB", "Trace MB", "Δ MB", "Δ alloc %", "Alloc noise"]);
         foreach (var r in rows)
         {
@@ -177,7 +191,7 @@ public static class DiffReport
 
     private static TextTable TagTable(RowDiff row)
     {
-        var table = new TextTable($"{row.Serializer} {row.Operation} N={Fmt.Int(row.Objects)}: stack tags, sampled ms per run, largest |Δ| first",
+        var table = new TextTable($"{row.Serializer} {row.Operation} N={Fmt.Int(row.Objects)}: stack tags, ms per operation, largest |Δ| first",
             ["Tag", "Base ms", "Trace ms", "Δ ms", "Noise"]);
         foreach (var t in row.Tags.Take(TagsPerRow))
             table.AddRow(t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t.Noise));
@@ -244,7 +258,7 @@ public static class DiffReport
                 ["confidence"] = 1 - s.Alpha,
                 ["tolerance"] = s.Tolerance,
                 ["factoredOutTags"] = new JsonArray(s.FactoredOutTags.Select(t => (JsonNode?)t).ToArray()),
-                ["runs"] = "measured runs only (warm-up excluded); every metric is a per-run value",
+                ["runs"] = "measured runs only (warm-up excluded); every metric is a per-operation value (a run's figure divided by its calls)",
             },
             ["baseline"] = Side(diff.Baseline),
             ["trace"] = Side(diff.Trace),
@@ -271,6 +285,7 @@ public static class DiffReport
         ["path"] = side.Path,
         ["launches"] = new JsonArray(side.Launches.Select(l => (JsonNode?)l).ToArray()),
         ["runtime"] = side.Runtime,
+        ["cpuSource"] = side.CpuSource,
         ["configuration"] = new JsonArray(side.Configuration.Select(c => (JsonNode?)c).ToArray()),
         ["unsupported"] = new JsonArray(side.Unsupported.OrderBy(u => u.Key, StringComparer.Ordinal)
             .Select(u => (JsonNode?)new JsonObject { ["serializer"] = u.Key, ["reason"] = u.Value }).ToArray()),

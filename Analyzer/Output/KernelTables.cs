@@ -17,7 +17,8 @@ public static class KernelTables
     public static IEnumerable<TextTable> SourceTables(TraceAnalysis analysis)
     {
         var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.EventPipeCpuMs is not null && s.Runs > 0).ToList();
-        if (analysis.Trace.CpuSource != "kernel" || summaries.Count == 0) yield break;
+        // Without EventPipe's sampler (the default beside a kernel session) every EventPipe figure is 0: nothing to compare.
+        if (analysis.Trace.CpuSource != "kernel" || summaries.All(s => s.EventPipeCpuMs is not > 0)) yield break;
         var table = new TextTable("CPU sources compared (mean per measured run): thread CPU clock = the benchmark's own, in-process",
             ["Serializer", "Operation", "N", "Thread CPU ms", "Kernel CPU ms", "EventPipe ms", "Reflection (kernel)", "Reflection (EventPipe)", "GC-poll leaves (EventPipe)"]);
         foreach (var s in summaries)

@@ -114,7 +114,9 @@ public static class RecordCommand
         var table = new TextTable("Trace profiles (Profiles/profiles.json)", ["Profile", "CPU sampling", "Providers", "Description"]);
         foreach (var p in ProfileCatalog.Load())
             table.AddRow(p.Name, p.CpuSamplingMs > 0 ? $"{p.CpuSamplingMs} ms" : "off",
-                string.Join("; ", p.Providers.Select(x => x.Keywords.Count > 0 ? $"{x.Name}({string.Join(",", x.Keywords)})" : x.Name)),
+                // Beside a kernel session (the Linux default) the kernel samples the CPU and these providers stay off.
+                string.Join("; ", p.Providers.Select(x => (x.Keywords.Count > 0 ? $"{x.Name}({string.Join(",", x.Keywords)})" : x.Name)
+                    + (x.ReplacedByKernelSampling ? " (off beside a kernel session)" : ""))),
                 p.Description);
         return table;
     }

@@ -174,7 +174,7 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
     {
         var text = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit[0].Path, recorded.Reflection[0].Path);
         Assert.True(text.ExitCode == 0, text.StdErr);
-        foreach (var expected in new[] { "Duration, ms per run", "CPU, ms per run", "GC and allocations", "Explained:", "Reflection\\Interpreted invoke", "dynamic code NOT supported", "env DOTNET_TieredCompilation=0" })
+        foreach (var expected in new[] { "Duration, ms per operation", "CPU, ms per operation", "GC and allocations", "Explained:", "Reflection\\Interpreted invoke", "dynamic code NOT supported", "env DOTNET_TieredCompilation=0" })
             Assert.Contains(expected, text.StdOut, StringComparison.Ordinal);
         Assert.DoesNotContain("launches", text.StdOut, StringComparison.Ordinal);
 

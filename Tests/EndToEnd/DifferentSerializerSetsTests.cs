@@ -52,7 +52,7 @@ public sealed class DifferentSerializerSetsTests : IDisposable
         var text = ProcessRunner.Dotnet(esp, "diff", baseline.Path, trace.Path);
         Assert.Equal(0, text.ExitCode);
         Assert.Contains($"serializers differ: compared 1 ({Common}); only in baseline 1 (System.Text.Json); only in trace 1 (Newtonsoft.Json); not run in either 1 (BinaryFormatter)", text.StdOut, StringComparison.Ordinal);
-        var duration = Table(text.StdOut, "Duration, ms per run");
+        var duration = Table(text.StdOut, "Duration, ms per operation");
         Assert.Contains(Common, duration, StringComparison.Ordinal);
         Assert.DoesNotContain("System.Text.Json", duration, StringComparison.Ordinal);
         Assert.DoesNotContain("Newtonsoft.Json", duration, StringComparison.Ordinal);

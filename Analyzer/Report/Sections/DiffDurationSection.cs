@@ -55,7 +55,7 @@ public sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff>
             Legend = [("baseline", ChartSpec.SeriesClass(0)), ("trace", ChartSpec.SeriesClass(1))],
             CssClass = "bars",
             HeightPx = 80 + 44 * measured.Count,
-            Caption = "▲/▼: significant change (Welch's t-test on per-run values); the tables below break the change down by stack tag.",
+            Caption = "▲/▼: significant change (Welch's t-test on per-operation values of the runs); the tables below break the change down by stack tag.",
         });
     }
 }

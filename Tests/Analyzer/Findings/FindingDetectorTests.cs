@@ -89,8 +89,8 @@ public sealed class FindingDetectorTests
             r.ContentionMsByFrame[pool] = 0.6;
         })));
         Assert.Equal(pool, found.Frame);
-        Assert.Equal(0.6, found.EvidenceValue("contentionMsPerRun"), 6);
-        Assert.Equal(1.0, found.EvidenceValue("topFrameShare"), 6);
+        Assert.Equal(0.6, found.EvidenceValue("contentionMsPerRun")!.Value, 6);
+        Assert.Equal(1.0, found.EvidenceValue("topFrameShare")!.Value, 6);
         Assert.True(HarnessCode.IsHarnessFrame("EtwSerializerProfiler.RunMarkers!EtwSerializerProfiler.RunMarkers.MarkedRuns.Measure"));
         Assert.False(HarnessCode.IsHarnessFrame("SerializerBenchmark!EtwSerializerProfiler.Benchmark.RunsElsewhere.X"));
     }
