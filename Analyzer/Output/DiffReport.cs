@@ -163,12 +163,17 @@ public static class DiffReport
     /// One phrase per explained line. "explained" is the seeds' criterion: the factored-out tags carry most of Δ and
     /// what remains is within noise or within the tolerance. The qualifier says how sure Δ itself is.
     /// </summary>
+    private static string Invariant(FormattableString text) => FormattableString.Invariant(text);
+
     public static string Verdict(RowDiff row, ExplainedDiff e)
     {
         var total = row.Metric(e.Metric);
         var mostly = e.FactoredOutShare >= 0.5;
         if (total.Noise.Significant == false)
         {
+            // A total that did not move can hide a shift: the factored-out tags grew and the rest shrank by as much.
+            if (e.Remainder.Noise.Significant == true)
+                return Invariant($"no significant change in total, but a shift: factored-out tags {e.FactoredOutDelta:+0.00;-0.00} ms, the rest {e.Remainder.Delta:+0.00;-0.00} ms (significant)");
             var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
             return withinTolerance ? "no change" : "no significant change" + (mostly ? "; factored-out tags carry most of it" : "");
         }
