@@ -89,7 +89,7 @@ public sealed class DiagnosticPortProxy : IAsyncDisposable
                 return;
             }
             // A resumed runtime reconnects at once for its next command: answering would make it spin; it waits here.
-            keepOpen = true;
+            keepOpen = !_stop.IsCancellationRequested; // after DisposeAsync's sweep nobody would close it
         }
         catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException or EndOfStreamException) { }
         finally

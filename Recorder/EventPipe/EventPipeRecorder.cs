@@ -167,7 +167,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
     /// <summary>A wrapper (a shell without exec, `dotnet run`) starts the .NET program as a process of its own, which is let run.</summary>
     private static string NotConnectedHint(DiagnosticPortProxy? proxy) => proxy?.ResumedProcessIds is { Count: > 0 } others
-        ? $"the .NET process(es) it started ({string.Join(", ", others)}) were let run untraced: record the .NET program itself (esp record -- dotnet app.dll)"
+        ? $"it started .NET process{(others.Count > 1 ? "es" : "")} {string.Join(", ", others)}, which ran untraced: record the .NET program itself (esp record -- dotnet app.dll)"
         : "is it a .NET program (.NET 5 or later)?";
 
     private static string DiagnosticPortName()

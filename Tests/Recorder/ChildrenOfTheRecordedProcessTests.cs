@@ -68,7 +68,7 @@ public sealed class ChildrenOfTheRecordedProcessTests : IDisposable
             recorder.RecordAsync(command, ProfileCatalog.Get("default"), Path.Combine(_dir, "w.nettrace"), null, CancellationToken.None));
 
         Assert.Contains("exited (code 0) before connecting", ex.Message, StringComparison.Ordinal);
-        Assert.Contains("let run untraced", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("which ran untraced", ex.Message, StringComparison.Ordinal);
         var ran = File.ReadAllText(marker).Trim();
         Assert.Matches(@"^child \d+ ran$", ran);
         Assert.Contains(ran.Split(' ')[1], ex.Message, StringComparison.Ordinal); // the PID it names is the one that ran
