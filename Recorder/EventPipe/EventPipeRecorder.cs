@@ -31,20 +31,23 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         using var connectCancel = CancellationTokenSource.CreateLinkedTokenSource(cancel);
         var connectTask = DiagnosticsClientConnector.FromDiagnosticPort(sessionPort, connectCancel.Token);
         await WaitForListenerAsync(sessionPort, connectTask).ConfigureAwait(false);
-        await using var proxy = OperatingSystem.IsWindows() ? null : DiagnosticPortProxy.Start(port, sessionPort);
 
         var started = Stopwatch.StartNew();
+        DiagnosticPortProxy? proxy = null;
         LaunchedProcess launched;
         try
         {
+            proxy = OperatingSystem.IsWindows() ? null : DiagnosticPortProxy.Start(port, sessionPort);
             launched = StartChild(command, port);
         }
         catch
         {
+            if (proxy is not null) await proxy.DisposeAsync().ConfigureAwait(false);
             await connectCancel.CancelAsync().ConfigureAwait(false);
             CleanupPort(port, sessionPort);
             throw;
         }
+        await using var proxyScope = proxy;
         using var launchedScope = launched;
         var child = launched.Process;
         proxy?.Record(child.Id);
@@ -165,7 +168,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         catch (Exception) { return true; } // faulted: finished, reported by the caller
     }
 
-    /// <summary>A wrapper (a shell without exec, `dotnet run`) starts the .NET program as a process of its own, which is let run.</summary>
+    /// <summary>A wrapper that forks (a shell without exec) starts the .NET program as a process of its own, which the proxy lets run.</summary>
     private static string NotConnectedHint(DiagnosticPortProxy? proxy) => proxy?.ResumedProcessIds is { Count: > 0 } others
         ? $"it started .NET process{(others.Count > 1 ? "es" : "")} {string.Join(", ", others)}, which ran untraced: record the .NET program itself (esp record -- dotnet app.dll)"
         : "is it a .NET program (.NET 5 or later)?";
