@@ -7,7 +7,7 @@ using EtwSerializerProfiler.Recorder.Profiles;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
 
-namespace EtwSerializerProfiler.Tests.Recorder;
+namespace EtwSerializerProfiler.Tests.Recorder.EventPipe;
 
 /// <summary>
 /// .NET processes that the recorded program starts (Tests/Workloads/ParentApp: copies of itself and `dotnet

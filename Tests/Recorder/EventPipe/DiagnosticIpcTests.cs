@@ -1,7 +1,7 @@
 using System.Text;
 using EtwSerializerProfiler.Recorder.EventPipe;
 
-namespace EtwSerializerProfiler.Tests.Recorder;
+namespace EtwSerializerProfiler.Tests.Recorder.EventPipe;
 
 /// <summary>
 /// The port proxy's own messages, byte for byte as the diagnostics IPC protocol lays them out (dotnet/diagnostics,
