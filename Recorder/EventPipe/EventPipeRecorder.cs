@@ -10,7 +10,9 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// <summary>
 /// Records a child .NET process from its first instruction: the tool listens on a diagnostic port, the child is
 /// started with DOTNET_DiagnosticPorts pointing at it (connect + suspend are the runtime defaults), the session is
-/// started, and only then is the runtime resumed, so startup JIT and type loads are in the trace.
+/// started, and only then is the runtime resumed, so startup JIT and type loads are in the trace. Every .NET process
+/// the child starts inherits the variable and connects too: on Unix a <see cref="DiagnosticPortProxy"/> resumes those
+/// at once and passes only the child on to the session (Windows: not yet, one port as before; docs/recorder.md).
 /// </summary>
 public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 {
@@ -23,14 +25,32 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
         Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null)
     {
+        // Unix: the child's port is the proxy's, which passes only the child on to the session's port; Windows: one port.
         var port = DiagnosticPortName();
+        var sessionPort = OperatingSystem.IsWindows() ? port : DiagnosticPortName();
         using var connectCancel = CancellationTokenSource.CreateLinkedTokenSource(cancel);
-        var connectTask = DiagnosticsClientConnector.FromDiagnosticPort(port, connectCancel.Token);
-        await WaitForListenerAsync(port, connectTask).ConfigureAwait(false);
+        var connectTask = DiagnosticsClientConnector.FromDiagnosticPort(sessionPort, connectCancel.Token);
+        await WaitForListenerAsync(sessionPort, connectTask).ConfigureAwait(false);
 
         var started = Stopwatch.StartNew();
-        using var launched = StartChild(command, port);
+        DiagnosticPortProxy? proxy = null;
+        LaunchedProcess launched;
+        try
+        {
+            proxy = OperatingSystem.IsWindows() ? null : DiagnosticPortProxy.Start(port, sessionPort);
+            launched = StartChild(command, port);
+        }
+        catch
+        {
+            if (proxy is not null) await proxy.DisposeAsync().ConfigureAwait(false);
+            await connectCancel.CancelAsync().ConfigureAwait(false);
+            CleanupPort(port, sessionPort);
+            throw;
+        }
+        await using var proxyScope = proxy;
+        using var launchedScope = launched;
         var child = launched.Process;
+        proxy?.Record(child.Id);
         var exitTask = child.WaitForExitAsync(CancellationToken.None);
 
         DiagnosticsClientConnector connector;
@@ -38,11 +58,11 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         {
             var first = await Task.WhenAny(connectTask, exitTask, Task.Delay(connectTimeout, cancel)).ConfigureAwait(false);
             if (first == exitTask)
-                throw new UsageException($"'{command.Display}' exited (code {child.ExitCode}) before connecting to the diagnostic port: is it a .NET program (.NET 5 or later)?");
+                throw new UsageException($"'{command.Display}' exited (code {child.ExitCode}) before connecting to the diagnostic port: {NotConnectedHint(proxy)}");
             if (first != connectTask)
             {
                 cancel.ThrowIfCancellationRequested();
-                throw new UsageException($"'{command.Display}' did not connect to the diagnostic port within {connectTimeout.TotalSeconds:F0} s: is it a .NET program (.NET 5 or later)?");
+                throw new UsageException($"'{command.Display}' did not connect to the diagnostic port within {connectTimeout.TotalSeconds:F0} s: {NotConnectedHint(proxy)}");
             }
             connector = await connectTask.ConfigureAwait(false);
             RuntimeSockets.DeleteOnExit(launched);
@@ -51,7 +71,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         {
             await connectCancel.CancelAsync().ConfigureAwait(false);
             KillTree(child);
-            CleanupPort(port);
+            CleanupPort(port, sessionPort);
             throw;
         }
 
@@ -72,7 +92,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // Neither the suspended child nor the kernel session may outlive a recording that never started.
                 KillTree(child);
                 if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
-                CleanupPort(port);
+                CleanupPort(port, sessionPort);
                 throw;
             }
             using var sessionScope = session;
@@ -116,7 +136,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var exitCode = child.HasExited ? child.ExitCode : -1;
             if (status == RecordingStatus.Complete && exitCode != 0)
                 status = IsCrashExitCode(exitCode) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
-            CleanupPort(port);
+            CleanupPort(port, sessionPort);
             return new RecordingOutcome
             {
                 Status = status,
@@ -148,6 +168,11 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         catch (Exception) { return true; } // faulted: finished, reported by the caller
     }
 
+    /// <summary>A wrapper that forks (a shell without exec) starts the .NET program as a process of its own, which the proxy lets run.</summary>
+    private static string NotConnectedHint(DiagnosticPortProxy? proxy) => proxy?.ResumedProcessIds is { Count: > 0 } others
+        ? $"it started .NET process{(others.Count > 1 ? "es" : "")} {string.Join(", ", others)}, which ran untraced: record the .NET program itself (esp record -- dotnet app.dll)"
+        : "is it a .NET program (.NET 5 or later)?";
+
     private static string DiagnosticPortName()
     {
         var name = $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}";
@@ -169,9 +194,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         if (!File.Exists(port)) throw new IOException($"could not create diagnostic port {port}");
     }
 
-    private static void CleanupPort(string port)
+    private static void CleanupPort(params string[] ports)
     {
-        if (!OperatingSystem.IsWindows()) { try { File.Delete(port); } catch (IOException) { } }
+        if (OperatingSystem.IsWindows()) return;
+        foreach (var port in ports.Distinct()) { try { File.Delete(port); } catch (IOException) { } }
     }
 
     /// <summary>The child dies with esp (ChildProcessLauncher: the parent-death signal on Linux).</summary>
@@ -180,7 +206,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         var psi = new ProcessStartInfo(command.FileName) { UseShellExecute = false };
         foreach (var a in command.Arguments) psi.ArgumentList.Add(a);
         psi.Environment["DOTNET_DiagnosticPorts"] = port;
-        // Children of the child must not wait on our port; only the direct child is recorded.
+        // Children of the child inherit the port (the proxy resumes them) but not a default port's suspend.
         psi.Environment.Remove("DOTNET_DefaultDiagnosticPortSuspend");
         foreach (var (k, v) in command.Environment) psi.Environment[k] = v;
         try

@@ -9,10 +9,6 @@ try
     {
         case "run":
             var options = RunOptions.Parse(args[1..]);
-            // Under `esp record` this process was started suspended at esp's diagnostic port. BenchmarkDotNet starts
-            // .NET children (`dotnet --version` for its summary; the benchmark processes without --inprocess) that
-            // would inherit the port and wait there for ever: esp resumes only the process it started.
-            Environment.SetEnvironmentVariable("DOTNET_DiagnosticPorts", null);
             var results = BdnRun.Run(options, Console.Out);
             results.Save(options.JsonPath);
             foreach (var e in results.Errors) Console.Error.WriteLine(e);
