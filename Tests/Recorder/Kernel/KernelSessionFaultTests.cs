@@ -13,7 +13,16 @@ namespace EtwSerializerProfiler.Tests.Recorder.Kernel;
 /// recording always happens, the reason is printed and kept, what perf did record analyzes, and no perf process
 /// outlives the recording.
 /// </summary>
+/// <summary>Runs alone: one test points ESP_PERF at a missing perf for the whole process, which would turn any
+/// recording another class made meanwhile into an EventPipe-only one (and fail its kernel-session asserts).</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class ProcessEnvironmentCollection
+{
+    public const string Name = "process environment";
+}
+
 [EndToEnd]
+[Collection(ProcessEnvironmentCollection.Name)]
 public sealed class KernelSessionFaultTests : IDisposable
 {
     private readonly string _dir = Repo.NewTempDir("kernel-faults");
