@@ -69,7 +69,8 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     public void Marker_windows_from_context_switches_agree_with_RunBegin_and_RunEnd()
     {
         // The marker switches out into its run wait just before the worker's RunBegin and is woken (sched_waking, in
-        // the worker's context) just after RunEnd: on an idle machine both within a tenth of a millisecond. On a
+        // the worker's context) just after RunEnd: on an idle machine both within a tenth of a millisecond, the median
+        // within half a millisecond when both cores are busy with other work. On a
         // loaded one the worker, woken by the marker's "armed" signal, may wait for a CPU before RunBegin, so the start
         // may lead by milliseconds; the end cannot lag (the worker itself wakes the marker), nor the typical run.
         var starts = new List<double>();
@@ -82,7 +83,8 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             output.WriteLine($"{run.Key}: switch window {run.SwitchWaitStartMs:F3}..{run.SwitchWaitEndMs:F3}, RunBegin/RunEnd {run.StartMs:F3}..{run.EndMs:F3}: start {starts[^1]:F3} ms, end {ends[^1]:F3} ms");
         }
         var both = starts.Zip(ends, Math.Max).Order().ToList();
-        Assert.True(both[both.Count / 2] <= 0.1, $"median disagreement {both[both.Count / 2]:F3} ms");
+        // Median: 0.02-0.05 ms idle; 0.157 ms with both cores kept busy by other processes (CI on a shared machine).
+        Assert.True(both[both.Count / 2] <= 0.5, $"median disagreement {both[both.Count / 2]:F3} ms");
         Assert.True(ends.Count(d => d <= 1.0) >= 0.9 * ends.Count, $"{ends.Count(d => d <= 1.0)} of {ends.Count} run ends within 1 ms");
         Assert.True(starts.Count(d => d <= 1.0) >= 0.66 * starts.Count, $"{starts.Count(d => d <= 1.0)} of {starts.Count} run starts within 1 ms");
         Assert.Equal(Runs.Count, recorded.Analysis.Trace.Kernel!.RunsWithSwitchWindow);
