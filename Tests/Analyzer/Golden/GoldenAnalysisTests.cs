@@ -1,0 +1,78 @@
+using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Tests.Robustness;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Golden;
+
+/// <summary>
+/// The analyzer's outputs on two real recordings, checked in (Tests/Fixtures/Golden, README there), compared with the
+/// outputs captured before the core was restructured into stages (issue 21). Any change to a figure shows up here
+/// as a diff of the expected file, to be explained in the commit that makes it. To accept a change on purpose:
+/// `ESP_UPDATE_GOLDEN=1 dotnet test Tests -c Release --filter FullyQualifiedName~GoldenAnalysisTests`, then read
+/// `git diff Tests/Fixtures/Golden`.
+/// </summary>
+public sealed partial class GoldenAnalysisTests
+{
+    public static TheoryData<string, string> Cases => new()
+    {
+        { "kernel-session", "json" },
+        { "kernel-session", "text" },
+        { "eventpipe-only", "json" },
+        { "eventpipe-only", "text" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void Analysis_equals_the_captured_output(string recording, string format)
+    {
+        var expectedPath = Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", $"{recording}.{(format == "text" ? "txt" : format)}");
+        var actual = Analyze(recording, format);
+        if (Environment.GetEnvironmentVariable("ESP_UPDATE_GOLDEN") == "1")
+        {
+            File.WriteAllText(expectedPath, actual);
+            return;
+        }
+        var expected = File.ReadAllText(expectedPath).ReplaceLineEndings("\n");
+        if (expected == actual) return;
+        // The first differing line says more than two 80 KB strings.
+        var e = expected.Split('\n');
+        var a = actual.Split('\n');
+        var line = Enumerable.Range(0, Math.Min(e.Length, a.Length)).FirstOrDefault(i => e[i] != a[i], Math.Min(e.Length, a.Length));
+        Assert.Fail($"{recording} ({format}) differs from {expectedPath} at line {line + 1}:\n  expected: {(line < e.Length ? e[line] : "<end>")}\n  actual:   {(line < a.Length ? a[line] : "<end>")}");
+    }
+
+    /// <summary>The analysis of a copy of the fixture (the analyzer may write a cache next to its input), volatile parts masked.</summary>
+    private static string Analyze(string recording, string format)
+    {
+        var dir = Repo.NewTempDir("golden");
+        try
+        {
+            var zip = Path.Combine(dir, recording + ".zip");
+            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", format, "--top", "15", "--no-cache");
+            Assert.True(outcome.ExitCode == 0, $"exit {outcome.ExitCode}: {outcome.StdErr}");
+            return Mask(outcome.StdOut.ReplaceLineEndings("\n"), dir);
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    private static string Mask(string text, string dir)
+    {
+        text = text.Replace(dir, "<dir>", StringComparison.Ordinal);
+        text = TempZipDir().Replace(text, "<unzipped>");
+        text = AnalysisSeconds().Replace(text, "${name}0");
+        return AnalysisTime().Replace(text, "analyzed in <time>");
+    }
+
+    [GeneratedRegex(@"/tmp/esp-[0-9]+-[0-9a-f]+-zip")]
+    private static partial Regex TempZipDir();
+
+    [GeneratedRegex(@"(?<name>""analysisSeconds"": )[0-9.Ee+-]+")]
+    private static partial Regex AnalysisSeconds();
+
+    [GeneratedRegex(@"analyzed in [0-9.]+ ?m?s")]
+    private static partial Regex AnalysisTime();
+}
