@@ -2,25 +2,38 @@ using System.Text.Json;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
+/// <summary>A trace folder's Linux kernel session, read: the perf records, the managed code map that names their frames.</summary>
+internal sealed class KernelSession
+{
+    public required string File { get; init; }
+    public required KernelTrace Trace { get; init; }
+    public required KernelFrameNamer Namer { get; init; }
+    public required ManagedCodeMap Code { get; init; }
+    public required double PeriodMs { get; init; }
+    public bool PeriodKnown { get; init; }
+    public int BadLines { get; init; }
+    public bool HasSamples => Trace.Samples.Count > 0;
+}
+
 /// <summary>
-/// Second stage of an analysis whose trace folder holds a Linux kernel session: after the EventPipe pass has found
-/// the runs, GC pauses and suspensions, the perf data supplies on-CPU time, tags on merged stacks, hot methods,
-/// code tiers, off-CPU reasons and the marker's windows from context switches. Anything wrong with the kernel data
-/// is a warning; the EventPipe figures stay.
+/// The kernel session's two stages around the EventPipe pass. <see cref="Load"/> reads the perf text and maps the
+/// managed code, and needs nothing from the pass, so it runs beside it. After the pass has found the runs, GC pauses
+/// and suspensions (and the samples were charged, the kernel's if it has any), <see cref="Apply"/> adds what only
+/// the kernel sees: off-CPU reasons, the marker's windows from context switches, and the session's summary. Anything
+/// wrong with the kernel data is a warning; the EventPipe figures stay.
 /// </summary>
 internal static class KernelSessionAnalysis
 {
     /// <summary>The recorder's default period; used only when the manifest does not say.</summary>
     private const double FallbackPeriodMs = 1.001001;
 
-    public static void Apply(TraceInput input, TraceAnalysis analysis, PassTimeline timeline, StackTagMatcher? matcher, AnalyzerOptions options, IProgress<string>? progress)
+    /// <returns>The session, or null with the reason in <paramref name="warnings"/> (nothing when there is none to read).</returns>
+    public static KernelSession? Load(TraceInput input, AnalyzerOptions options, List<string> warnings, IProgress<string>? progress)
     {
-        if (input.KernelScriptPath is not { } script || !options.UseKernelSession || input.Format != TraceFormat.NetTrace) return;
-        if (!timeline.Clock.Known) { analysis.Warnings.Add("kernel session present but the EventPipe trace has no events to align it with: not used"); return; }
+        if (input.KernelScriptPath is not { } script || !options.UseKernelSession || input.Format != TraceFormat.NetTrace) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         KernelTrace kernel;
@@ -28,59 +41,57 @@ internal static class KernelSessionAnalysis
         try { kernel = PerfScriptReader.Read(script, period, out badLines); }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            analysis.Warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
-            return;
+            warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
+            return null;
         }
         if (kernel.Samples.Count == 0 && kernel.SwitchOuts.Count == 0)
         {
-            analysis.Warnings.Add($"{script}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
-            return;
+            warnings.Add($"{script}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
+            return null;
         }
         var code = ManagedCodeMap.FromNetTrace(input.TracePath);
-        var namer = new KernelFrameNamer(kernel, code);
+        return new KernelSession
+        {
+            File = script, Trace = kernel, Namer = new KernelFrameNamer(kernel, code), Code = code,
+            PeriodMs = period, PeriodKnown = periodKnown, BadLines = badLines,
+        };
+    }
+
+    public static void Apply(KernelSession session, TraceAnalysis analysis, PassTimeline timeline)
+    {
+        var kernel = session.Trace;
         var summary = new KernelSessionSummary
         {
-            File = Path.GetFileName(script),
-            SamplePeriodMs = period,
+            File = Path.GetFileName(session.File),
+            SamplePeriodMs = session.PeriodMs,
             Samples = kernel.Samples.Count,
             ContextSwitches = kernel.SwitchOuts.Count,
             Wakings = kernel.Wakings.Count,
             LostEvents = kernel.LostEvents,
-            UnreadableLines = badLines,
-            ManagedMethodsMapped = code.Count,
+            UnreadableLines = session.BadLines,
+            ManagedMethodsMapped = session.Code.Count,
         };
-        if (kernel.Samples.Count > 0)
+        if (session.HasSamples)
         {
-            var charger = new KernelCpuCharger(analysis, kernel, namer, matcher, timeline, options);
-            charger.Charge();
-            analysis.KernelSamples = charger;
-            charger.ChargeThreads(analysis.Threads, kernel.ThreadNames);
-            if (kernel.HasSwitchIns)
-            {
-                var precise = new SwitchCpuTime(kernel, timeline.Clock);
-                precise.Apply(analysis.Runs);
-                var sampled = kernel.Samples.GroupBy(x => x.ThreadId).ToDictionary(g => g.Key,
-                    g => (timeline.Clock.ToRelativeMs(g.First().TimeNs), timeline.Clock.ToRelativeMs(g.Last().TimeNs)));
-                precise.Apply(analysis.Threads, sampled, period);
-            }
-            summary.ProcessSamples = charger.ProcessSamples;
-            summary.UnnamedLeafShare = charger.ProcessSamples == 0 ? 0 : (double)charger.UnnamedLeafSamples / charger.ProcessSamples;
-            analysis.Trace.CpuSource = "kernel";
-            analysis.Warnings.Remove(TraceAnalyzer.NoEventPipeSamplesWarning);
-            analysis.Trace.SamplingSource = kernel.HasSwitchIns
-                ? $"kernel session (perf): on-CPU time of the worker from its context switches, split by stack tags of CPU samples every {period:F3} ms (managed, native and kernel frames)"
-                : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {period:F3} ms (managed, native and kernel frames)";
-            analysis.Trace.ObservedSampleIntervalMs = period;
-            analysis.Trace.UnresolvedSampleShare = 0; // EventPipe's leaves no longer carry the columns
+            summary.ProcessSamples = kernel.Samples.Count;
+            summary.UnnamedLeafShare = (double)kernel.Samples.Count(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)) / kernel.Samples.Count;
         }
         OffCpuClassifier.Classify(analysis.Runs, kernel, timeline);
         KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
         analysis.Trace.Kernel = summary;
-        if (!periodKnown) analysis.Warnings.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
+        if (!session.PeriodKnown) analysis.Warnings.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
         if (kernel.LostEvents > 0) analysis.Warnings.Add($"the kernel session lost {kernel.LostEvents:N0} records (perf buffer full): CPU figures may be low");
-        if (badLines > 0) analysis.Warnings.Add($"{badLines:N0} lines of {Path.GetFileName(script)} were not readable (cut short?): figures cover the readable part");
-        if (code.Count == 0) analysis.Warnings.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
+        if (session.BadLines > 0) analysis.Warnings.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
+        if (session.Code.Count == 0) analysis.Warnings.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
     }
+
+    /// <summary>What the trace says its CPU figures are, when the kernel session supplied them.</summary>
+    public static string SamplingSource(KernelSession session) => session.Trace.HasSwitchIns
+        ? $"kernel session (perf): on-CPU time of the worker from its context switches, split by stack tags of CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)"
+        : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)";
+
+    private static bool LeafUnnamed(KernelSession session, int stack) =>
+        session.Trace.Stacks[stack] is { Length: > 0 } s && session.Namer.Name(s[0]).Frame.Method == StackResolver.Unresolved;
 
     private static double PeriodFromManifest(string? manifest, out bool known)
     {

@@ -1,4 +1,3 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
@@ -56,38 +55,13 @@ internal sealed class SwitchCpuTime
     }
 
     /// <summary>
-    /// Each thread's CPU over the whole trace on its precise figure, tags scaled to it as for runs. A thread whose
-    /// first record is a switch-out was running before it, from a period before its first sample; one still running
-    /// at its last record, until its last sample.
+    /// A thread's CPU over the whole trace, on its precise figure. A thread whose first record is a switch-out was
+    /// running before it, from a period before its first sample; one still running at its last record, until its
+    /// last sample. Null for a thread without switches.
     /// </summary>
-    public void Apply(IEnumerable<ThreadProfile> threads, IReadOnlyDictionary<int, (double First, double Last)> sampledMs, double periodMs)
+    public double? ThreadOnCpuMs(int threadId, double firstSampleMs, double lastSampleMs, double periodMs)
     {
-        foreach (var t in threads)
-        {
-            if (t.Samples == 0 || t.CpuMs <= 0 || !_byThread.TryGetValue(t.ThreadId, out var events)) continue;
-            var sampled = sampledMs.TryGetValue(t.ThreadId, out var s) ? s : (First: events[0].Ms, Last: events[^1].Ms);
-            var precise = OnCpuMs(t.ThreadId, Math.Min(events[0].Ms, sampled.First - periodMs), Math.Max(events[^1].Ms, sampled.Last));
-            var factor = precise / t.CpuMs;
-            foreach (var tag in t.Tags.Keys.ToList()) t.Tags[tag] *= factor;
-            t.CpuMs = precise;
-        }
-    }
-
-    /// <summary>
-    /// Puts each single-threaded run's CPU on its precise figure and scales its tags and tiers to it, so the shares
-    /// are the samples' and the total is the switches'. Runs with other threads' work (--threads) keep the samples'.
-    /// </summary>
-    public void Apply(IEnumerable<RunAnalysis> runs)
-    {
-        foreach (var run in runs)
-        {
-            if (run.Samples == 0 || run.CpuMs <= 0 || !Knows(run.WorkerThreadId) || run.InProcess?.Threads > 1) continue;
-            var precise = OnCpuMs(run.WorkerThreadId, run.StartMs, run.EndMs);
-            var factor = precise / run.CpuMs;
-            foreach (var tag in run.Tags.Keys.ToList()) run.Tags[tag] *= factor;
-            foreach (var tier in run.TierMs.Keys.ToList()) run.TierMs[tier] *= factor;
-            run.NoTierMs *= factor;
-            run.CpuMs = precise;
-        }
+        if (!_byThread.TryGetValue(threadId, out var events)) return null;
+        return OnCpuMs(threadId, Math.Min(events[0].Ms, firstSampleMs - periodMs), Math.Max(events[^1].Ms, lastSampleMs));
     }
 }

@@ -15,8 +15,8 @@ public sealed class TraceAnalysis
     public List<Findings.Finding> Findings { get; } = [];
     /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
     public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; set; }
-    /// <summary>The kernel session's samples of measured runs with their frames, for the report's stacks (not serialized).</summary>
-    internal Kernel.KernelCpuCharger? KernelSamples { get; set; }
+    /// <summary>The charged samples with their frames, for the report's call trees and speedscope files (not serialized).</summary>
+    public SampleLedger? Samples { get; internal set; }
 }
 
 public sealed class TraceInfo

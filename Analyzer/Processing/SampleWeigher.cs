@@ -27,7 +27,10 @@ public sealed class SampleWeigher
         return previous;
     }
 
-    public double Cap(double weightMs) => Math.Clamp(weightMs, 0, CapIntervals * IntervalMs);
+    public double Cap(double weightMs) => Math.Clamp(weightMs, 0, CapMs);
+
+    /// <summary>The largest weight a sample may have now: gaps longer than this are a starved sampler, not work.</summary>
+    public double CapMs => CapIntervals * IntervalMs;
 
     /// <summary>All threads are sampled at one tick; distinct timestamps more than 0.1 ms apart are ticks.</summary>
     private void ObserveTick(double timeMs)

@@ -7,10 +7,10 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// Turns TraceLog call-stack indexes into frames and stack tags, caching per stack and per code address so a
 /// stack seen a million times is resolved once. Unresolved frames become "module!?" and are counted.
 /// </summary>
-public sealed class StackResolver(TraceLog log, StackTagMatcher matcher)
+public sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
 {
     public const string Unresolved = "?";
-    public StackTagMatcher Matcher => matcher;
+    public StackTagMatcher? Matcher => matcher;
     private readonly Dictionary<int, string> _tagByStack = [];
     private readonly Dictionary<int, StackFrame> _frameByAddress = [];
     private readonly Dictionary<int, bool> _unresolvedLeafByStack = [];
@@ -19,7 +19,7 @@ public sealed class StackResolver(TraceLog log, StackTagMatcher matcher)
 
     public string Tag(CallStackIndex stack)
     {
-        if (stack == CallStackIndex.Invalid) return StackTagMatcher.Other;
+        if (stack == CallStackIndex.Invalid || matcher is null) return StackTagMatcher.Other;
         if (_tagByStack.TryGetValue((int)stack, out var tag)) return tag;
         tag = matcher.Classify(Frames(stack));
         _tagByStack[(int)stack] = tag;

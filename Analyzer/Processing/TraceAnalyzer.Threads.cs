@@ -45,15 +45,6 @@ public sealed partial class TraceAnalyzer
             return t;
         }
 
-        private void ThreadSample(TraceEvent e, double weightMs, CallStackIndex stack)
-        {
-            if (ThreadOf(e) is not { } t) return;
-            t.CpuMs += weightMs;
-            t.Samples++;
-            var tag = stacks?.Tag(stack) ?? StackTags.StackTagMatcher.Other;
-            t.Tags[tag] = t.Tags.GetValueOrDefault(tag) + weightMs;
-        }
-
         private void ThreadAllocation(Microsoft.Diagnostics.Tracing.Parsers.Clr.GCAllocationTickTraceData e)
         {
             _seenFamilies.Add("alloc");

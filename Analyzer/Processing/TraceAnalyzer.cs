@@ -23,7 +23,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
     public const string GcTag = "GC";
-    private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
     private static readonly string[] MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", "OtherDuration"];
 
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
@@ -48,6 +47,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         };
         if (tags is null) analysis.Warnings.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
 
+        // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
+        var kernelWarnings = new List<string>();
+        if (input.KernelScriptPath is { } script && options.UseKernelSession)
+            progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
+        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null));
         using var etlx = OpenTraceLog(input, analysis, progress);
         var log = etlx.Log;
         var etw = input.Format == TraceFormat.Etl;
@@ -59,10 +63,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         state.Subscribe(source);
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         TracePass.ProcessReadable(source, analysis);
-        state.Finish(source);
+        var kernel = kernelTask.GetAwaiter().GetResult();
+        analysis.Warnings.AddRange(kernelWarnings);
+        state.Finish(source, kernel);
         RefuseUnreadable(input, analysis);
         JoinInProcessResults(input, analysis);
-        Kernel.KernelSessionAnalysis.Apply(input, analysis, state.Timeline, matcher, options, progress);
+        if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
 
         analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
@@ -80,7 +86,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         throw new BadInputException($"{Path.GetFileName(input.TracePath)}: cannot read trace: it ends after {analysis.Trace.Events:N0} event(s), before any thread's activity; the file is corrupt or truncated");
     }
 
-    /// <summary>Dropped again when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
+    /// <summary>Not given when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
     internal const string NoEventPipeSamplesWarning = "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty";
 
     public static string? DefaultStackTagsPath()
@@ -151,7 +157,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<int, double> _jitStart = [];
         // Code compiled during the trace, with its tier; samples are given theirs at the end, when all of it is known.
         private readonly List<Kernel.ManagedCodeMap.Method> _jitCode = [];
-        private readonly List<(RunAnalysis Run, ulong Address, double Ms)> _sampleCode = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
         private readonly List<Interval> _pauses = [];
@@ -163,7 +168,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private int _openMarker;
         private long _events;
         private long _samples;
-        private long _unresolvedSamples;
         private bool _sawRunEvents;
         private bool _sawRunBegin;
         private bool _awaitingBegin;
@@ -348,7 +352,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private static int Int(TraceEvent e, string field) =>
             e.PayloadByName(field) is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
 
-        public void Finish(TraceLogEventSource source)
+        public void Finish(TraceLogEventSource source, Kernel.KernelSession? kernel)
         {
             if (_open is not null && !_open.Closed)
             {
@@ -358,7 +362,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 _open = null;
             }
             AssignGcs(source);
-            AssignTiers();
+            ChargeCpu(kernel);
             FinishWholeTrace(source);
             Timeline.GcPauses.AddRange(_pauses);
             var trace = analysis.Trace;
@@ -366,16 +370,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             // A trace cut before its last event's header can report an end before its start: no duration then.
             trace.DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds);
             trace.EventsLost = log.EventsLost;
-            trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
-            trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_unresolvedSamples / _samples;
             var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == _processId && _processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
             trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
-            if (_samples == 0) analysis.Warnings.Add(etw
-                ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
-                : NoEventPipeSamplesWarning);
             if (_switches is { LostSwitches: > 0 } lost) analysis.Warnings.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
             if (_lateWindows > 0) analysis.Warnings.Add($"{_lateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
             if (!trace.HasRundown) analysis.Warnings.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
@@ -394,6 +393,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             else if (analysis.Runs.Count > 0 && trace.RunSource == RunSource.None) trace.RunSource = RunSource.MarkerWaits;
             NameUnnamedRuns();
             MarkWarmups();
+            CollectHotMethods();
         }
 
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>

@@ -1,12 +1,12 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing.Stacks;
 
 namespace EtwSerializerProfiler.Analyzer.Report;
 
 /// <summary>
-/// What the report needs from a second look at the trace: stacks per serializer and operation, and GC pauses. It keeps
-/// the trace log open (the stack sources name their frames from it) until the exporters are done: dispose it then.
+/// What the report needs beside the tables: the charged samples' stacks per serializer and operation, and GC pauses.
 /// </summary>
-public sealed class RunStacks : IDisposable
+public sealed class RunStacks
 {
     public required IReadOnlyList<RunProfile> Profiles { get; init; }
     public required IReadOnlyList<PauseWindow> GcPauses { get; init; }
@@ -14,10 +14,7 @@ public sealed class RunStacks : IDisposable
     public string? SpeedscopeDirectory { get; internal set; }
 
     internal IReadOnlyDictionary<RunProfile, StackSource> Sources { get; init; } = new Dictionary<RunProfile, StackSource>();
-    internal IDisposable? TraceLog { get; init; }
 
     /// <summary>The profile's samples as a TraceEvent stack source (what the speedscope writer takes).</summary>
     public StackSource SourceOf(RunProfile profile) => Sources[profile];
-
-    public void Dispose() => TraceLog?.Dispose();
 }

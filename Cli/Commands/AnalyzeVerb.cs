@@ -79,25 +79,18 @@ public static class AnalyzeVerb
         TraceAnalysis analysis;
         ReportDocument report;
         RunStacks? stacks = null;
-        try
+        using (var progress = console.StartProgress(live: true))
         {
-            using (var progress = console.StartProgress(live: true))
+            analysis = new TraceAnalyzer(options).Analyze(input, progress);
+            if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
+                analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+            if (plan.WritesFiles)
             {
-                analysis = new TraceAnalyzer(options).Analyze(input, progress);
-                if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
-                    analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
-                if (plan.WritesFiles)
-                {
-                    plan.PrepareFolders();
-                    stacks = RunStackCollector.Collect(input, analysis, options, progress);
-                }
-                report = AnalysisReport.Document(analysis, settings.Top, stacks);
-                plan.ExportFiles(report, progress);
+                plan.PrepareFolders();
+                stacks = RunStackCollector.Collect(analysis, progress);
             }
-        }
-        finally
-        {
-            stacks?.Dispose();
+            report = AnalysisReport.Document(analysis, settings.Top, stacks);
+            plan.ExportFiles(report, progress);
         }
         if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
             console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {settings.Trace}");

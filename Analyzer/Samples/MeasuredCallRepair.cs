@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Analyzer.StackTags;
 
-namespace EtwSerializerProfiler.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Analyzer.Samples;
 
 /// <summary>
 /// perf walks stacks by frame pointer, and managed code is not always compiled with one: a method without a frame
@@ -13,14 +13,13 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// </summary>
 internal sealed class MeasuredCallRepair(StackTagFile? tags)
 {
-    private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
     private readonly Dictionary<(string Serializer, string Operation), StackFrame?> _wrappers = [];
 
     /// <summary>Inserts the run's serializer frame into <paramref name="framesLeafFirst"/> where it was lost; returns whether it did.</summary>
     public bool Repair(List<StackFrame> framesLeafFirst, string serializer, string operation)
     {
         if (Wrapper(serializer, operation) is not { } wrapper) return false;
-        var measured = framesLeafFirst.FindIndex(f => MeasuredFrames.Any(m => f.Method.Contains(m, StringComparison.Ordinal)));
+        var measured = framesLeafFirst.FindIndex(MeasuredCalls.Is);
         if (measured < 0) return false;
         var prefix = wrapper.Method;
         for (var i = 0; i < measured; i++)

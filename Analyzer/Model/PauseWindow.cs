@@ -1,4 +1,4 @@
-namespace EtwSerializerProfiler.Analyzer.Report;
+namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>A GC pause (runtime suspended for a GC) in trace milliseconds.</summary>
 public readonly record struct PauseWindow(double StartMs, double EndMs)

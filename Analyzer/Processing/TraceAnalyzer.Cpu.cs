@@ -1,0 +1,133 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Samples;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+public sealed partial class TraceAnalyzer
+{
+    /// <summary>
+    /// CPU: one source is chosen per trace (the kernel session where it has samples, else ETW's profile interrupts,
+    /// else EventPipe's sampler) and charged by <see cref="SampleCharger"/>; EventPipe's samples, when another source
+    /// supplies the columns, are charged the same way into <see cref="RunAnalysis.EventPipeCpu"/> to show its bias.
+    /// </summary>
+    private sealed partial class PassState
+    {
+        private SampleCharges? _cpu;
+
+        private void ChargeCpu(KernelSession? session)
+        {
+            var pauses = new GcPauses(_pauses);
+            var eventPipe = EventPipeStream();
+            SampleStream primary;
+            SwitchCpuTime? precise = null;
+            if (session is { HasSamples: true } && !Timeline.Clock.Known)
+                analysis.Warnings.Add("kernel session present but the EventPipe trace has no events to align it with: not used");
+            if (session is { HasSamples: true } && Timeline.Clock.Known)
+            {
+                primary = PerfSampleSource.Stream(session.Trace, session.Namer, Matcher?.File, Timeline.Clock, pauses, out _);
+                if (session.Trace.HasSwitchIns) precise = new SwitchCpuTime(session.Trace, Timeline.Clock);
+            }
+            else if (etw) primary = new SampleStream(CpuSourceKind.EtwProfile, _etwSamples, eventPipe.Stacks, kernelSampleMs);
+            else primary = eventPipe;
+
+            if (primary.Kind == CpuSourceKind.Perf)
+            {
+                // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs.
+                var sampled = new SampleCharger(eventPipe, Matcher, pauses).Charge(analysis.Runs);
+                foreach (var run in analysis.Runs)
+                {
+                    var a = sampled.Of(run);
+                    run.EventPipeCpu = new SampledCpu(a?.CpuMs ?? 0, a?.Samples ?? 0, new Dictionary<string, double>(a?.Tags ?? [], StringComparer.Ordinal));
+                    run.GcPollLeafSamples = a?.GcPollLeafSamples ?? 0;
+                }
+            }
+            var charger = new SampleCharger(primary, Matcher, pauses)
+            {
+                PreciseRunMs = precise is null ? null : run => PreciseRunMs(precise, run),
+                PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
+            };
+            _cpu = charger.Charge(analysis.Runs);
+            WriteRuns(_cpu);
+            WriteThreads(_cpu, session);
+            analysis.Samples = new SampleLedger(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
+                [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
+            DescribeSource(primary, session);
+        }
+
+        private SampleStream EventPipeStream() =>
+            new(CpuSourceKind.EventPipe, _eventPipeSamples, new TraceLogStacks(log, stacks ?? new StackResolver(log, null)) { Code = ManagedCodeMap.FromMethods(_jitCode) }, 0);
+
+        /// <summary>
+        /// A single-threaded run's CPU is the worker's on-CPU time from its context switches (exact where samples are
+        /// whole periods and a loaded machine's timer can fire late); runs with other threads' work (--threads) keep
+        /// the samples' total.
+        /// </summary>
+        private static double? PreciseRunMs(SwitchCpuTime precise, RunAnalysis run)
+        {
+            if (!precise.Knows(run.WorkerThreadId) || run.InProcess?.Threads > 1) return null;
+            return precise.OnCpuMs(run.WorkerThreadId, run.StartMs, run.EndMs);
+        }
+
+        private void WriteRuns(SampleCharges cpu)
+        {
+            foreach (var run in analysis.Runs)
+            {
+                run.Tags.Clear();
+                run.TierMs.Clear();
+                if (cpu.Of(run) is not { } a)
+                {
+                    run.CpuMs = 0;
+                    run.Samples = 0;
+                    run.NoTierMs = 0;
+                    continue;
+                }
+                run.CpuMs = a.CpuMs;
+                run.Samples = a.Samples;
+                foreach (var (tag, ms) in a.Tags) run.Tags[tag] = ms;
+                foreach (var (tier, ms) in a.TierMs) run.TierMs[tier] = ms;
+                run.NoTierMs = a.NoTierMs;
+                if (cpu.Kind == CpuSourceKind.EventPipe) run.GcPollLeafSamples = a.GcPollLeafSamples;
+            }
+        }
+
+        /// <summary>Each thread's whole-trace CPU; threads only the kernel saw (native ones) appear, named as perf saw them.</summary>
+        private void WriteThreads(SampleCharges cpu, KernelSession? session)
+        {
+            foreach (var (id, a) in cpu.Threads)
+            {
+                if (!_threads.TryGetValue(id, out var t)) _threads[id] = t = new ThreadProfile { ThreadId = id };
+                t.CpuMs = a.CpuMs;
+                t.Samples = a.Samples;
+                t.Tags.Clear();
+                foreach (var (tag, ms) in a.Tags) t.Tags[tag] = ms;
+                if (cpu.Kind == CpuSourceKind.Perf) t.Name ??= session?.Trace.ThreadNames.GetValueOrDefault(id); // perf's comm: the name the thread gave itself
+            }
+        }
+
+        private void DescribeSource(SampleStream primary, KernelSession? session)
+        {
+            var trace = analysis.Trace;
+            trace.CpuSource = primary.Kind.WireName();
+            if (primary.Kind == CpuSourceKind.Perf && session is not null)
+            {
+                trace.SamplingSource = KernelSessionAnalysis.SamplingSource(session);
+                trace.ObservedSampleIntervalMs = primary.PeriodMs;
+                trace.UnresolvedSampleShare = 0; // EventPipe's leaves no longer carry the columns
+                return;
+            }
+            trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
+            trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_cpu!.UnnamedLeafRunSamples / _samples;
+            if (_samples == 0) analysis.Warnings.Add(etw
+                ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
+                : NoEventPipeSamplesWarning);
+        }
+
+        /// <summary>Hot methods for --top, per serializer and operation, once the runs have their final names.</summary>
+        private void CollectHotMethods()
+        {
+            if (!options.CollectHotMethods || _cpu is null) return;
+            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs)) analysis.HotMethods[key] = methods;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.StackTags;
+
+namespace EtwSerializerProfiler.Analyzer.Samples;
+
+/// <summary>
+/// Stacks of the Linux kernel session's samples, named by <see cref="KernelFrameNamer"/>. Native frames rootward of the
+/// outermost managed frame (the host, the runtime's thread start: `dotnet`, libhostfxr, libcoreclr) are left out:
+/// they sit under every sample of a managed thread and would let a catch-all native tag outrank the code that ran. A
+/// stack with no managed frame (a runtime thread) keeps all of its frames. Frame-pointer unwinding loses the frame of
+/// a serializer method that made no frame of its own; given the run, <see cref="MeasuredCallRepair"/> restores it.
+/// </summary>
+internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags) : ISampleStacks
+{
+    private readonly MeasuredCallRepair _repair = new(tags);
+    private readonly Dictionary<int, StackFrame[]> _frames = [];
+    private readonly Dictionary<(int, string, string), StackFrame[]> _repaired = [];
+    private readonly Dictionary<int, CodeTier?> _tiers = [];
+    private readonly Dictionary<int, bool> _measured = [];
+    private readonly List<StackFrame> _scratch = new(128);
+
+    /// <summary>Stacks the repair gave back a lost serializer frame.</summary>
+    public long RepairedStacks { get; private set; }
+
+    public StackFrame[] Frames(int stackId, Model.RunKey? run)
+    {
+        if (stackId < 0) return [];
+        if (run is not { } key) return Plain(stackId);
+        var k = (stackId, key.Serializer, key.Operation);
+        if (_repaired.TryGetValue(k, out var frames)) return frames;
+        Fill(stackId);
+        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? [.. _scratch] : Plain(stackId);
+        if (frames.Length != Plain(stackId).Length) RepairedStacks++;
+        _repaired[k] = frames;
+        return frames;
+    }
+
+    private StackFrame[] Plain(int stackId)
+    {
+        if (_frames.TryGetValue(stackId, out var frames)) return frames;
+        Fill(stackId);
+        frames = [.. _scratch];
+        _frames[stackId] = frames;
+        return frames;
+    }
+
+    private void Fill(int stackId)
+    {
+        _scratch.Clear();
+        var ids = kernel.Stacks[stackId];
+        var outermostManaged = -1;
+        for (var i = ids.Length - 1; i >= 0; i--)
+            if (namer.IsManaged(ids[i])) { outermostManaged = i; break; }
+        var count = outermostManaged < 0 ? ids.Length : outermostManaged + 1;
+        for (var i = 0; i < count; i++) _scratch.Add(namer.Name(ids[i]).Frame);
+    }
+
+    /// <summary>The tier of the innermost managed frame: the code running, or the managed code that called into native code.</summary>
+    public CodeTier? Tier(int stackId)
+    {
+        if (stackId < 0) return null;
+        if (_tiers.TryGetValue(stackId, out var tier)) return tier;
+        tier = null;
+        foreach (var id in kernel.Stacks[stackId])
+            if (namer.Name(id).Tier is { } t) { tier = t; break; }
+        _tiers[stackId] = tier;
+        return tier;
+    }
+
+    public bool LeafUnnamed(int stackId) =>
+        stackId >= 0 && kernel.Stacks[stackId] is { Length: > 0 } s && namer.Name(s[0]).Frame.Method == Processing.StackResolver.Unresolved;
+
+    public bool LeafIsGcPoll(int stackId) => false;
+
+    public bool IsMeasuredWork(int stackId)
+    {
+        if (stackId < 0) return false;
+        if (_measured.TryGetValue(stackId, out var measured)) return measured;
+        measured = MeasuredCalls.Any(Plain(stackId));
+        _measured[stackId] = measured;
+        return measured;
+    }
+}

@@ -1,0 +1,165 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.StackTags;
+
+namespace EtwSerializerProfiler.Analyzer.Samples;
+
+/// <summary>
+/// The one place where CPU samples become figures, whatever their source: each sample is given to the run whose
+/// window holds it (the worker, or another thread while it runs a measured call; never the marker) and to its thread
+/// over the whole trace, weighed, tagged on its whole stack, tiered, and kept for hot methods and call trees. Where a
+/// more exact total is known (a thread's on-CPU time from its context switches), every weight of that run or thread
+/// is scaled to it before anything is added up, so the tables, tags, tiers, hot methods and call trees all sum to
+/// the same number.
+/// </summary>
+internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matcher, GcPauses pauses)
+{
+    /// <summary>
+    /// What the stripped libcoreclr frames of a sample taken during a GC pause would be called with symbols: the GC's
+    /// own code. Classified like any frame, so a tag ranked above GC (a user's) still claims it, as in WPA.
+    /// </summary>
+    internal static readonly StackFrame GcWork = new("libcoreclr.so", "WKS::gc_heap::garbage_collect");
+
+    private readonly Dictionary<(int Stack, string? Serializer, string? Operation, bool InGc), string> _tags = [];
+    private readonly Dictionary<int, string?> _serializerOfStack = [];
+
+    /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
+    public Func<RunAnalysis, double?>? PreciseRunMs { get; init; }
+    public Func<int, (double FirstMs, double LastMs), double?>? PreciseThreadMs { get; init; }
+
+    public SampleCharges Charge(IReadOnlyList<RunAnalysis> allRuns)
+    {
+        var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
+        var charges = new SampleCharges(stream.Kind);
+        var assigned = Assign(runs, charges);
+        ChargeRuns(assigned, charges);
+        ChargeThreads(charges);
+        return charges;
+    }
+
+    /// <summary>A sample's share of a run: its weight there (a gap sampler's from the window's start at the earliest) and the GC pause in it.</summary>
+    private readonly record struct RunShare(int Sample, RunAnalysis Run, double WeightMs, double GcPauseMs);
+
+    /// <summary>First pass: which run each sample belongs to and its raw weight there; totals per run for the scale.</summary>
+    private List<RunShare> Assign(List<RunAnalysis> runs, SampleCharges charges)
+    {
+        var shares = new List<RunShare>();
+        var next = 0;
+        var samples = stream.Samples;
+        for (var i = 0; i < samples.Count; i++)
+        {
+            var s = samples[i];
+            while (next < runs.Count && runs[next].EndMs <= s.TimeMs) next++;
+            if (next == runs.Count || s.TimeMs < runs[next].StartMs || !Belongs(s, runs[next])) continue;
+            var run = runs[next];
+            var (weight, gc) = Weigh(s, run.StartMs);
+            shares.Add(new RunShare(i, run, weight, gc));
+            charges.Run(run).RawMs += weight + gc;
+        }
+        return shares;
+    }
+
+    /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
+    private bool Belongs(CpuSample s, RunAnalysis run)
+    {
+        if (s.ThreadId == run.MarkerThreadId) return false;
+        if (run.WorkerThreadId == 0 || s.ThreadId == run.WorkerThreadId) return true;
+        return stream.Stacks.IsMeasuredWork(s.StackId);
+    }
+
+    /// <summary>
+    /// A timer sampler's sample is one period. A gap sampler's stands for the time since the thread's previous sample
+    /// (PerfView's rule), from <paramref name="fromMs"/> at the earliest; no samples are taken while the runtime is
+    /// suspended for a GC, so that part of the gap is the GC's, not this stack's.
+    /// </summary>
+    private (double WeightMs, double GcPauseMs) Weigh(CpuSample s, double fromMs)
+    {
+        if (!stream.GapWeighted) return (stream.PeriodMs, 0);
+        var from = Math.Max(s.SinceMs, fromMs);
+        var gc = pauses.Overlap(from, s.TimeMs);
+        return (Math.Clamp(s.TimeMs - from - gc, 0, s.CapMs), gc);
+    }
+
+    private void ChargeRuns(List<RunShare> shares, SampleCharges charges)
+    {
+        var factors = new Dictionary<RunAnalysis, double>(ReferenceEqualityComparer.Instance);
+        foreach (var share in shares)
+        {
+            var run = share.Run;
+            if (!factors.TryGetValue(run, out var factor))
+            {
+                var raw = charges.Run(run).RawMs;
+                factors[run] = factor = PreciseRunMs?.Invoke(run) is { } precise && raw > 0 ? precise / raw : 1.0;
+            }
+            var s = stream.Samples[share.Sample];
+            var account = charges.Run(run);
+            account.Samples++;
+            if (stream.Stacks.LeafIsGcPoll(s.StackId)) account.GcPollLeafSamples++;
+            if (s.StackId >= 0 && stream.Stacks.LeafUnnamed(s.StackId)) charges.UnnamedLeafRunSamples++;
+            if (share.GcPauseMs > 0)
+            {
+                // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
+                var gcMs = share.GcPauseMs * factor;
+                account.Add(TraceAnalyzer.GcTag, gcMs);
+                charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
+            }
+            var weight = share.WeightMs * factor;
+            var frames = stream.Stacks.Frames(s.StackId, run.Key);
+            account.Add(Tag(s.StackId, run.Key, s.InGc, frames), weight);
+            if (stream.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
+            else account.NoTierMs += weight;
+            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId));
+            charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
+        }
+    }
+
+    /// <summary>
+    /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
+    /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
+    /// </summary>
+    private void ChargeThreads(SampleCharges charges)
+    {
+        var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
+        var weights = new double[stream.Samples.Count];
+        for (var i = 0; i < stream.Samples.Count; i++)
+        {
+            var s = stream.Samples[i];
+            var (weight, _) = Weigh(s, double.NegativeInfinity);
+            weights[i] = weight;
+            raw[s.ThreadId] = raw.TryGetValue(s.ThreadId, out var r) ? (r.Ms + weight, r.FirstMs, s.TimeMs) : (weight, s.TimeMs, s.TimeMs);
+        }
+        var factors = raw.ToDictionary(kv => kv.Key, kv => PreciseThreadMs?.Invoke(kv.Key, (kv.Value.FirstMs, kv.Value.LastMs)) is { } precise && kv.Value.Ms > 0 ? precise / kv.Value.Ms : 1.0);
+        for (var i = 0; i < stream.Samples.Count; i++)
+        {
+            var s = stream.Samples[i];
+            var weight = weights[i] * factors[s.ThreadId];
+            var account = charges.Thread(s.ThreadId);
+            account.Samples++;
+            var frames = stream.Stacks.Frames(s.StackId, null);
+            account.Add(Tag(s.StackId, null, s.InGc, frames), weight);
+            charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+        }
+    }
+
+    private string Tag(int stack, RunKey? run, bool inGc, StackFrame[] frames)
+    {
+        if (matcher is null) return inGc ? TraceAnalyzer.GcTag : StackTagMatcher.Other;
+        var key = (stack, run?.Serializer, run?.Operation, inGc);
+        if (_tags.TryGetValue(key, out var tag)) return tag;
+        tag = matcher.Classify(inGc ? [GcWork, .. frames] : frames);
+        _tags[key] = tag;
+        return tag;
+    }
+
+    /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>
+    private void Vote(SampleCharges charges, RunAnalysis run, int stack, StackFrame[] frames, double weight)
+    {
+        if (matcher is null || stack < 0) return;
+        if (!_serializerOfStack.TryGetValue(stack, out var serializer))
+            _serializerOfStack[stack] = serializer = Harness.StackTagRunNames.SerializerOf(frames, matcher);
+        if (serializer is null) return;
+        if (!charges.NameVotes.TryGetValue(run, out var votes)) charges.NameVotes[run] = votes = new(StringComparer.Ordinal);
+        votes[serializer] = votes.GetValueOrDefault(serializer) + weight;
+    }
+}

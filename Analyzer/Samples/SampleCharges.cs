@@ -1,0 +1,74 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Samples;
+
+/// <summary>What one source's samples came to, per run and per thread, before it is written into the analysis.</summary>
+internal sealed class SampleCharges(CpuSourceKind kind)
+{
+    private readonly Dictionary<RunAnalysis, CpuAccount> _runs = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<RunAnalysis, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<StackTags.StackFrame, string> _displayNames = [];
+
+    public CpuSourceKind Kind { get; } = kind;
+    public Dictionary<int, CpuAccount> Threads { get; } = [];
+    /// <summary>Every sample charged to a run, with its frames and final weight: the report's call trees.</summary>
+    public List<ChargedSample> Ledger { get; } = [];
+    /// <summary>Every sample on its thread (the whole-trace call trees of a trace without runs).</summary>
+    public List<ChargedSample> ThreadLedger { get; } = [];
+    public Dictionary<RunAnalysis, Dictionary<string, double>> NameVotes { get; } = new(ReferenceEqualityComparer.Instance);
+    public long UnnamedLeafRunSamples { get; set; }
+
+    public CpuAccount Run(RunAnalysis run)
+    {
+        if (!_runs.TryGetValue(run, out var a)) _runs[run] = a = new CpuAccount();
+        return a;
+    }
+
+    public CpuAccount Thread(int threadId)
+    {
+        if (!Threads.TryGetValue(threadId, out var a)) Threads[threadId] = a = new CpuAccount();
+        return a;
+    }
+
+    public HotMethodTable HotMethodsOf(RunAnalysis run)
+    {
+        if (!_hot.TryGetValue(run, out var t)) _hot[run] = t = new HotMethodTable(_displayNames);
+        return t;
+    }
+
+    public CpuAccount? Of(RunAnalysis run) => _runs.GetValueOrDefault(run);
+
+    /// <summary>Per (serializer, operation) over the given runs (all of them, warm-ups too): method -> (exclusive, inclusive) ms.</summary>
+    public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods(IEnumerable<RunAnalysis> runs)
+    {
+        var result = new Dictionary<(string, string), Dictionary<string, (double, double)>>();
+        foreach (var run in runs)
+        {
+            if (!_hot.TryGetValue(run, out var table)) continue;
+            var key = (run.Key.Serializer, run.Key.Operation);
+            if (!result.TryGetValue(key, out var methods)) result[key] = methods = new(StringComparer.Ordinal);
+            table.AddTo(methods);
+        }
+        return result;
+    }
+}
+
+/// <summary>CPU charged to one run or thread: total, by stack tag, by code tier.</summary>
+internal sealed class CpuAccount
+{
+    /// <summary>The samples' total before any scaling to a precise figure.</summary>
+    public double RawMs { get; set; }
+    public double CpuMs { get; private set; }
+    public int Samples { get; set; }
+    public int GcPollLeafSamples { get; set; }
+    public Dictionary<string, double> Tags { get; } = new(StringComparer.Ordinal);
+    public Dictionary<CodeTier, double> TierMs { get; } = [];
+    public double NoTierMs { get; set; }
+
+    public void Add(string tag, double ms)
+    {
+        CpuMs += ms;
+        Tags[tag] = Tags.GetValueOrDefault(tag) + ms;
+    }
+}

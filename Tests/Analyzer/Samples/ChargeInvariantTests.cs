@@ -1,0 +1,95 @@
+using System.Text.Json;
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Tests.Robustness;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Samples;
+
+/// <summary>
+/// Samples are charged in one place (Analyzer/Samples/SampleCharger), so every output adds up to the same number: per
+/// run, CPU equals the sum of its stack tags; per serializer and operation, the measured runs' CPU equals the call
+/// tree's total (HTML) and the speedscope flame graph's covered time. Before, the kernel session rescaled the tables
+/// to the context switches' precise figure but not the hot methods or call trees, and EventPipe's CPU left out the GC
+/// pauses its tags held. On both golden recordings (Tests/Fixtures/Golden), through the command line's own exporters.
+/// </summary>
+public sealed class ChargeInvariantTests
+{
+    private const double Tolerance = 1e-6;
+
+    [Theory]
+    [InlineData("kernel-session")]
+    [InlineData("eventpipe-only")]
+    public void Every_output_adds_up_to_the_runs_cpu(string recording)
+    {
+        var dir = Repo.NewTempDir("invariant");
+        try
+        {
+            var zip = Path.Combine(dir, recording + ".zip");
+            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            var speedscope = Path.Combine(dir, "speedscope");
+            var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", "json", "--speedscope", speedscope, "--no-cache");
+            Assert.True(outcome.ExitCode == 0, outcome.StdErr);
+            using var json = JsonDocument.Parse(outcome.StdOut);
+            var measured = new Dictionary<(string, string), double>();
+            var runs = 0;
+            foreach (var run in json.RootElement.GetProperty("runs").EnumerateArray())
+            {
+                var cpu = run.GetProperty("cpuMs").GetDouble();
+                var tags = run.GetProperty("tags").EnumerateObject().Sum(t => t.Value.GetDouble());
+                // The JSON rounds each tag to 0.1 us.
+                Assert.True(Math.Abs(cpu - tags) < 1e-3, $"run {run}: cpuMs {cpu} vs tags {tags}");
+                if (run.GetProperty("warmup").GetBoolean()) continue;
+                var key = (run.GetProperty("serializer").GetString()!, run.GetProperty("operation").GetString()!);
+                measured[key] = measured.GetValueOrDefault(key) + cpu;
+                runs++;
+            }
+            Assert.True(runs >= 18, $"{runs} measured runs"); // 3 serializers x 2 operations x 3 runs
+
+            foreach (var ((serializer, operation), cpu) in measured)
+            {
+                var file = Path.Combine(speedscope, RunStackCollector.SpeedscopeFileName(serializer, operation));
+                if (cpu == 0) continue;
+                Assert.True(Math.Abs(cpu - SpeedscopeCoveredMs(file)) < 1e-3, $"{serializer} {operation}: runs {cpu} ms, speedscope {SpeedscopeCoveredMs(file)} ms");
+            }
+
+            var input = TraceInput.Open(zip);
+            using (input)
+            {
+                var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false }).Analyze(input);
+                var stacks = RunStackCollector.Collect(analysis);
+                foreach (var profile in stacks.Profiles)
+                {
+                    var cpu = measured.GetValueOrDefault((profile.Serializer, profile.Operation));
+                    Assert.True(Math.Abs(cpu - profile.Tree.TotalMs) < Tolerance, $"{profile.Serializer} {profile.Operation}: runs {cpu} ms, call tree {profile.Tree.TotalMs} ms");
+                }
+                Assert.Equal(measured.Count(m => m.Value > 0), stacks.Profiles.Count(p => p.Tree.TotalMs > 0));
+            }
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <summary>The time some frame is open in the file's evented profiles: the weight TraceEvent's writer lays out.</summary>
+    private static double SpeedscopeCoveredMs(string file)
+    {
+        using var doc = JsonDocument.Parse(File.ReadAllBytes(file));
+        var total = 0.0;
+        foreach (var profile in doc.RootElement.GetProperty("profiles").EnumerateArray())
+        {
+            var depth = 0;
+            var openedAt = 0.0;
+            foreach (var e in profile.GetProperty("events").EnumerateArray())
+            {
+                var at = e.GetProperty("at").GetDouble();
+                if (e.GetProperty("type").GetString() == "O") { if (depth++ == 0) openedAt = at; }
+                else if (--depth == 0) total += at - openedAt;
+            }
+        }
+        return total;
+    }
+}
