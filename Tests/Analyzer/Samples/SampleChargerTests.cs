@@ -1,0 +1,129 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Samples;
+using EtwSerializerProfiler.Analyzer.StackTags;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Samples;
+
+/// <summary>The one charging stage on hand-made samples, with exact answers.</summary>
+public sealed class SampleChargerTests
+{
+    private const int Worker = 10;
+    private const int Marker = 11;
+    private const int Helper = 12;
+
+    /// <summary>Stack 0: the serializer's code; 1: a helper thread in the measured call; 2: idle spinning; 3: a GC-poll leaf over the serializer.</summary>
+    private static readonly StackFrame[][] s_stacks =
+    [
+        [new("Ser.dll", "Ser.Reader.Read()"), new("SerializerBenchmark.dll", "X.BenchmarkRunner.DeserializeRun(int)")],
+        [new("Ser.dll", "Ser.Reader.Parse()"), new("SerializerBenchmark.dll", "X.BenchmarkRunner.DeserializeRun(int)")],
+        [new("System.Private.CoreLib.dll", "System.Threading.PortableThreadPool.Spin()")],
+        [new("System.Private.CoreLib.dll", "System.Threading.Thread.PollGC()"), new("Ser.dll", "Ser.Reader.Read()"), new("SerializerBenchmark.dll", "X.BenchmarkRunner.DeserializeRun(int)")],
+    ];
+
+    private static readonly StackTagMatcher s_tags = new(StackTagFile.Parse("""
+        <Tag Name="">
+          <Tag Name="Deserialize"><Tag Name="Ser"><Entrypoint Module="Ser.dll" Method="*"/></Tag></Tag>
+          <Tag Name="GC" Priority="20"><Entrypoint Module="libcoreclr.so" Method="WKS::gc_heap::*"/></Tag>
+        </Tag>
+        """, "test"));
+
+    private sealed class Stacks : ISampleStacks
+    {
+        public StackFrame[] Frames(int stackId, RunKey? run) => stackId < 0 ? [] : s_stacks[stackId];
+        public CodeTier? Tier(int stackId) => stackId == 0 ? CodeTier.Tier1 : stackId < 0 ? null : CodeTier.Tier0;
+        public bool LeafUnnamed(int stackId) => false;
+        public bool IsMeasuredWork(int stackId) => MeasuredCalls.Any(Frames(stackId, null));
+        public bool LeafIsGcPoll(int stackId) => stackId == 3;
+    }
+
+    private static RunAnalysis Run() => new() { Key = new RunKey("Ser", "deserialize", 100, 1), StartMs = 10, EndMs = 20, WorkerThreadId = Worker, MarkerThreadId = Marker };
+
+    private static CpuSample Timer(int thread, double ms, int stack, bool inGc = false) => new(thread, ms, stack, inGc, ms, 1.0);
+
+    [Fact]
+    public void A_timer_sampler_charges_one_period_per_sample_of_the_worker_or_a_measured_call_inside_the_window()
+    {
+        var run = Run();
+        List<CpuSample> samples =
+        [
+            Timer(Worker, 9.5, 0),   // before the window
+            Timer(Worker, 10, 0),    // at its start: in
+            Timer(Marker, 12, 0),    // the marker thread: never
+            Timer(Helper, 13, 2),    // another thread, idle: not the run's
+            Timer(Helper, 14, 1),    // another thread in the measured call: the run's
+            Timer(Worker, 15, 0, inGc: true), // GC work on the worker: tagged GC through the frames
+            Timer(Worker, 20, 0),    // at its end: out
+        ];
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([new Interval(14.5, 15.5)])).Charge([run]);
+        var a = charges.Of(run)!;
+        Assert.Equal(3.0, a.CpuMs, 9);
+        Assert.Equal(3, a.Samples);
+        Assert.Equal(2.0, a.Tags[@"Deserialize\Ser"], 9);
+        Assert.Equal(1.0, a.Tags["GC"], 9);
+        Assert.Equal(2.0, a.TierMs[CodeTier.Tier1], 9); // stacks 0 (the GC sample's stack too)
+        Assert.Equal(1.0, a.TierMs[CodeTier.Tier0], 9);
+        Assert.Equal(3.0, charges.Ledger.Sum(s => s.WeightMs), 9);
+        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
+        Assert.Equal((2.0, 2.0), (Math.Round(hot["Ser!Ser.Reader.Read"].Exclusive, 9), Math.Round(hot["Ser!Ser.Reader.Read"].Inclusive, 9)));
+        Assert.Equal(3.0, hot["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+        // The whole trace by thread: every sample on its own thread, the marker's and the idle helper's too.
+        Assert.Equal(7, charges.Threads.Values.Sum(t => t.Samples));
+        Assert.Equal(2.0, charges.Threads[Helper].CpuMs, 9);
+    }
+
+    [Fact]
+    public void A_gap_sampler_weighs_the_time_since_the_threads_last_sample_from_the_window_start_with_GC_pauses_apart()
+    {
+        var run = Run();
+        // EventPipe: each sample stands for the gap since the thread's previous one; a 1 ms GC pause (16-17) in the
+        // second gap is the GC's; the first gap starts before the window, so only its part inside counts.
+        List<CpuSample> samples =
+        [
+            new(Worker, 12, 0, false, SinceMs: 8, CapMs: 50),
+            new(Worker, 18, 3, false, SinceMs: 12, CapMs: 50),
+            new(Worker, 19, 0, false, SinceMs: 18, CapMs: 0.5), // capped: a starved sampler, not work
+        ];
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.EventPipe, samples, new Stacks(), 0), s_tags, new GcPauses([new Interval(16, 17)])).Charge([run]);
+        var a = charges.Of(run)!;
+        Assert.Equal(2 + 5 + 1 + 0.5, a.CpuMs, 9);
+        Assert.Equal(1.0, a.Tags["GC"], 9);
+        Assert.Equal(2 + 5 + 0.5, a.Tags[@"Deserialize\Ser"], 9);
+        Assert.Equal(1, a.GcPollLeafSamples);
+        // The pause is drawn as its own frame in the call trees, before the stack that ran after it.
+        Assert.Equal([2.0, 1.0, 5.0, 0.5], charges.Ledger.Select(s => Math.Round(s.WeightMs, 9)));
+        Assert.True(charges.Ledger[1].Pause);
+        // The GC-poll leaf gives its exclusive time to the method that polled.
+        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
+        Assert.Equal(7.5, hot["Ser!Ser.Reader.Read"].Exclusive, 9);
+        Assert.False(hot.ContainsKey("System.Private.CoreLib!System.Threading.Thread.PollGC"));
+    }
+
+    [Fact]
+    public void A_precise_total_scales_every_weight_of_the_run_so_tags_tiers_hot_methods_and_call_trees_agree()
+    {
+        var run = Run();
+        List<CpuSample> samples = [Timer(Worker, 11, 0), Timer(Worker, 12, 0), Timer(Worker, 13, 1), Timer(Worker, 14, 0, inGc: true)];
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([new Interval(13.5, 14.5)]))
+        {
+            PreciseRunMs = _ => 6.0, // the context switches say 6 ms on the CPU where 4 samples were taken
+        }.Charge([run]);
+        var a = charges.Of(run)!;
+        Assert.Equal(6.0, a.CpuMs, 9);
+        Assert.Equal(6.0, a.Tags.Values.Sum(), 9);
+        Assert.Equal(1.5, a.Tags["GC"], 9);
+        Assert.Equal(6.0, a.TierMs.Values.Sum() + a.NoTierMs, 9);
+        Assert.Equal(6.0, charges.Ledger.Sum(s => s.WeightMs), 9);
+        Assert.Equal(6.0, charges.HotMethods([run])[("Ser", "deserialize")]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+    }
+
+    [Fact]
+    public void Runs_found_without_names_are_voted_for_by_their_samples()
+    {
+        var run = Run();
+        run.Key = run.Key with { Serializer = EtwSerializerProfiler.Analyzer.Harness.StackTagRunNames.Unnamed };
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [Timer(Worker, 11, 0), Timer(Worker, 12, 1)], new Stacks(), 1.0), s_tags, new GcPauses([])).Charge([run]);
+        Assert.Equal(2.0, charges.NameVotes[run]["Ser"], 9);
+    }
+}
