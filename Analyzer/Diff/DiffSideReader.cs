@@ -33,7 +33,7 @@ public static class DiffSideReader
             unsupported,
             analysis.Warnings)
         {
-            CpuSource = analysis.Trace.CpuSource,
+            CpuSource = analysis.Trace.CpuSource.WireName(),
         };
     }
 

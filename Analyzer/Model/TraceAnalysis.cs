@@ -46,8 +46,10 @@ public sealed class TraceInfo
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
     public bool Truncated { get; set; }
-    /// <summary>Where the CPU columns come from: "kernel" (perf or ETW kernel samples, on-CPU time) or "eventpipe" (managed-code time).</summary>
-    public string CpuSource { get; set; } = "eventpipe";
+    /// <summary>Where the CPU columns come from: a kernel sampler (perf, ETW: on-CPU time) or EventPipe's (managed-code time); its wire name in every format.</summary>
+    public CpuSourceKind CpuSource { get; set; } = CpuSourceKind.EventPipe;
+    /// <summary>The CPU columns are on-CPU time (a kernel sampler), not EventPipe's sampled managed time.</summary>
+    public bool OnCpu => CpuSource.IsOnCpu();
     /// <summary>The Linux kernel session, when the trace folder has one.</summary>
     public KernelSessionSummary? Kernel { get; set; }
     public double AnalysisSeconds { get; set; }

@@ -23,7 +23,7 @@ public static class AnalysisReport
     public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null)
     {
         var wholeTrace = analysis.Runs.Count == 0;
-        var onCpu = analysis.Trace.CpuSource == "kernel";
+        var onCpu = analysis.Trace.OnCpu;
         var parts = new List<ReportPart>();
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
         if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
@@ -70,7 +70,7 @@ public static class AnalysisReport
     }
 
     /// <summary>What the CPU column measures, in a few words: the two sources differ by up to 2x (docs/analyzer.md, "Accuracy").</summary>
-    public static string CpuMeaning(TraceInfo trace) => trace.CpuSource == "kernel"
+    public static string CpuMeaning(TraceInfo trace) => trace.OnCpu
         ? "on-CPU time of the worker, kernel samples"
         : "time in managed code, EventPipe samples (not on-CPU time)";
 
@@ -79,7 +79,7 @@ public static class AnalysisReport
         foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
         {
             var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.CpuSource == "kernel" ? "on-CPU" : "sampled")} time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
             foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
                 table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
             yield return table;
@@ -132,7 +132,7 @@ public static class AnalysisReport
             ["processId"] = t.ProcessId,
             ["runtimeVersion"] = t.RuntimeVersion,
             ["samplingSource"] = t.SamplingSource,
-            ["cpuSource"] = t.CpuSource,
+            ["cpuSource"] = t.CpuSource.WireName(),
             ["kernel"] = t.Kernel is { } k ? KernelJson(k) : null,
             ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
             ["stackTagsFile"] = t.StackTagsFile,

@@ -18,7 +18,7 @@ public static class KernelTables
     {
         var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.EventPipeCpuMs is not null && s.Runs > 0).ToList();
         // Without EventPipe's sampler (the default beside a kernel session) every EventPipe figure is 0: nothing to compare.
-        if (analysis.Trace.CpuSource != "kernel" || summaries.All(s => s.EventPipeCpuMs is not > 0)) yield break;
+        if (!analysis.Trace.OnCpu || summaries.All(s => s.EventPipeCpuMs is not > 0)) yield break;
         var table = new TextTable("CPU sources compared (mean per measured run): thread CPU clock = the benchmark's own, in-process",
             ["Serializer", "Operation", "N", "Thread CPU ms", "Kernel CPU ms", "EventPipe ms", "Reflection (kernel)", "Reflection (EventPipe)", "GC-poll leaves (EventPipe)"]);
         foreach (var s in summaries)
@@ -38,7 +38,7 @@ public static class KernelTables
                 : "";
             yield return $"Kernel session: {k.File}, {k.ProcessSamples:N0} CPU samples every {k.SamplePeriodMs:F3} ms, {k.ContextSwitches:N0} context switches, {k.Wakings:N0} wake-ups{(k.LostEvents > 0 ? $", {k.LostEvents:N0} lost" : "")}; {Fmt.Pct(k.UnnamedLeafShare)} of samples end in unnamed native code (stripped libcoreclr){windows}";
         }
-        if (analysis.Trace.CpuSource != "eventpipe") yield break;
+        if (analysis.Trace.OnCpu) yield break;
         var polls = SerializerSummary.From(analysis.Runs).Where(s => s.GcPollLeafShare is > BiasedShare).ToList();
         if (polls.Count == 0) yield break;
         yield return $"safe-point bias: in {polls.Count} row(s) {Fmt.Pct(polls.Min(p => p.GcPollLeafShare!.Value))}-{Fmt.Pct(polls.Max(p => p.GcPollLeafShare!.Value))} of EventPipe's samples stop at a GC-poll helper: "

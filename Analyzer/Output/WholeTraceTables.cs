@@ -93,7 +93,7 @@ public static class WholeTraceTables
         };
     }
 
-    private static string CpuWord(TraceInfo trace) => trace.CpuSource == "kernel" ? "on-CPU" : "sampled managed";
+    private static string CpuWord(TraceInfo trace) => trace.OnCpu ? "on-CPU" : "sampled managed";
 
     private static IEnumerable<(string Key, double Value)> Sum(IEnumerable<KeyValuePair<string, double>> values) =>
         values.GroupBy(x => x.Key).Select(g => (g.Key, g.Sum(x => x.Value))).OrderByDescending(x => x.Item2).ThenBy(x => x.Key, StringComparer.Ordinal);

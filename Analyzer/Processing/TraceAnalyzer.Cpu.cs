@@ -108,7 +108,7 @@ public sealed partial class TraceAnalyzer
         private void DescribeSource(SampleStream primary, KernelSession? session)
         {
             var trace = analysis.Trace;
-            trace.CpuSource = primary.Kind.WireName();
+            trace.CpuSource = primary.Kind;
             if (primary.Kind == CpuSourceKind.Perf && session is not null)
             {
                 trace.SamplingSource = KernelSessionAnalysis.SamplingSource(session);

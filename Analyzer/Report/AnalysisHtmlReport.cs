@@ -24,7 +24,7 @@ public static class AnalysisHtmlReport
         [
             new OverviewSection(analysis),
             new NotesSection(allNotes),
-            new StackTagSection(summaries, analysis.Trace.CpuSource == "kernel"),
+            new StackTagSection(summaries, analysis.Trace.OnCpu),
             new SizeSection(summaries),
             new GcSection(summaries),
             new ScalingSection(summaries),

@@ -87,7 +87,7 @@ public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
         // the thread CPU clock). One worker thread cannot run managed code for longer than the run lasted (plus one
         // sample of slack).
         var eventPipe = recorded.EventPipeAnalysis;
-        Assert.Equal("eventpipe", eventPipe.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.EventPipe, eventPipe.Trace.CpuSource);
         var Runs = eventPipe.Runs;
         var slack = 2 * (eventPipe.Trace.ObservedSampleIntervalMs ?? 1.0);
         foreach (var run in Runs)

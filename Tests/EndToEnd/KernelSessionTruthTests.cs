@@ -31,7 +31,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         Assert.All(Runs, r => Assert.NotNull(r.EventPipeCpu));
 
         var trace = recorded.Analysis.Trace;
-        Assert.Equal("kernel", trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, trace.CpuSource);
         Assert.NotNull(trace.Kernel);
         Assert.Equal(0, trace.Kernel!.LostEvents);
         Assert.Equal(0, trace.Kernel.UnreadableLines);

@@ -46,7 +46,7 @@ public sealed class KnownAnswerTests(ITestOutputHelper output) : IDisposable
         Assert.Equal(0, exit);
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(new AnalyzerOptions { StackTagsPaths = [PartTags(_dir)] }).Analyze(input);
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
 
         // Run 0 is the warm-up (tier-0 code, JIT); the shares are pooled over the measured runs.
         var truth = JsonSerializer.Deserialize<List<PartTruth>>(File.ReadAllText(truthPath))!.Where(t => t.Run > 0).ToList();

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
@@ -38,7 +39,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         var truth = JsonSerializer.Deserialize<List<RunTruth>>(File.ReadAllText(truthPath))!;
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
 
         // Every run, in the app's order, with the app's names, sizes, numbers and warm-up marks: 3 cases x 7 runs.
         Assert.Equal(21, truth.Count);

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Findings;
@@ -52,7 +53,7 @@ public sealed class ScenarioFindingsTests : IDisposable
             "--appcontext", "System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported=false",
             // Optimized code from the start: tier-0 code and tiering's own work would dilute every share (issue 13).
             "--env", "DOTNET_TieredCompilation=0");
-        Assert.Equal("kernel", rec.Analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, rec.Analysis.Trace.CpuSource);
         var finding = Assert.Single(rec.Of(FindingKinds.Reflection, "Newtonsoft.Json"));
         Assert.True(finding.EvidenceValue("reflectionShare") + finding.EvidenceValue("activatorShare") >= FindingThresholds.Default.MinReflectionShare, rec.Describe());
         Assert.StartsWith("Reflection", finding.Frame!, StringComparison.Ordinal);

@@ -57,7 +57,7 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
         AssertProcessGcs(analysis, truth);
         // The serializer-library tags find System.Text.Json in an app that is not the benchmark; the kernel session
         // names the app's threads.
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         var main = analysis.Threads.First();
         Assert.True(main.Tags.GetValueOrDefault("Serializer library\\System.Text.Json") > 0.1 * main.CpuMs, string.Join(", ", main.Tags.Select(t => $"{t.Key} {t.Value:F1}")));
         Assert.Contains(analysis.Threads, t => t.Name == "Lock worker" && t.ContentionMs > 0);

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -63,7 +64,7 @@ public sealed class RecorderFaultTests
         Assert.True(analysis.Trace.HasRundown, "stopping the session should have produced rundown");
         // The kernel session stopped with it: its data analyzes, and no perf process is left.
         Assert.Empty(KernelSessionFaultTests.PerfProcessesFor(folder.Path));
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         Assert.Contains(analysis.Runs, r => r.Samples > 0);
         Directory.Delete(dir, recursive: true);
     }

@@ -37,7 +37,7 @@ public sealed class SuperLinearScalingDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        var onCpu = context.Analysis.Trace.CpuSource == "kernel";
+        var onCpu = context.Analysis.Trace.OnCpu;
         foreach (var series in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation).GroupBy(g => (g.Serializer, g.Operation)))
         {
             var points = series.Where(g => g.Runs.Count > 0).OrderBy(g => g.Objects)

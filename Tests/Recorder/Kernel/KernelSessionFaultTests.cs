@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -62,7 +63,7 @@ public sealed class KernelSessionFaultTests : IDisposable
 
             using var input = TraceInput.Open(folder.Path);
             var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
-            Assert.Equal("eventpipe", analysis.Trace.CpuSource);
+            Assert.Equal(CpuSourceKind.EventPipe, analysis.Trace.CpuSource);
             Assert.Equal(6, analysis.Runs.Count);
             // EventPipe's sampler is a thread of the child: with both cores busy it misses whole runs of a few ms
             // (2 of 6 runs sampled, 3-4 samples in all, under two `yes` loops), so the runs together must have samples.
@@ -114,7 +115,7 @@ public sealed class KernelSessionFaultTests : IDisposable
 
         using var input = TraceInput.Open(outDir);
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         Assert.All(analysis.Runs, r => Assert.Empty(r.OffCpuMs)); // no context switches: nothing is invented
     }
 
@@ -141,7 +142,7 @@ public sealed class KernelSessionFaultTests : IDisposable
         Assert.Equal(KernelSessionInfo.Recorded, Manifest.Load(folder.Manifest).Kernel!.Status);
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
-        Assert.Equal("kernel", analysis.Trace.CpuSource);
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         Assert.True(analysis.Trace.Kernel!.ProcessSamples > 0, "no kernel samples of the crashed child");
         // The run events still in the crashed child's EventPipe buffers die with it: with both cores busy all 20 runs'
         // events were once lost. The kernel data does not depend on the child; runs that did arrive carry its samples.
