@@ -76,6 +76,8 @@ public sealed class RunAnalysis
     public Dictionary<Kernel.CodeTier, double> TierMs { get; } = [];
     /// <summary>CPU time whose stack had no managed frame with a known tier (native-only stacks, unresolved code).</summary>
     public double NoTierMs { get; set; }
+    /// <summary>CPU time whose innermost frame has no name (stripped native runtime code, stubs): how much the tags and hot methods cannot name.</summary>
+    public double UnnamedLeafMs { get; set; }
     /// <summary>The marker's wait as the kernel saw it: switched out into its wait, woken after RunEnd (WPA's CSwitch/ReadyThread view).</summary>
     public double? SwitchWaitStartMs { get; set; }
     public double? SwitchWaitEndMs { get; set; }

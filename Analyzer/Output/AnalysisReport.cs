@@ -184,6 +184,7 @@ public static class AnalysisReport
                 ["jitMs"] = r.JitMs,
                 ["jitMethods"] = r.JitMethods,
                 ["gcPollLeafSamples"] = r.GcPollLeafSamples,
+                ["unnamedLeafMs"] = r.UnnamedLeafMs,
             };
             if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
@@ -235,6 +236,7 @@ public static class AnalysisReport
                 ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value))),
                 ["inProcessCpuMs"] = s.InProcessCpuMs,
                 ["eventPipeCpuMs"] = s.EventPipeCpuMs,
+                ["unnamedShare"] = s.UnnamedShare,
                 ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
                 ["gcPollLeafShare"] = s.GcPollLeafShare,
             });

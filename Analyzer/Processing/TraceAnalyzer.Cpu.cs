@@ -80,6 +80,7 @@ public sealed partial class TraceAnalyzer
                     run.CpuMs = 0;
                     run.Samples = 0;
                     run.NoTierMs = 0;
+                    run.UnnamedLeafMs = 0;
                     continue;
                 }
                 run.CpuMs = a.CpuMs;
@@ -87,6 +88,7 @@ public sealed partial class TraceAnalyzer
                 foreach (var (tag, ms) in a.Tags) run.Tags[tag] = ms;
                 foreach (var (tier, ms) in a.TierMs) run.TierMs[tier] = ms;
                 run.NoTierMs = a.NoTierMs;
+                run.UnnamedLeafMs = a.UnnamedLeafMs;
                 if (cpu.Kind == CpuSourceKind.EventPipe) run.GcPollLeafSamples = a.GcPollLeafSamples;
             }
         }

@@ -5,7 +5,9 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// <summary>
 /// Exclusive and inclusive time per method ("Module!Type.Method"), from the same weights the tables add up. A GC-poll
 /// helper leaf (where a safe-point sampler stopped the thread) gives its exclusive time to the method that polled; the
-/// unwinder's end of the chain ("?!?") is no method; recursion counts once per sample.
+/// unwinder's end of the chain ("?!?") is no method; recursion counts once per sample. Time in code without a name
+/// (the stripped native runtime: `libcoreclr!?`) is also listed by the managed method that called into it
+/// ("libcoreclr!? (native, called from X.Y)"), so the bucket a user cannot act on says whose call it was.
 /// </summary>
 internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames)
 {
@@ -18,15 +20,40 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
         if (leafIsGcPoll)
             while (leaf < framesLeafFirst.Length - 1 && Processing.StackResolver.IsGcPoll(framesLeafFirst[leaf])) leaf++;
         _seen.Clear();
+        if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == Processing.StackResolver.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
+            Add($"{Display(framesLeafFirst[leaf])} (native, called from {Display(caller)})", weight, weight);
         for (var i = leaf; i < framesLeafFirst.Length; i++)
         {
             if (framesLeafFirst[i] is { Module: "?", Method: Processing.StackResolver.Unresolved }) continue;
             var name = Display(framesLeafFirst[i]);
             if (!_seen.Add(name)) continue;
-            var (ex, inc) = _methods.GetValueOrDefault(name);
-            _methods[name] = (ex + (i == leaf ? weight : 0), inc + weight);
+            Add(name, i == leaf ? weight : 0, weight);
         }
     }
+
+    private void Add(string name, double exclusive, double inclusive)
+    {
+        var (ex, inc) = _methods.GetValueOrDefault(name);
+        _methods[name] = (ex + exclusive, inc + inclusive);
+    }
+
+    /// <summary>The innermost named frame of managed code rootward of the leaf: the method that called into the runtime.</summary>
+    private static StackFrame? CallerOf(StackFrame[] frames, int leaf)
+    {
+        for (var i = leaf + 1; i < frames.Length; i++)
+        {
+            var f = frames[i];
+            if (f.Method == Processing.StackResolver.Unresolved || IsNative(f.Module)) continue;
+            return f;
+        }
+        return null;
+    }
+
+    /// <summary>Native modules as the frame namers spell them: shared objects, the kernel, code perf could not place.</summary>
+    private static bool IsNative(string module) =>
+        module.EndsWith(".so", StringComparison.Ordinal) || module.Contains(".so.", StringComparison.Ordinal)
+        || module is "kernel" or "?" or "jitted-code"
+        || module.Equals("coreclr.dll", StringComparison.OrdinalIgnoreCase) || module.Equals("clrjit.dll", StringComparison.OrdinalIgnoreCase);
 
     public void AddTo(Dictionary<string, (double Exclusive, double Inclusive)> total)
     {

@@ -95,7 +95,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var account = charges.Run(run);
             account.Samples++;
             if (stream.Stacks.LeafIsGcPoll(s.StackId)) account.GcPollLeafSamples++;
-            if (s.StackId >= 0 && stream.Stacks.LeafUnnamed(s.StackId)) charges.UnnamedLeafRunSamples++;
+            var unnamed = s.StackId >= 0 && stream.Stacks.LeafUnnamed(s.StackId);
+            if (unnamed) charges.UnnamedLeafRunSamples++;
             if (share.GcPauseMs > 0)
             {
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
@@ -108,6 +109,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             account.Add(Tag(s.StackId, run.Key, s.InGc, frames), weight);
             if (stream.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
+            if (unnamed) account.UnnamedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId));
             charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);

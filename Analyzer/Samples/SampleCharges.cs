@@ -65,6 +65,8 @@ internal sealed class CpuAccount
     public Dictionary<string, double> Tags { get; } = new(StringComparer.Ordinal);
     public Dictionary<CodeTier, double> TierMs { get; } = [];
     public double NoTierMs { get; set; }
+    /// <summary>CPU whose innermost frame has no name (stripped native code, stubs): what the tags cannot say more of.</summary>
+    public double UnnamedLeafMs { get; set; }
 
     public void Add(string tag, double ms)
     {

@@ -127,3 +127,32 @@ public sealed class SampleChargerTests
         Assert.Equal(2.0, charges.NameVotes[run]["Ser"], 9);
     }
 }
+
+/// <summary>Time in the stripped native runtime, named by the managed method that called into it, and counted as unnamed.</summary>
+public sealed class NativeRuntimeCallerTests
+{
+    private static readonly StackFrame[] s_stack =
+    [
+        new("libcoreclr.so", "?"), new("libcoreclr.so", "?"), new("Ser.dll", "Ser.Reader.Read()"), new("SerializerBenchmark.dll", "X.BenchmarkRunner.DeserializeRun(int)"),
+    ];
+
+    private sealed class Stacks : ISampleStacks
+    {
+        public StackFrame[] Frames(int stackId, RunKey? run) => s_stack;
+        public CodeTier? Tier(int stackId) => CodeTier.Tier1;
+        public bool LeafUnnamed(int stackId) => true;
+        public bool IsMeasuredWork(int stackId) => true;
+        public bool LeafIsGcPoll(int stackId) => false;
+    }
+
+    [Fact]
+    public void Stripped_runtime_time_is_listed_by_its_managed_caller_and_counted_unnamed()
+    {
+        var run = new RunAnalysis { Key = new RunKey("Ser", "deserialize", 1, 1), StartMs = 0, EndMs = 10, WorkerThreadId = 1 };
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [new CpuSample(1, 5, 0, false, 5, 1.0)], new Stacks(), 1.0), null, new GcPauses([])).Charge([run]);
+        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
+        Assert.Equal(1.0, hot["libcoreclr!? (native, called from Ser!Ser.Reader.Read)"].Exclusive, 9);
+        Assert.Equal(1.0, hot["libcoreclr!?"].Exclusive, 9);
+        Assert.Equal(1.0, charges.Of(run)!.UnnamedLeafMs, 9);
+    }
+}
