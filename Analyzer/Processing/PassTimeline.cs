@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Kernel;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// </summary>
 public sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
 {
-    public const string Unresolved = "?";
+    public const string Unresolved = StackFrame.Unresolved;
     public StackTagMatcher? Matcher => matcher;
     private readonly Dictionary<int, string> _tagByStack = [];
     private readonly Dictionary<int, StackFrame> _frameByAddress = [];
@@ -49,7 +49,7 @@ public sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
         return poll;
     }
 
-    public static bool IsGcPoll(StackFrame f) => f.Method.Contains("PollGC", StringComparison.Ordinal);
+    public static bool IsGcPoll(StackFrame f) => f.IsGcPoll;
 
     /// <summary>Frames leaf first. The returned list is reused: copy it to keep it.</summary>
     public IReadOnlyList<StackFrame> Frames(CallStackIndex stack)
@@ -74,10 +74,5 @@ public sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
     }
 
     /// <summary>"Module!Type.Method" without the signature: how methods are shown in --top.</summary>
-    public static string Display(StackFrame f)
-    {
-        var module = System.IO.Path.GetFileNameWithoutExtension(f.Module);
-        var paren = f.Method.IndexOf('(', StringComparison.Ordinal);
-        return module + "!" + (paren > 0 ? f.Method[..paren] : f.Method);
-    }
+    public static string Display(StackFrame f) => f.Display;
 }

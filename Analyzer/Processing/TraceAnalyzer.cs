@@ -22,7 +22,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private static readonly Guid SampleProfilerGuid = new("3c530d44-97ae-513a-1e6d-783e8f8e03a9");
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
-    public const string GcTag = "GC";
+    public const string GcTag = StackTagMatcher.Gc;
     private static readonly string[] MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", "OtherDuration"];
 
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
@@ -407,10 +407,4 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}/N={k.Objects}/run {k.Run}";
     }
-}
-
-/// <summary>A span of trace time in milliseconds.</summary>
-internal readonly record struct Interval(double StartMs, double EndMs)
-{
-    public double Overlap(double from, double to) => Math.Max(0, Math.Min(EndMs, to) - Math.Max(StartMs, from));
 }

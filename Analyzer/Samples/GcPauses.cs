@@ -1,4 +1,4 @@
-using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Model;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
 

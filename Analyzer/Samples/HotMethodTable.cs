@@ -18,13 +18,13 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
     {
         var leaf = 0;
         if (leafIsGcPoll)
-            while (leaf < framesLeafFirst.Length - 1 && Processing.StackResolver.IsGcPoll(framesLeafFirst[leaf])) leaf++;
+            while (leaf < framesLeafFirst.Length - 1 && framesLeafFirst[leaf].IsGcPoll) leaf++;
         _seen.Clear();
-        if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == Processing.StackResolver.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
+        if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == StackFrame.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
             Add($"{Display(framesLeafFirst[leaf])} (native, called from {Display(caller)})", weight, weight);
         for (var i = leaf; i < framesLeafFirst.Length; i++)
         {
-            if (framesLeafFirst[i] is { Module: "?", Method: Processing.StackResolver.Unresolved }) continue;
+            if (framesLeafFirst[i] is { Module: "?", Method: StackFrame.Unresolved }) continue;
             var name = Display(framesLeafFirst[i]);
             if (!_seen.Add(name)) continue;
             Add(name, i == leaf ? weight : 0, weight);
@@ -43,7 +43,7 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
         for (var i = leaf + 1; i < frames.Length; i++)
         {
             var f = frames[i];
-            if (f.Method == Processing.StackResolver.Unresolved || IsNative(f.Module)) continue;
+            if (f.Method == StackFrame.Unresolved || IsNative(f.Module)) continue;
             return f;
         }
         return null;
@@ -68,6 +68,6 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
     private string Display(StackFrame f)
     {
         if (displayNames.TryGetValue(f, out var name)) return name;
-        return displayNames[f] = Processing.StackResolver.Display(f);
+        return displayNames[f] = f.Display;
     }
 }

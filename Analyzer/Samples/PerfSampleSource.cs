@@ -1,6 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Kernel;
-using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;

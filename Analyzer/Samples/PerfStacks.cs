@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
@@ -68,7 +69,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     }
 
     public bool LeafUnnamed(int stackId) =>
-        stackId >= 0 && kernel.Stacks[stackId] is { Length: > 0 } s && namer.Name(s[0]).Frame.Method == Processing.StackResolver.Unresolved;
+        stackId >= 0 && kernel.Stacks[stackId] is { Length: > 0 } s && namer.Name(s[0]).Frame.Method == StackFrame.Unresolved;
 
     public bool LeafIsGcPoll(int stackId) => false;
 

@@ -1,5 +1,4 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
@@ -101,7 +100,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             {
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
                 var gcMs = share.GcPauseMs * factor;
-                account.Add(TraceAnalyzer.GcTag, gcMs);
+                account.Add(StackTagMatcher.Gc, gcMs);
                 charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
             }
             var weight = share.WeightMs * factor;
@@ -146,7 +145,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 
     private string Tag(int stack, RunKey? run, bool inGc, StackFrame[] frames)
     {
-        if (matcher is null) return inGc ? TraceAnalyzer.GcTag : StackTagMatcher.Other;
+        if (matcher is null) return inGc ? StackTagMatcher.Gc : StackTagMatcher.Other;
         var key = (stack, run?.Serializer, run?.Operation, inGc);
         if (_tags.TryGetValue(key, out var tag)) return tag;
         tag = matcher.Classify(inGc ? [GcWork, .. frames] : frames);

@@ -12,6 +12,8 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 public sealed class StackTagMatcher(StackTagFile file)
 {
     public const string Other = "Other";
+    /// <summary>The tag of GC work and GC pauses, whatever the tags file calls its own GC tags.</summary>
+    public const string Gc = "GC";
 
     private readonly CompiledRule[] _rules = Compile(file);
 

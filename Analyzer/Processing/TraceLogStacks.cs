@@ -1,9 +1,9 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
-using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
-namespace EtwSerializerProfiler.Analyzer.Samples;
+namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// Stacks of the samples TraceLog holds (EventPipe's SampleProfiler, ETW's profile interrupts), by CallStackIndex.
