@@ -7,7 +7,8 @@ namespace EtwSerializerProfiler.Benchmark.Serializers;
 /// <summary>
 /// MessagePack-CSharp in its common attributed form: [MessagePackObject] with integer [Key]s on the data types (an
 /// array per object), formatters emitted at run time by the dynamic resolver. StandardResolverAllowPrivate so the
-/// private BookShelf.Secret [Key] is written like the public ones. No LZ4 and not contractless: docs/benchmark.md says why.
+/// private BookShelf.Secret [Key] is written like the public ones. LZ4 is MessagePack.LZ4; contractless is not measured
+/// (docs/benchmark.md says why).
 /// </summary>
 public sealed class MessagePackCSharpSerializer : Serializer
 {
