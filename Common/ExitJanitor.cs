@@ -21,7 +21,11 @@ public static class ExitJanitor
     private const string Script = "exec >/dev/null 2>&1; trap '' INT HUP TERM PIPE; cat > \"$1\"; "
         + "if command -v xargs >/dev/null; then tr '\\n' '\\0' < \"$1\" | xargs -0 rm -rf --; else while IFS= read -r p; do rm -rf -- \"$p\"; done < \"$1\"; fi; "
         + "rm -f -- \"$1\"";
+#if NET9_0_OR_GREATER
     private static readonly Lock s_lock = new();
+#else
+    private static readonly object s_lock = new(); // the benchmark's net8.0 build (esp record --runtime 8.0): no Lock type
+#endif
     private static Process? s_shell;
     private static bool s_unavailable;
 

@@ -4,11 +4,30 @@ namespace EtwSerializerProfiler.Common;
 /// The Rank column, the same rule in the benchmark's table and the analyzer's: rows of one operation and N, sorted by
 /// mean, are numbered; a row whose min-max range overlaps the previous or the next row's gets "~" (some measured run
 /// of one was as fast as some run of the other, so their order could flip on the next launch); a row with a single
-/// measured run has no spread to judge and gets "?".
+/// measured run has no spread to judge and gets "?". A row whose round trip failed (the serializer did not give back
+/// the data) is not ranked at all: it gets <see cref="Unranked"/>, no number, and is nobody's neighbour, since being
+/// fast at producing wrong output is no result.
 /// </summary>
 public static class RankRule
 {
-    public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs)> byMean)
+    /// <summary>The Rank of a row whose round trip failed.</summary>
+    public const string Unranked = "failed";
+
+    /// <summary>Whether a round-trip summary (the benchmark's Round trip column) is a failure.</summary>
+    public static bool IsFailedRoundTrip(string? verification) =>
+        verification is not null && verification.StartsWith("MISMATCH", StringComparison.Ordinal);
+
+    public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs)> byMean) =>
+        Rank([.. byMean.Select(r => (r.Min, r.Max, r.Runs, false))]);
+
+    public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs, bool Failed)> byMean)
+    {
+        var ranked = byMean.Where(r => !r.Failed).Select(r => (r.Min, r.Max, r.Runs)).ToList();
+        var numbers = new Queue<string>(RankValid(ranked));
+        return [.. byMean.Select(r => r.Failed ? Unranked : numbers.Dequeue())];
+    }
+
+    private static List<string> RankValid(List<(double Min, double Max, int Runs)> byMean)
     {
         var ranks = new List<string>(byMean.Count);
         for (var i = 0; i < byMean.Count; i++)

@@ -16,6 +16,10 @@ public sealed record Manifest
     public required string CommandLine { get; init; }
     public Dictionary<string, string>? Environment { get; init; }
     public required string RecorderRuntime { get; init; }
+    /// <summary>The runtime the recorded benchmark ran on, as it reported it in results.json (".NET 8.0.31").</summary>
+    public string? BenchmarkRuntime { get; init; }
+    /// <summary>esp record --runtime's value, when given.</summary>
+    public string? RequestedRuntime { get; init; }
     public required string OperatingSystem { get; init; }
     public required DateTime StartTimeUtc { get; init; }
     public double? DurationSeconds { get; init; }

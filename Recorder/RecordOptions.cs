@@ -21,6 +21,8 @@ public sealed record RecordOptions
     public bool? EventPipeSamples { get; init; }
     /// <summary>--framework net10.0|net472: which build of the benchmark to record.</summary>
     public BenchmarkFramework Framework { get; init; } = BenchmarkFramework.Net10;
+    /// <summary>--runtime 8.0|9.0|10.0: the .NET runtime the benchmark runs on; null = the SDK's (the build next to the tool).</summary>
+    public BenchmarkRuntime? Runtime { get; init; }
     public bool Analyze { get; init; }
     public bool ListProfiles { get; init; }
     /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
@@ -42,6 +44,16 @@ public sealed record RecordOptions
                 throw new UsageException("--framework picks a build of the benchmark; with -- <command> the command is what runs");
             if (BenchmarkArgs.Any(a => a.Equals("--heap", StringComparison.OrdinalIgnoreCase) || a.StartsWith("--heap=", StringComparison.OrdinalIgnoreCase)))
                 throw new UsageException("--heap needs the .NET diagnostics port, which .NET Framework does not have");
+        }
+        if (Runtime is not null)
+        {
+            if (Command.Count > 0)
+                throw new UsageException("--runtime picks the runtime the benchmark runs on; with -- <command> the command is what runs");
+            if (Framework == BenchmarkFramework.Net472)
+                throw new UsageException($"--runtime and --framework {BenchmarkBuild.Net472Moniker} are two different builds: pick one");
+            // A self-contained app reads its own runtimeconfig.json; the recorder's copy with the switches cannot be swapped in.
+            if (!Runtime.IsToolRuntime && BenchmarkRuntimeConfig.AppContextSwitches(BenchmarkArgs).Count > 0)
+                throw new UsageException($"--appcontext with --runtime {Runtime.Requested} is not supported (the published build has its own runtimeconfig.json); record it on the SDK's runtime");
         }
         return this;
     }

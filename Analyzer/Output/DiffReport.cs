@@ -40,6 +40,13 @@ public static class DiffReport
             $"Δ = trace − baseline, per operation (mean of measured runs, each run's figures divided by the calls it made; warm-up excluded). Noise: Welch's t-test on the runs of both traces, α = {s.Alpha.ToString(CultureInfo.InvariantCulture)}: " +
             $"\"sig\" = significant, \"noise\" = not distinguishable from run-to-run variance, \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side).",
         };
+        // Two runtimes (esp record --runtime 8.0,10.0): each side named by its runtime, so Δ reads as "10 minus 8".
+        if (diff.Baseline.Runtime is { } before && diff.Trace.Runtime is { } after && before != after)
+            lines.Add($"runtimes: baseline = {before}, trace = {after}; Δ = {after} − {before}");
+        // One process per side cannot show process-to-process noise, which on a shared machine is the larger one.
+        if (diff.Baseline.Launches.Count == 1 || diff.Trace.Launches.Count == 1)
+            lines.Add($"one launch on {(diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side")}: " +
+                "the noise verdicts see run-to-run variance inside one process only, not between processes; record several launches (esp record --launches 3) and pool them (B1 B2 vs T1 T2)");
         var sets = SerializerSets.Of(diff);
         if (!sets.Same) lines.Add(SerializersLine(sets));
         lines.AddRange(diff.Warnings.Select(w => "warning: " + w));

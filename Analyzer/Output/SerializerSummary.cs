@@ -40,6 +40,9 @@ public sealed record SerializerSummary
     public IReadOnlyDictionary<Kernel.CodeTier, double> TierShares { get; init; } = new Dictionary<Kernel.CodeTier, double>();
     /// <summary>Share of the measured runs' managed CPU in tier-0, instrumented or minopts code (Findings' not-steady-state).</summary>
     public double? UnoptimizedShare { get; init; }
+    /// <summary>The benchmark's round-trip verdict for this case (results.json), when there: a MISMATCH is not ranked.</summary>
+    public string? RoundTrip { get; init; }
+
     /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth), when results.json is there.</summary>
     public double? InProcessCpuMs { get; init; }
     /// <summary>When a kernel session supplied the CPU columns: what EventPipe's sampler said for the same runs.</summary>
@@ -90,6 +93,7 @@ public sealed record SerializerSummary
                         .OrderByDescending(t => t.Sum(x => x.Value))
                         .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Operations))),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
+                    RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
                     OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
                     OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
 

@@ -51,7 +51,7 @@ public sealed record CaseStats(string Serializer, string Operation, int Objects,
 public static class Ranking
 {
     public static IReadOnlyList<(CaseStats Case, string Rank)> Rank(IReadOnlyList<CaseStats> byMean) =>
-        [.. byMean.Zip(RankRule.Rank([.. byMean.Select(c => (c.MinMs, c.MaxMs, c.Measured.Count))]), (c, rank) => (c, rank))];
+        [.. byMean.Zip(RankRule.Rank([.. byMean.Select(c => (c.MinMs, c.MaxMs, c.Measured.Count, RankRule.IsFailedRoundTrip(c.First.Verification)))]), (c, rank) => (c, rank))];
 
     /// <summary>Whether two cases' min-max ranges of time per operation overlap (<paramref name="faster"/> has the lower mean).</summary>
     public static bool Overlap(CaseStats faster, CaseStats slower) => RankRule.Overlap((faster.MinMs, faster.MaxMs, 0), (slower.MinMs, slower.MaxMs, 0));

@@ -22,6 +22,7 @@ public static class ResultsReport
             .OrderBy(g => g.Key.Operation == "serialize" ? 0 : g.Key.Operation == "deserialize" ? 1 : 2)
             .ThenBy(g => g.Key.Objects);
         var unsteady = new List<string>();
+        var failed = false;
         var compiling = new List<string>();
         foreach (var group in cases)
         {
@@ -37,6 +38,7 @@ public static class ResultsReport
                     Fmt.Num(c.GcsPerThousand.Gen0), Fmt.Num(c.GcsPerThousand.Gen1), Fmt.Num(c.GcsPerThousand.Gen2),
                     Fmt.Ms(c.PerOperation(r => r.GcPauseMs)), Fmt.Num(c.PerOperation(r => r.AllocatedBytes) / 1024.0),
                     Fmt.Ms(c.PerOperation(r => r.CpuMs)), c.First.Verification ?? "-");
+                failed |= rank == RankRule.Unranked;
                 if (w is { SteadyState: false } && w.WarmupRuns > 0) unsteady.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)}: {w.Reason}");
                 if (w is { MeasuredCompiledMethods: > 0 } m) compiling.Add($"{c.Serializer} {c.Operation} N={Fmt.Int(c.Objects)} ({Fmt.Int(m.MeasuredCompiledMethods.Value)})");
             }
@@ -44,6 +46,7 @@ public static class ResultsReport
         table.Notes.Add("Per operation (one serializer call; a run repeats it Ops/run times): mean and min over the measured runs, CV = their standard deviation / mean.");
         table.Notes.Add("Rank: by mean within an operation and N; ~ = its min-max range overlaps a neighbour's, so that order is within run-to-run noise (more --runs, or launches pooled by `esp diff`).");
         table.Notes.Add("Warm-up: runs before the measured ones (--warmup auto: until the JIT is done and durations settle); Steady: whether that held within the bounds. GC columns are collections per 1,000 operations by condemned generation.");
+        if (failed) table.Notes.Add($"Rank {RankRule.Unranked}: the round trip did not give the data back (Round trip MISMATCH), so its time is not a result and it is not ranked.");
         if (unsteady.Count > 0) table.Notes.Add($"Not at steady state ({unsteady.Count}): " + string.Join("; ", unsteady));
         if (compiling.Count > 0) table.Notes.Add("Methods the JIT compiled (anywhere in the process) during the measured runs: " + string.Join(", ", compiling));
         if (results.AppContextSwitches is { Count: > 0 } switches)

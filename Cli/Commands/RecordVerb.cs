@@ -39,6 +39,21 @@ public sealed partial class RecordVerb
             catch (UsageException ex) { r.AddError(ex.Message); return default; }
         },
     };
+    private readonly Option<IReadOnlyList<BenchmarkRuntime>> _runtime = new("--runtime")
+    {
+        Description = "the .NET runtime(s) the benchmark runs on: 8.0, 9.0, 10.0 or an exact version such as 8.0.31 (default: the SDK's); " +
+            "another than the SDK's is published self-contained from its runtime pack on first use and cached (docs/recorder.md). " +
+            "Several (8.0,10.0) are recorded interleaved, one folder each under --out",
+        HelpName = "8.0|9.0|10.0[,..]",
+        DefaultValueFactory = _ => [],
+        CustomParser = r =>
+        {
+            try { return [.. r.Tokens[^1].Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(BenchmarkRuntime.Parse)]; }
+            catch (UsageException ex) { r.AddError(ex.Message); return []; }
+        },
+    };
+    private readonly Option<int> _launches = OptionTypes.Int("--launches", "record each runtime this many times, interleaved (8.0, 10.0, 8.0, 10.0, ...), one folder " +
+        "per launch under --out (RUNTIME-N), for esp diff A1 A2 .. vs B1 B2 ..; default 1", 1, min: 1, max: 100);
     private readonly Option<bool> _analyze = new("--analyze") { Description = "print the analyzer's per-serializer tables when recording ends (esp analyze)" };
     private readonly Option<IReadOnlyDictionary<string, string>> _env = new("--env")
     {
@@ -81,7 +96,7 @@ public sealed partial class RecordVerb
         _profile = common.Profile;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _analyze, _env, _listProfiles,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _env, _listProfiles,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -90,7 +105,15 @@ public sealed partial class RecordVerb
     public static Command Create(CommonOptions common, IConsole console)
     {
         var verb = new RecordVerb(common);
-        verb.Command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () => RunAsync(verb.Bind(parse), console, cancel), cancel));
+        verb.Command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
+        {
+            var options = verb.Bind(parse);
+            var runtimes = parse.GetValue(verb._runtime)!;
+            var launches = parse.GetValue(verb._launches);
+            return LaunchPlan.IsSeveral(runtimes, launches)
+                ? RecordLaunches.RunAsync(options, runtimes, launches, console, cancel)
+                : RunAsync(options, console, cancel);
+        }, cancel));
         return verb.Command;
     }
 
@@ -130,6 +153,7 @@ public sealed partial class RecordVerb
             Kernel = parse.GetValue(_kernel),
             EventPipeSamples = parse.GetValue(_eventPipeSamples) switch { Sampler.On => true, Sampler.Off => false, _ => null },
             Framework = parse.GetValue(_framework),
+            Runtime = parse.GetValue(_runtime) is [var single] ? single : null,
             Analyze = parse.GetValue(_analyze),
             ListProfiles = parse.GetValue(_listProfiles),
             Environment = parse.GetValue(_env)!,

@@ -26,7 +26,7 @@ public static class RecordCommand
             EtwRecorder.EnsureCanRecord();
             etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
-        var command = BuildCommand(options, out var recordsBenchmark);
+        var command = BuildCommand(options, progress, cancel, out var recordsBenchmark);
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
         var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
@@ -121,7 +121,7 @@ public static class RecordCommand
         return table;
     }
 
-    private static ChildCommand BuildCommand(RecordOptions options, out bool recordsBenchmark)
+    private static ChildCommand BuildCommand(RecordOptions options, IProgress<string> progress, CancellationToken cancel, out bool recordsBenchmark)
     {
         recordsBenchmark = options.Command.Count == 0;
         if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), options.Environment);
@@ -131,6 +131,9 @@ public static class RecordCommand
                 throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
         if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
             throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
+        // Another runtime: the same benchmark published self-contained for it, started like the .NET Framework build (directly).
+        if (options.Runtime is { IsToolRuntime: false } runtime)
+            return new ChildCommand(RuntimePublish.Executable(runtime, progress, cancel), options.BenchmarkArgs, options.Environment);
         var benchmark = BenchmarkBuild.PathFor(options.Framework, AppContext.BaseDirectory);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
         return BenchmarkBuild.Command(options.Framework, benchmark, options.BenchmarkArgs, options.Environment);
@@ -150,6 +153,19 @@ public static class RecordCommand
         if (!string.Equals(Value("--test"), "firstcall", StringComparison.OrdinalIgnoreCase)) return false;
         var serializers = Value("--serializers");
         return serializers is null || serializers.Contains(',', StringComparison.Ordinal);
+    }
+
+    /// <summary>The runtime the benchmark reported it ran on (results.json, e.g. ".NET 8.0.31"): the recorded process's own word.</summary>
+    private static string? BenchmarkRuntimeOf(TraceFolder folder)
+    {
+        try
+        {
+            return File.Exists(folder.ResultsJson) ? BenchmarkResults.Load(folder.ResultsJson).Runtime : null;
+        }
+        catch (Exception ex) when (ex is IOException or System.Text.Json.JsonException or InvalidDataException)
+        {
+            return null;
+        }
     }
 
     private static string? CopyStackTags(TraceFolder folder)
@@ -179,6 +195,8 @@ public static class RecordCommand
             CommandLine = command.Display,
             Environment = command.Environment.Count == 0 ? null : new Dictionary<string, string>(command.Environment),
             RecorderRuntime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+            BenchmarkRuntime = BenchmarkRuntimeOf(folder),
+            RequestedRuntime = options.Runtime?.Requested,
             OperatingSystem = Manifest.Os,
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,

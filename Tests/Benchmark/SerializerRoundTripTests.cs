@@ -14,6 +14,7 @@ public sealed class SerializerRoundTripTests
     [
         "Newtonsoft.Json", "System.Text.Json", "System.Text.Json.SourceGen", "DataContract", "DataContract.Binary",
         "XmlSerializer", "Google.Protobuf", "ServiceStack.Text", "YamlDotNet", "Reflection", "BinaryFormatter", "ObjectGraph",
+        "protobuf-net", "MessagePack", "MessagePack.LZ4",
     ];
 
     public static TheoryData<string, DataKind> SupportedCases()
