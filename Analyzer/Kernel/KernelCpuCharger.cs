@@ -14,7 +14,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// </summary>
 internal sealed class KernelCpuCharger(TraceAnalysis analysis, KernelTrace kernel, KernelFrameNamer namer, StackTagMatcher? matcher, PassTimeline timeline, AnalyzerOptions options)
 {
-    private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
+    private static readonly string[] MeasuredFrames = [.. Common.MeasuredCallFrames.All];
     private readonly Dictionary<(int Stack, string Serializer, string Operation, bool InGc), string> _tagByStack = [];
 
     /// <summary>

@@ -13,7 +13,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// </summary>
 internal sealed class MeasuredCallRepair(StackTagFile? tags)
 {
-    private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
+    private static readonly string[] MeasuredFrames = [.. Common.MeasuredCallFrames.All];
     private readonly Dictionary<(string Serializer, string Operation), StackFrame?> _wrappers = [];
 
     /// <summary>Inserts the run's serializer frame into <paramref name="framesLeafFirst"/> where it was lost; returns whether it did.</summary>

@@ -23,8 +23,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
     public const string GcTag = "GC";
-    private static readonly string[] MeasuredFrames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
-    private static readonly string[] MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", "OtherDuration"];
+    private static readonly string[] MeasuredFrames = [.. MeasuredCallFrames.All];
+    private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {

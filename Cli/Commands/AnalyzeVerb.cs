@@ -99,7 +99,7 @@ public static class AnalyzeVerb
         {
             stacks?.Dispose();
         }
-        if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
+        if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, TraceFolderLayout.HeapDumpPattern).Count() is var dumps and > 0)
             console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {settings.Trace}");
         plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // A trace that was read is a result, runs or not (without runs it is analyzed whole, per thread); only runs asked

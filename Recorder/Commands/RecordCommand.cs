@@ -157,20 +157,23 @@ public static class RecordCommand
         var source = Path.Combine(AppContext.BaseDirectory, StackTagsSource);
         if (!File.Exists(source)) return null;
         File.Copy(source, folder.StackTags, overwrite: true);
-        return TraceFolder.StackTagsFileName;
+        return TraceFolderLayout.StackTags;
     }
 
-    private static Manifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
+    /// <summary>manifest.json's recorderVersion: this assembly's version (Directory.Build.props).</summary>
+    private static string RecorderVersion => typeof(RecordCommand).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+
+    private static TraceManifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
     {
         var dropped = new List<string>();
         var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
         if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
             dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
         if (profile.Providers.Any(p => p.Etw is not null)) dropped.Add("per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
-        return new Manifest
+        return new TraceManifest
         {
-            RecorderVersion = Manifest.Version,
-            Backend = "eventpipe",
+            RecorderVersion = RecorderVersion,
+            Backend = TraceManifest.EventPipeBackend,
             Profile = profile.Name,
             ProfileDescription = profile.Description,
             Providers = providers.Select(p => new ManifestProvider(
@@ -179,7 +182,7 @@ public static class RecordCommand
             CommandLine = command.Display,
             Environment = command.Environment.Count == 0 ? null : new Dictionary<string, string>(command.Environment),
             RecorderRuntime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
-            OperatingSystem = Manifest.Os,
+            OperatingSystem = $"{System.Runtime.InteropServices.RuntimeInformation.OSDescription} {System.Runtime.InteropServices.RuntimeInformation.OSArchitecture}",
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,
             CpuSamplingMs = sampler ? 1.0 : null,
@@ -193,8 +196,8 @@ public static class RecordCommand
             Status = outcome.Status,
             Incomplete = outcome.Incomplete || outcome.Status == RecordingStatus.ChildFailed,
             TraceBytes = outcome.TraceBytes,
-            TraceFile = TraceFolder.TraceFileName,
-            ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolder.ResultsJsonFileName : null,
+            TraceFile = TraceFolderLayout.Trace,
+            ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,

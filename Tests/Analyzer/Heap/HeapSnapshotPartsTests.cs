@@ -54,8 +54,8 @@ public sealed class HeapSnapshotPartsTests
     [Fact]
     public void Dump_file_names_are_safe_and_readable()
     {
-        Assert.Equal("heap-System.Text.Json-200.dmp", HeapSnapshotRootNames.DumpFileName("System.Text.Json", 200));
-        Assert.Equal("heap-a_b_c-1.dmp", HeapSnapshotRootNames.DumpFileName("a/b:c", 1));
+        Assert.Equal("heap-System.Text.Json-200.dmp", TraceFolderLayout.HeapDumpFileName("System.Text.Json", 200));
+        Assert.Equal("heap-a_b_c-1.dmp", TraceFolderLayout.HeapDumpFileName("a/b:c", 1));
     }
 
     [Fact]

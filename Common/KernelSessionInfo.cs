@@ -1,0 +1,31 @@
+namespace EtwSerializerProfiler.Common;
+
+/// <summary>manifest.json's "kernel": what the kernel session recorded, what it could not, and where the data is.</summary>
+public sealed record KernelSessionInfo
+{
+    public const string Recorded = "recorded";
+    public const string NotRecorded = "not recorded";
+
+    /// <summary>"recorded" or "not recorded" (then <see cref="Reason"/> says why).</summary>
+    public required string Status { get; init; }
+    public string? Reason { get; init; }
+    /// <summary>"perf 6.1.187".</summary>
+    public string? Tool { get; init; }
+    public string? CommandLine { get; init; }
+    /// <summary>The clock perf stamped events with: EventPipe's on Linux, so both traces share one time line.</summary>
+    public string? Clock { get; init; }
+    public long? CpuSamplePeriodNs { get; init; }
+    public List<string> Events { get; init; } = [];
+    /// <summary>Each recorded event in the design's terms (CPU samples with stacks, context switches, wake-ups).</summary>
+    public List<string> Records { get; init; } = [];
+    /// <summary>What the profile asked for that perf refused, with perf's reason.</summary>
+    public List<string> Missing { get; init; } = [];
+    public string? DataFile { get; init; }
+    public long? DataBytes { get; init; }
+    /// <summary>`perf script` output (gzip) the analyzer reads; no perf needed to analyze.</summary>
+    public string? ScriptFile { get; init; }
+    public long? ScriptBytes { get; init; }
+    public long? LostChunks { get; init; }
+
+    public static KernelSessionInfo Off(string reason) => new() { Status = NotRecorded, Reason = reason };
+}
