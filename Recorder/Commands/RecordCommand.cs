@@ -28,7 +28,7 @@ public static class RecordCommand
         }
         var command = BuildCommand(options, out var recordsBenchmark);
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
-        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
+        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
         if (switches.Count > 0)
@@ -37,7 +37,7 @@ public static class RecordCommand
             BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
             command = command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
         }
-        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
+        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.Benchmark.Heap, folder, progress) : null;
         if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
         heap?.Start(cancel);
         // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
@@ -126,30 +126,15 @@ public static class RecordCommand
         recordsBenchmark = options.Command.Count == 0;
         if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), options.Environment);
 
-        foreach (var reserved in new[] { "--json", "--csv" })
-            if (options.BenchmarkArgs.Any(a => a.Equals(reserved, StringComparison.OrdinalIgnoreCase) || a.StartsWith(reserved + "=", StringComparison.OrdinalIgnoreCase)))
-                throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
-        if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
+        if (options.Benchmark.RecorderOwned.FirstOrDefault() is { } reserved)
+            throw new UsageException(reserved is "--json" or "--csv"
+                ? $"record: {reserved} is set by the recorder (results go into the trace folder)"
+                : $"record: {reserved} is set by the recorder");
+        if (options.Benchmark.FirstCall && options.Benchmark.Serializers.Count != 1)
             throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
         var benchmark = BenchmarkBuild.PathFor(options.Framework, AppContext.BaseDirectory);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
         return BenchmarkBuild.Command(options.Framework, benchmark, options.BenchmarkArgs, options.Environment);
-    }
-
-    private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)
-    {
-        string? Value(string name)
-        {
-            for (var i = 0; i < args.Count; i++)
-            {
-                if (args[i].Equals(name, StringComparison.OrdinalIgnoreCase) && i + 1 < args.Count) return args[i + 1];
-                if (args[i].StartsWith(name + "=", StringComparison.OrdinalIgnoreCase)) return args[i][(name.Length + 1)..];
-            }
-            return null;
-        }
-        if (!string.Equals(Value("--test"), "firstcall", StringComparison.OrdinalIgnoreCase)) return false;
-        var serializers = Value("--serializers");
-        return serializers is null || serializers.Contains(',', StringComparison.Ordinal);
     }
 
     private static string? CopyStackTags(TraceFolder folder)
