@@ -13,11 +13,4 @@ public static class HeapSnapshotRootNames
     public const string DeserializedField = "s_deserialized";
     /// <summary>A HeapSnapshotInfo as JSON: the dump describes itself, even without its trace folder.</summary>
     public const string InfoField = "s_info";
-
-    /// <summary>heap-System.Text.Json-200.dmp: one dump per serializer and size, named so a folder listing reads well.</summary>
-    public static string DumpFileName(string serializer, int objects)
-    {
-        var safe = string.Concat(serializer.Select(c => char.IsLetterOrDigit(c) || c is '.' or '-' or '_' ? c : '_'));
-        return $"heap-{safe}-{objects}.dmp";
-    }
 }

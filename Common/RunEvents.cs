@@ -51,4 +51,14 @@ public static class RunEvents
         ["deserialize"] = "DeserializeDuration",
         ["firstcall"] = "FirstCallDuration",
     };
+
+    /// <summary>Where the marker waits for any other operation (an app's own, through RunMarkers).</summary>
+    public const string OtherMarkerMethod = "OtherDuration";
+
+    /// <summary>Every marker wait method, the operations' first (<see cref="MarkerMethodByOperation"/>), then <see cref="OtherMarkerMethod"/>.</summary>
+    public static readonly IReadOnlyList<string> MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", OtherMarkerMethod];
+
+    /// <summary>The operation a marker wait method stands for; "other" for <see cref="OtherMarkerMethod"/> or an unknown one.</summary>
+    public static string OperationOfMarkerMethod(string? method) =>
+        method is not null && MarkerMethodByOperation.FirstOrDefault(p => p.Value == method).Key is { } operation ? operation : "other";
 }

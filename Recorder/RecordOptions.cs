@@ -28,6 +28,8 @@ public sealed record RecordOptions
     /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
     public IReadOnlyList<string> BenchmarkArgs { get; init; } = [];
+    /// <summary>The same arguments as the benchmark's parser read them: what the recorder acts on.</summary>
+    public BenchmarkRequest Benchmark { get; init; } = BenchmarkRequest.None;
     /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
@@ -42,7 +44,7 @@ public sealed record RecordOptions
                 throw new UsageException($"--framework {BenchmarkBuild.Net472Moniker} records .NET Framework, which has no EventPipe: add --backend etw (Windows)");
             if (Command.Count > 0)
                 throw new UsageException("--framework picks a build of the benchmark; with -- <command> the command is what runs");
-            if (BenchmarkArgs.Any(a => a.Equals("--heap", StringComparison.OrdinalIgnoreCase) || a.StartsWith("--heap=", StringComparison.OrdinalIgnoreCase)))
+            if (Benchmark.Heap is not null)
                 throw new UsageException("--heap needs the .NET diagnostics port, which .NET Framework does not have");
         }
         if (Runtime is not null)
@@ -52,7 +54,7 @@ public sealed record RecordOptions
             if (Framework == BenchmarkFramework.Net472)
                 throw new UsageException($"--runtime and --framework {BenchmarkBuild.Net472Moniker} are two different builds: pick one");
             // A self-contained app reads its own runtimeconfig.json; the recorder's copy with the switches cannot be swapped in.
-            if (!Runtime.IsToolRuntime && BenchmarkRuntimeConfig.AppContextSwitches(BenchmarkArgs).Count > 0)
+            if (!Runtime.IsToolRuntime && Benchmark.AppContextSwitches.Count > 0)
                 throw new UsageException($"--appcontext with --runtime {Runtime.Requested} is not supported (the published build has its own runtimeconfig.json); record it on the SDK's runtime");
         }
         return this;

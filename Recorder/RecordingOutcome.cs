@@ -1,16 +1,6 @@
-namespace EtwSerializerProfiler.Recorder;
+using EtwSerializerProfiler.Common;
 
-public enum RecordingStatus
-{
-    /// <summary>The child ran to completion with exit code 0 and the session ended with rundown.</summary>
-    Complete,
-    /// <summary>Ctrl+C: the session was stopped (with rundown) and the child was stopped.</summary>
-    Interrupted,
-    /// <summary>The child exited with a non-zero code; the trace is kept up to that point.</summary>
-    ChildFailed,
-    /// <summary>The child was killed or crashed (signal); the trace is kept but has no rundown.</summary>
-    ChildCrashed,
-}
+namespace EtwSerializerProfiler.Recorder;
 
 public sealed record RecordingOutcome
 {

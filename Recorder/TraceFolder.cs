@@ -1,29 +1,20 @@
 using System.Globalization;
+using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Recorder;
 
-/// <summary>The layout of a recording: one folder, fixed file names, so the analyzer can find everything.</summary>
+/// <summary>A recording's folder: its file names are <see cref="TraceFolderLayout"/>'s, which the analyzer reads too.</summary>
 public sealed class TraceFolder(string path)
 {
-    public const string TraceFileName = "trace.nettrace";
-    public const string EtlFileName = "trace.etl";
-    public const string ManifestFileName = "manifest.json";
-    public const string ResultsJsonFileName = "results.json";
-    public const string ResultsCsvFileName = "results.csv";
-    public const string StackTagsFileName = "Serializers.stacktags";
-    /// <summary>The Linux kernel session: perf's own file (for `perf report`) and its `perf script` text, gzipped.</summary>
-    public const string KernelDataFileName = "kernel.perf.data";
-    public const string KernelScriptFileName = "kernel.perf-script.txt.gz";
-
     public string Path { get; } = System.IO.Path.GetFullPath(path);
-    public string Trace => System.IO.Path.Combine(Path, TraceFileName);
-    public string Etl => System.IO.Path.Combine(Path, EtlFileName);
-    public string Manifest => System.IO.Path.Combine(Path, ManifestFileName);
-    public string ResultsJson => System.IO.Path.Combine(Path, ResultsJsonFileName);
-    public string ResultsCsv => System.IO.Path.Combine(Path, ResultsCsvFileName);
-    public string StackTags => System.IO.Path.Combine(Path, StackTagsFileName);
-    public string KernelData => System.IO.Path.Combine(Path, KernelDataFileName);
-    public string KernelScript => System.IO.Path.Combine(Path, KernelScriptFileName);
+    public string Trace => System.IO.Path.Combine(Path, TraceFolderLayout.Trace);
+    public string Etl => System.IO.Path.Combine(Path, TraceFolderLayout.Etl);
+    public string Manifest => System.IO.Path.Combine(Path, TraceFolderLayout.Manifest);
+    public string ResultsJson => System.IO.Path.Combine(Path, TraceFolderLayout.ResultsJson);
+    public string ResultsCsv => System.IO.Path.Combine(Path, TraceFolderLayout.ResultsCsv);
+    public string StackTags => System.IO.Path.Combine(Path, TraceFolderLayout.StackTags);
+    public string KernelData => System.IO.Path.Combine(Path, TraceFolderLayout.KernelData);
+    public string KernelScript => System.IO.Path.Combine(Path, TraceFolderLayout.KernelScript);
 
     /// <summary>traces/yyyyMMdd-HHmmss[-n]: unique even when two recordings start in the same second.</summary>
     public static TraceFolder CreateDefault(string root = "traces")

@@ -12,10 +12,6 @@ public sealed record HeapSnapshotFile(string Path, HeapSnapshotInfo? Recorded);
 /// </summary>
 public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSnapshotFile> Dumps, IReadOnlyList<HeapSnapshotInfo> NotTaken)
 {
-    public const string DumpPattern = "heap-*.dmp";
-
-    private static readonly JsonSerializerOptions s_manifestOptions = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
-
     public static HeapSnapshotInput Open(string path)
     {
         if (File.Exists(path)) return new HeapSnapshotInput(path, [new HeapSnapshotFile(path, null)], []);
@@ -27,7 +23,7 @@ public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSna
             .Select(r => new HeapSnapshotFile(System.IO.Path.Combine(path, r.File!), r))
             .ToList();
         var listed = dumps.Select(d => System.IO.Path.GetFileName(d.Path)).ToHashSet(StringComparer.Ordinal);
-        dumps.AddRange(Directory.EnumerateFiles(path, DumpPattern).Order(StringComparer.Ordinal)
+        dumps.AddRange(Directory.EnumerateFiles(path, TraceFolderLayout.HeapDumpPattern).Order(StringComparer.Ordinal)
             .Where(f => !listed.Contains(System.IO.Path.GetFileName(f)))
             .Select(f => new HeapSnapshotFile(f, null)));
         var notTaken = recorded.Where(r => r.Status != HeapSnapshotStatus.Taken).ToList();
@@ -39,16 +35,21 @@ public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSna
         return new HeapSnapshotInput(path, dumps, notTaken);
     }
 
-    /// <summary>Only the heapSnapshots part of manifest.json: the analyzer does not depend on the recorder.</summary>
+    /// <summary>
+    /// Only the heapSnapshots part of manifest.json (<see cref="TraceManifest.HeapSnapshots"/>), read on its own: a
+    /// manifest damaged elsewhere, or missing fields the whole record requires, still lists its snapshots.
+    /// </summary>
+    private static readonly string HeapSnapshotsProperty = TraceManifest.JsonOptions.PropertyNamingPolicy!.ConvertName(nameof(TraceManifest.HeapSnapshots));
+
     private static List<HeapSnapshotInfo> ReadManifest(string folder)
     {
-        var manifest = System.IO.Path.Combine(folder, "manifest.json");
+        var manifest = System.IO.Path.Combine(folder, TraceFolderLayout.Manifest);
         if (!File.Exists(manifest)) return [];
         try
         {
             using var doc = JsonDocument.Parse(File.ReadAllText(manifest));
-            var snapshots = doc.RootElement.ValueKind == JsonValueKind.Object && doc.RootElement.TryGetProperty("heapSnapshots", out var list) && list.ValueKind == JsonValueKind.Array
-                ? list.Deserialize<List<HeapSnapshotInfo?>>(s_manifestOptions) ?? []
+            var snapshots = doc.RootElement.ValueKind == JsonValueKind.Object && doc.RootElement.TryGetProperty(HeapSnapshotsProperty, out var list) && list.ValueKind == JsonValueKind.Array
+                ? list.Deserialize<List<HeapSnapshotInfo?>>(TraceManifest.JsonOptions) ?? []
                 : [];
             // A manifest names dumps in its own folder; a name with a folder part (../x.dmp) is not read.
             return snapshots.OfType<HeapSnapshotInfo>()

@@ -20,7 +20,7 @@ public sealed class TraceInput : IDisposable
     public string? ResultsPath { get; init; }
     public string? StackTagsPath { get; init; }
     public string? ManifestPath { get; init; }
-    /// <summary>The Linux kernel session's `perf script` text (Recorder's TraceFolder.KernelScriptFileName).</summary>
+    /// <summary>The Linux kernel session's `perf script` text (TraceFolderLayout.KernelScript).</summary>
     public string? KernelScriptPath { get; init; }
     /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
     public bool NetPerf { get; init; }
@@ -43,8 +43,8 @@ public sealed class TraceInput : IDisposable
 
     private static TraceInput FromFolder(string dir)
     {
-        var nettrace = Path.Combine(dir, "trace.nettrace");
-        var etl = Path.Combine(dir, "trace.etl");
+        var nettrace = Path.Combine(dir, TraceFolderLayout.Trace);
+        var etl = Path.Combine(dir, TraceFolderLayout.Etl);
         string trace;
         if (File.Exists(nettrace)) trace = nettrace;
         else if (File.Exists(etl)) return Open(etl);
@@ -52,8 +52,8 @@ public sealed class TraceInput : IDisposable
         {
             // Several traces and none named trace.nettrace: which one was meant is the user's call, not ours.
             var found = Directory.EnumerateFiles(dir, "*.nettrace").Order(StringComparer.Ordinal).ToList();
-            if (found.Count == 0) throw new BadInputException($"{dir}: no trace.nettrace, trace.etl or *.nettrace in this folder");
-            if (found.Count > 1) throw new BadInputException($"{dir}: {found.Count} traces and no trace.nettrace ({Names(found.Select(Path.GetFileName))}): pass one of them");
+            if (found.Count == 0) throw new BadInputException($"{dir}: no {TraceFolderLayout.Trace}, {TraceFolderLayout.Etl} or *.nettrace in this folder");
+            if (found.Count > 1) throw new BadInputException($"{dir}: {found.Count} traces and no {TraceFolderLayout.Trace} ({Names(found.Select(Path.GetFileName))}): pass one of them");
             trace = found[0];
         }
         CheckNetTrace(trace);
@@ -67,10 +67,10 @@ public sealed class TraceInput : IDisposable
         TracePath = trace,
         Format = format,
         NetPerf = netPerf,
-        ResultsPath = Companion(dir, "results.json"),
-        StackTagsPath = Companion(dir, "Serializers.stacktags"),
-        ManifestPath = Companion(dir, "manifest.json"),
-        KernelScriptPath = Companion(dir, KernelScriptName),
+        ResultsPath = Companion(dir, TraceFolderLayout.ResultsJson),
+        StackTagsPath = Companion(dir, TraceFolderLayout.StackTags),
+        ManifestPath = Companion(dir, TraceFolderLayout.Manifest),
+        KernelScriptPath = Companion(dir, TraceFolderLayout.KernelScript),
         _extractedDir = extractedDir,
     };
 
@@ -105,7 +105,7 @@ public sealed class TraceInput : IDisposable
             Directory.CreateDirectory(dir);
             ExitJanitor.DeleteOnExit(dir);
             var tracePath = Extract(zipPath, trace, dir);
-            foreach (var name in CompanionNames)
+            foreach (var name in TraceFolderLayout.AnalyzerCompanions)
                 if (entries.FirstOrDefault(e => e.FullName.Replace('\\', '/') == folder + name) is { } companion) Extract(zipPath, companion, dir);
             CheckNetTrace(tracePath);
             return WithCompanions(zipPath, tracePath, dir, extractedDir: dir);
@@ -117,11 +117,6 @@ public sealed class TraceInput : IDisposable
             throw;
         }
     }
-
-    /// <summary>The Linux kernel session's `perf script` text (Recorder's TraceFolder.KernelScriptFileName).</summary>
-    private const string KernelScriptName = "kernel.perf-script.txt.gz";
-
-    private static readonly string[] CompanionNames = ["results.json", "Serializers.stacktags", "manifest.json", KernelScriptName];
 
     private static ZipArchive OpenZip(string zipPath)
     {

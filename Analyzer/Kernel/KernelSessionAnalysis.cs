@@ -1,4 +1,4 @@
-using System.Text.Json;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -28,7 +28,7 @@ internal sealed class KernelSession
 internal static class KernelSessionAnalysis
 {
     /// <summary>The recorder's default period; used only when the manifest does not say.</summary>
-    private const double FallbackPeriodMs = 1.001001;
+    private static readonly double FallbackPeriodMs = PerfRecording.DefaultPeriodMs;
 
     /// <returns>The session, or null with the reason in <paramref name="warnings"/> (nothing when there is none to read).</returns>
     public static KernelSession? Load(TraceInput input, AnalyzerOptions options, List<string> warnings, IProgress<string>? progress)
@@ -95,18 +95,8 @@ internal static class KernelSessionAnalysis
 
     private static double PeriodFromManifest(string? manifest, out bool known)
     {
-        known = false;
-        if (manifest is null) return FallbackPeriodMs;
-        try
-        {
-            using var doc = JsonDocument.Parse(File.ReadAllBytes(manifest));
-            if (doc.RootElement.TryGetProperty("kernel", out var k) && k.TryGetProperty("cpuSamplePeriodNs", out var p) && p.TryGetInt64(out var ns) && ns > 0)
-            {
-                known = true;
-                return ns / 1e6;
-            }
-        }
-        catch (Exception ex) when (ex is JsonException or IOException or InvalidOperationException) { }
-        return FallbackPeriodMs;
+        var ns = TraceManifest.TryLoad(manifest)?.Kernel?.CpuSamplePeriodNs;
+        known = ns > 0;
+        return known ? ns!.Value / 1e6 : FallbackPeriodMs;
     }
 }

@@ -9,6 +9,11 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// as EventPipe's sampler, a contended lock) and otherwise by the kernel's own state: preempted while runnable, a
 /// wait until the wake-up and ready (woken, no CPU yet) after it, or uninterruptible sleep (I/O, page-in).
 /// </summary>
+/// <remarks>
+/// Speed: each thread's stretches are found once, by a merge walk of its switch-outs with its switch-ins and
+/// wake-ups (all in time order); a run then visits only the stretches that reach into its window, and a stretch
+/// only the pauses and lock waits that can overlap it (<see cref="IntervalOverlaps"/>).
+/// </remarks>
 internal static class OffCpuClassifier
 {
     public const string Gc = "GC (runtime suspended)";
@@ -19,41 +24,58 @@ internal static class OffCpuClassifier
     public const string Uninterruptible = "uninterruptible (I/O, page-in)";
     public const string Waiting = "waiting (other)";
 
+    /// <summary>One switch-out of a thread: when, in which state, and the first switch-in and wake-up after it (∞ when none).</summary>
+    private readonly record struct Stretch(double OutMs, char State, double InMs, double WokenMs);
+
     public static void Classify(IReadOnlyList<RunAnalysis> runs, KernelTrace kernel, PassTimeline timeline)
     {
         if (!kernel.HasSwitchIns) return;
         var clock = timeline.Clock;
-        var outs = kernel.SwitchOuts.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray());
         var ins = kernel.SwitchIns.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
         var wakes = kernel.Wakings.GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.Select(w => clock.ToRelativeMs(w.TimeNs)).ToArray());
-        var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => g.Select(c => c.Wait).ToList());
+        var stretches = kernel.SwitchOuts.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
+        {
+            var outs = g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray();
+            var outMs = outs.Select(o => o.Ms).ToArray();
+            var inMs = FirstAfterEach(ins.GetValueOrDefault(g.Key) ?? [], outMs);
+            var wokenMs = FirstAfterEach(wakes.GetValueOrDefault(g.Key) ?? [], outMs);
+            var inOrder = outMs.Zip(outMs.Skip(1)).All(p => p.First <= p.Second);
+            return (Items: outs.Select((o, i) => new Stretch(o.Ms, o.State, inMs[i], wokenMs[i])).ToArray(), InOrder: inOrder);
+        });
+        var pauses = new IntervalOverlaps(timeline.GcPauses);
+        var suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
+        var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
+        var noLocks = new IntervalOverlaps([]);
         foreach (var run in runs)
         {
-            if (run.WorkerThreadId == 0 || !outs.TryGetValue(run.WorkerThreadId, out var threadOuts)) continue;
-            var threadIns = ins.GetValueOrDefault(run.WorkerThreadId) ?? [];
-            var threadWakes = wakes.GetValueOrDefault(run.WorkerThreadId) ?? [];
-            var threadLocks = locks.GetValueOrDefault(run.WorkerThreadId) ?? [];
-            foreach (var (outMs, state) in threadOuts)
+            if (run.WorkerThreadId == 0 || !stretches.TryGetValue(run.WorkerThreadId, out var found)) continue;
+            var (thread, inOrder) = found;
+            var threadLocks = locks.GetValueOrDefault(run.WorkerThreadId) ?? noLocks;
+            // Stretches are in time order and so are their switch-ins: those before the first ending after the run's
+            // start, and those from the first starting at or after its end, have nothing inside the window. (Out of
+            // order, as only a damaged file could be, every stretch is looked at.)
+            for (var i = inOrder ? FirstInAfter(thread, run.StartMs) : 0; i < thread.Length && (!inOrder || thread[i].OutMs < run.EndMs); i++)
             {
-                var inMs = FirstAfter(threadIns, outMs) ?? run.EndMs;
+                var (outMs, state, nextIn, nextWake) = thread[i];
+                var inMs = double.IsPositiveInfinity(nextIn) ? run.EndMs : nextIn;
                 var from = Math.Max(outMs, run.StartMs);
                 var to = Math.Min(inMs, run.EndMs);
                 if (to <= from) continue;
                 if (state is 'R') { Add(run, Preempted, to - from); continue; }
                 // Woken inside the stretch: from then on it only waited for a CPU.
-                var woken = FirstAfter(threadWakes, outMs) is { } w && w < inMs ? Math.Clamp(w, from, to) : to;
+                var woken = nextWake < inMs ? Math.Clamp(nextWake, from, to) : to;
                 if (to > woken) Add(run, Ready, to - woken);
-                SplitWait(run, from, woken, state, timeline, threadLocks);
+                SplitWait(run, from, woken, state, pauses, suspensions, threadLocks);
             }
         }
     }
 
-    private static void SplitWait(RunAnalysis run, double from, double to, char state, PassTimeline timeline, List<Interval> locks)
+    private static void SplitWait(RunAnalysis run, double from, double to, char state, IntervalOverlaps pauses, IntervalOverlaps suspensions, IntervalOverlaps locks)
     {
         if (to <= from) return;
-        var gc = Overlap(timeline.GcPauses, from, to);
-        var other = Overlap(timeline.OtherSuspensions, from, to);
-        var lockMs = Overlap(locks, from, to);
+        var gc = pauses.Sum(from, to);
+        var other = suspensions.Sum(from, to);
+        var lockMs = locks.Sum(from, to);
         var rest = to - from;
         foreach (var (reason, ms) in new[] { (Gc, gc), (Suspension, other), (Lock, lockMs) })
         {
@@ -64,18 +86,33 @@ internal static class OffCpuClassifier
         if (rest > 0) Add(run, state == 'D' ? Uninterruptible : Waiting, rest);
     }
 
-    private static double Overlap(List<Interval> intervals, double from, double to)
+    /// <summary>
+    /// For each query, the first value after it (∞ when none): one merge walk when the queries are in time order,
+    /// as a thread's switch-outs are; a binary search per query otherwise.
+    /// </summary>
+    private static double[] FirstAfterEach(double[] sorted, double[] queries)
     {
-        var total = 0.0;
-        foreach (var i in intervals) total += i.Overlap(from, to);
-        return total;
+        var result = new double[queries.Length];
+        var j = 0;
+        for (var i = 0; i < queries.Length; i++)
+        {
+            if (i > 0 && queries[i] < queries[i - 1]) j = 0; // out of order: walk again from the start
+            while (j < sorted.Length && sorted[j] <= queries[i]) j++;
+            result[i] = j < sorted.Length ? sorted[j] : double.PositiveInfinity;
+        }
+        return result;
     }
 
-    private static double? FirstAfter(double[] sorted, double t)
+    /// <summary>The first stretch whose switch-in comes after <paramref name="ms"/> (switch-ins are in time order).</summary>
+    private static int FirstInAfter(Stretch[] thread, double ms)
     {
-        var i = Array.BinarySearch(sorted, t);
-        i = i < 0 ? ~i : i + 1;
-        return i < sorted.Length ? sorted[i] : null;
+        int lo = 0, hi = thread.Length;
+        while (lo < hi)
+        {
+            var mid = (lo + hi) >>> 1;
+            if (thread[mid].InMs > ms) hi = mid; else lo = mid + 1;
+        }
+        return lo;
     }
 
     private static void Add(RunAnalysis run, string reason, double ms) => run.OffCpuMs[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;

@@ -1,16 +1,23 @@
 using System.Globalization;
 using System.IO.Compression;
+using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>
-/// Reads the `perf script` text the recorder stores (Recorder/Kernel/PerfSession.PerfScriptArguments: --ns,
-/// mmap, switch and lost records, fields comm,pid,tid,time,event,trace,ip,sym,dso) into a <see cref="KernelTrace"/>.
-/// An event is a header line, then its call stack one frame per line (leaf first), then a blank line; records
-/// (PERF_RECORD_*) are single lines. Lines that do not parse are counted, never fatal: a cut-off file keeps
-/// everything before the cut.
+/// Reads the `perf script` text the recorder stores (<see cref="PerfRecording.ScriptArguments"/>: --ns, mmap, switch
+/// and lost records, fields comm,pid,tid,time,event,trace,ip,sym,dso) into a <see cref="KernelTrace"/>. An event is a
+/// header line, then its call stack one frame per line (leaf first), then a blank line; records (PERF_RECORD_*) are
+/// single lines. Lines that do not parse are counted, never fatal: a cut-off file keeps everything before the cut.
 /// </summary>
+/// <remarks>
+/// Speed: a kernel session's text is millions of lines, nearly all of them frames that repeat. Lines are spans over
+/// one buffer (<see cref="SpanLineReader"/>), names are looked up by span in the intern table and become strings only
+/// the first time they are seen, and a stack is looked up by its frame ids without copying them; so a line already
+/// seen allocates nothing.
+/// </remarks>
 public static partial class PerfScriptReader
 {
     public static KernelTrace Read(string path, double samplePeriodMs, out int badLines)
@@ -24,9 +31,10 @@ public static partial class PerfScriptReader
     public static KernelTrace Read(TextReader reader, double samplePeriodMs, out int badLines)
     {
         var state = new ParseState(new KernelTrace { SamplePeriodMs = samplePeriodMs });
+        var lines = new SpanLineReader(reader);
         try
         {
-            while (reader.ReadLine() is { } line) state.Line(line);
+            while (lines.TryReadLine(out var line)) state.Line(line);
         }
         catch (InvalidDataException) { state.BadLines++; } // gzip cut short: keep what was read
         catch (EndOfStreamException) { state.BadLines++; }
@@ -35,22 +43,21 @@ public static partial class PerfScriptReader
         return state.Trace;
     }
 
-    [GeneratedRegex(@"^\s*(?<comm>.*?)\s+(?<pid>-?\d+)/(?<tid>-?\d+)\s+(?<sec>\d+)\.(?<frac>\d+):\s*(?<rest>.*)$", RegexOptions.CultureInvariant)]
-    private static partial Regex HeaderRegex();
-
     [GeneratedRegex(@"\[0x(?<start>[0-9a-f]+)\(0x(?<len>[0-9a-f]+)\) @ (?:0x)?(?<off>[0-9a-f]+)[^\]]*\]: (?<prot>\S+) (?<file>.*)$", RegexOptions.CultureInvariant)]
     private static partial Regex MmapRegex();
 
     private enum Pending { None, Sample, SwitchOut, Waking }
 
-    private sealed class ParseState(KernelTrace trace)
+    private sealed class ParseState
     {
-        public KernelTrace Trace { get; } = trace;
+        public KernelTrace Trace { get; }
         public int BadLines;
         private readonly ExecutableMaps _maps = new();
         private readonly Dictionary<(ulong, string), int> _frameIds = [];
         private readonly Dictionary<int[], int> _stackIds = new(IntArrayComparer.Instance);
+        private readonly Dictionary<int[], int>.AlternateLookup<ReadOnlySpan<int>> _stackIdsBySpan;
         private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringsBySpan;
         private readonly List<int> _frames = new(128);
         private Pending _pending;
         private long _time;
@@ -58,7 +65,14 @@ public static partial class PerfScriptReader
         private char _state;
         private int _other;
 
-        public void Line(string line)
+        public ParseState(KernelTrace trace)
+        {
+            Trace = trace;
+            _stackIdsBySpan = _stackIds.GetAlternateLookup<ReadOnlySpan<int>>();
+            _stringsBySpan = _strings.GetAlternateLookup<ReadOnlySpan<char>>();
+        }
+
+        public void Line(ReadOnlySpan<char> line)
         {
             if (line.Length == 0) { EndEvent(); return; }
             if (line[0] == '\t' || (line[0] == ' ' && _pending != Pending.None && IsFrameLine(line)))
@@ -71,37 +85,49 @@ public static partial class PerfScriptReader
         }
 
         /// <summary>Frame lines are indented hex addresses; headers start with the (right-aligned) thread name.</summary>
-        private static bool IsFrameLine(string line)
+        private static bool IsFrameLine(ReadOnlySpan<char> line)
         {
-            var t = line.AsSpan().TrimStart();
+            var t = line.TrimStart();
             var space = t.IndexOf(' ');
             return space > 0 && ulong.TryParse(t[..space], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out _) && t[^1] == ')';
         }
 
-        private void Header(string line)
+        /// <summary>
+        /// "comm pid/tid sec.frac: rest", as the regex ^\s*(?&lt;comm&gt;.*?)\s+(?&lt;pid&gt;-?\d+)/(?&lt;tid&gt;-?\d+)\s+(?&lt;sec&gt;\d+)\.(?&lt;frac&gt;\d+):\s*(?&lt;rest&gt;.*)$
+        /// matched it (the shortest comm after the leading blanks; the thread name may hold blanks and digits).
+        /// </summary>
+        private void Header(ReadOnlySpan<char> line)
         {
-            var m = HeaderRegex().Match(line);
-            if (!m.Success) { BadLines++; return; }
-            var pid = int.Parse(m.Groups["pid"].ValueSpan, CultureInfo.InvariantCulture);
-            var tid = int.Parse(m.Groups["tid"].ValueSpan, CultureInfo.InvariantCulture);
-            var time = TimeNs(m.Groups["sec"].ValueSpan, m.Groups["frac"].ValueSpan);
-            var rest = m.Groups["rest"].Value;
+            var lead = 0;
+            while (lead < line.Length && char.IsWhiteSpace(line[lead])) lead++;
+            var commEnd = -1;
+            HeaderFields fields = default;
+            for (var q = lead; q < line.Length; q++)
+                if (char.IsWhiteSpace(line[q]) && HeaderFields.TryMatch(line, SkipBlanks(line, q), out fields)) { commEnd = q; break; }
+            // An empty thread name: the regex gives the last leading blank back to \s+.
+            if (commEnd < 0 && lead > 0 && HeaderFields.TryMatch(line, lead, out fields)) commEnd = lead;
+            if (commEnd < 0) { BadLines++; return; }
+            var comm = commEnd > lead ? line[lead..commEnd] : [];
+            var pid = int.Parse(line[fields.Pid], CultureInfo.InvariantCulture);
+            var tid = int.Parse(line[fields.Tid], CultureInfo.InvariantCulture);
+            var time = TimeNs(line[fields.Seconds], line[fields.Fraction]);
+            var rest = line[fields.Rest..];
             if (rest.StartsWith("PERF_RECORD_", StringComparison.Ordinal)) { Record(rest, time, tid); return; }
-            if (tid > 0) Trace.ThreadNames[tid] = Intern(m.Groups["comm"].Value);
+            if (tid > 0) Trace.ThreadNames[tid] = Intern(comm);
             _time = time;
             _tid = tid;
-            if (rest.StartsWith("cpu-clock", StringComparison.Ordinal))
+            if (rest.StartsWith(PerfRecording.CpuClock, StringComparison.Ordinal))
             {
                 if (Trace.ProcessId == 0 && pid > 0) Trace.ProcessId = pid;
                 _pending = Pending.Sample;
             }
-            else if (rest.StartsWith("sched:sched_switch:", StringComparison.Ordinal))
+            else if (rest.StartsWith(PerfRecording.SchedSwitch + ":", StringComparison.Ordinal))
             {
                 _state = Field(rest, " prev_state=") is { Length: > 0 } s ? s[0] : '?';
                 _other = int.TryParse(Field(rest, " next_pid="), CultureInfo.InvariantCulture, out var next) ? next : 0;
                 _pending = Pending.SwitchOut;
             }
-            else if (rest.StartsWith("sched:sched_waking:", StringComparison.Ordinal))
+            else if (rest.StartsWith(PerfRecording.SchedWaking + ":", StringComparison.Ordinal))
             {
                 _other = int.TryParse(Field(rest, " pid="), CultureInfo.InvariantCulture, out var target) ? target : 0;
                 _pending = Pending.Waking;
@@ -109,19 +135,25 @@ public static partial class PerfScriptReader
             else _pending = Pending.None; // an event this reader does not use
         }
 
-        private void Record(string rest, long time, int tid)
+        private static int SkipBlanks(ReadOnlySpan<char> s, int i)
+        {
+            while (i < s.Length && char.IsWhiteSpace(s[i])) i++;
+            return i;
+        }
+
+        private void Record(ReadOnlySpan<char> rest, long time, int tid)
         {
             if (rest.StartsWith("PERF_RECORD_MMAP", StringComparison.Ordinal))
             {
-                var m = MmapRegex().Match(rest);
+                var m = MmapRegex().Match(rest.ToString()); // a few hundred per trace
                 if (!m.Success) { BadLines++; return; }
                 if (!m.Groups["prot"].ValueSpan.Contains('x')) return;
-                _maps.Add(Intern(m.Groups["file"].Value), Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
+                _maps.Add(Intern(m.Groups["file"].ValueSpan), Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH IN", StringComparison.Ordinal)) Trace.SwitchIns.Add((time, tid));
             else if (rest.StartsWith("PERF_RECORD_LOST", StringComparison.Ordinal))
             {
-                var n = rest.Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();
+                var n = rest.ToString().Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();
                 Trace.LostEvents += Math.Max(1, n);
             }
         }
@@ -140,9 +172,9 @@ public static partial class PerfScriptReader
             _frames.Clear();
         }
 
-        private void Frame(string line)
+        private void Frame(ReadOnlySpan<char> line)
         {
-            var t = line.AsSpan().Trim();
+            var t = line.Trim();
             var space = t.IndexOf(' ');
             if (space <= 0 || !ulong.TryParse(t[..space], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address)) { BadLines++; return; }
             var rest = t[(space + 1)..];
@@ -151,7 +183,7 @@ public static partial class PerfScriptReader
             var symbol = rest[..open].TrimEnd();
             var dso = rest[(open + 1)..^1];
             var kernel = dso.StartsWith("[kernel", StringComparison.Ordinal) || dso.StartsWith("[bpf", StringComparison.Ordinal);
-            var dsoText = Intern(dso.ToString());
+            var dsoText = Intern(dso);
             // perf prints a frame in a file it cannot name as an offset into the file: turn it back into the
             // address that ran, which the EventPipe trace's method load and rundown events name.
             if (!kernel && symbol.SequenceEqual("[unknown]") && dsoText != "[unknown]" && _maps.Absolute(dsoText, address) is { } absolute) address = absolute;
@@ -159,7 +191,7 @@ public static partial class PerfScriptReader
             if (!_frameIds.TryGetValue(key, out var id))
             {
                 id = Trace.Frames.Count;
-                Trace.Frames.Add(new RawFrame(address, Intern(symbol.ToString()), dsoText, kernel));
+                Trace.Frames.Add(new RawFrame(address, Intern(symbol), dsoText, kernel));
                 _frameIds[key] = id;
             }
             _frames.Add(id);
@@ -178,30 +210,33 @@ public static partial class PerfScriptReader
             return -1;
         }
 
+        /// <summary>The stack's id; its frames are copied into an array only the first time the stack is seen.</summary>
         private int StackId()
         {
-            var frames = _frames.ToArray();
-            if (_stackIds.TryGetValue(frames, out var id)) return id;
+            var frames = CollectionsMarshal.AsSpan(_frames);
+            if (_stackIdsBySpan.TryGetValue(frames, out var id)) return id;
+            var array = frames.ToArray();
             id = Trace.Stacks.Count;
-            Trace.Stacks.Add(frames);
-            _stackIds[frames] = id;
+            Trace.Stacks.Add(array);
+            _stackIds[array] = id;
             return id;
         }
 
-        private string Intern(string s)
+        private string Intern(ReadOnlySpan<char> s)
         {
-            if (_strings.TryGetValue(s, out var interned)) return interned;
-            _strings[s] = s;
-            return s;
+            if (_stringsBySpan.TryGetValue(s, out var interned)) return interned;
+            var text = s.ToString();
+            _strings[text] = text;
+            return text;
         }
 
-        private static string Field(string text, string name)
+        private static ReadOnlySpan<char> Field(ReadOnlySpan<char> text, string name)
         {
             var i = text.IndexOf(name, StringComparison.Ordinal);
-            if (i < 0) return "";
-            var start = i + name.Length;
-            var end = text.IndexOf(' ', start);
-            return end < 0 ? text[start..] : text[start..end];
+            if (i < 0) return [];
+            var value = text[(i + name.Length)..];
+            var end = value.IndexOf(' ');
+            return end < 0 ? value : value[..end];
         }
 
         private static ulong Hex(ReadOnlySpan<char> s) => ulong.Parse(s, NumberStyles.HexNumber, CultureInfo.InvariantCulture);
@@ -215,15 +250,59 @@ public static partial class PerfScriptReader
         }
     }
 
-    private sealed class IntArrayComparer : IEqualityComparer<int[]>
+    /// <summary>
+    /// Where the fields of a header line are, after the thread name: "pid/tid sec.frac: rest" preceded by at least
+    /// one blank (pid and tid may be negative). Ranges into the line.
+    /// </summary>
+    private readonly record struct HeaderFields(Range Pid, Range Tid, Range Seconds, Range Fraction, int Rest)
+    {
+        /// <summary>The fields starting at <paramref name="at"/> (after the blanks that end the thread name), if they are there.</summary>
+        public static bool TryMatch(ReadOnlySpan<char> line, int at, out HeaderFields fields)
+        {
+            fields = default;
+            var i = at;
+            if (!Number(line, ref i, signed: true, out var pid) || !Next(line, ref i, '/')) return false;
+            if (!Number(line, ref i, signed: true, out var tid)) return false;
+            var blanks = i;
+            while (i < line.Length && char.IsWhiteSpace(line[i])) i++;
+            if (i == blanks) return false;
+            if (!Number(line, ref i, signed: false, out var seconds) || !Next(line, ref i, '.')) return false;
+            if (!Number(line, ref i, signed: false, out var fraction) || !Next(line, ref i, ':')) return false;
+            while (i < line.Length && char.IsWhiteSpace(line[i])) i++;
+            fields = new HeaderFields(pid, tid, seconds, fraction, i);
+            return true;
+        }
+
+        private static bool Number(ReadOnlySpan<char> s, ref int i, bool signed, out Range range)
+        {
+            var start = i;
+            if (signed && i < s.Length && s[i] == '-') i++;
+            var digits = i;
+            while (i < s.Length && char.IsAsciiDigit(s[i])) i++;
+            range = start..i;
+            return i > digits;
+        }
+
+        private static bool Next(ReadOnlySpan<char> s, ref int i, char c)
+        {
+            if (i >= s.Length || s[i] != c) return false;
+            i++;
+            return true;
+        }
+    }
+
+    private sealed class IntArrayComparer : IEqualityComparer<int[]>, IAlternateEqualityComparer<ReadOnlySpan<int>, int[]>
     {
         public static readonly IntArrayComparer Instance = new();
         public bool Equals(int[]? x, int[]? y) => x.AsSpan().SequenceEqual(y);
-        public int GetHashCode(int[] a)
+        public int GetHashCode(int[] a) => GetHashCode((ReadOnlySpan<int>)a);
+        public bool Equals(ReadOnlySpan<int> alternate, int[] other) => alternate.SequenceEqual(other);
+        public int GetHashCode(ReadOnlySpan<int> alternate)
         {
             var h = new HashCode();
-            h.AddBytes(System.Runtime.InteropServices.MemoryMarshal.AsBytes(a.AsSpan()));
+            h.AddBytes(MemoryMarshal.AsBytes(alternate));
             return h.ToHashCode();
         }
+        public int[] Create(ReadOnlySpan<int> alternate) => alternate.ToArray();
     }
 }

@@ -5,15 +5,15 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// <summary>Identifies a run across traces and runtimes: never by address, thread or module.</summary>
 public readonly record struct RunKey(string Serializer, string Operation, int Objects, int Run);
 
-/// <summary>How a run's window was found, best first.</summary>
+/// <summary>How a run's window was found, best first; written by its <see cref="WireNameAttribute"/> in every format.</summary>
 public enum WindowSource
 {
     /// <summary>The marker thread's wait (WaitHandle events on EventPipe, context switches on ETW).</summary>
-    MarkerWait,
+    [WireName("marker-wait")] MarkerWait,
     /// <summary>RunStart/RunStop events only: includes the few microseconds of bookkeeping around the run.</summary>
-    RunEvents,
+    [WireName("run-events")] RunEvents,
     /// <summary>Another harness's events around an iteration (BenchmarkDotNet's engine events, next to its clock reads).</summary>
-    HarnessEvents,
+    [WireName("harness-events")] HarnessEvents,
 }
 
 /// <summary>Everything the trace says about one measured run.</summary>

@@ -1,16 +1,16 @@
 namespace EtwSerializerProfiler.Analyzer.Model;
 
-/// <summary>Where a trace's runs came from (docs/analyzer.md, "Run windows").</summary>
+/// <summary>Where a trace's runs came from (docs/analyzer.md, "Run windows"); written by its <see cref="WireNameAttribute"/>.</summary>
 public enum RunSource
 {
     /// <summary>No runs: the trace is analyzed whole, thread by thread.</summary>
-    None,
+    [WireName("none")] None,
     /// <summary>The benchmark's run EventSource named every run (with or without the marker's waits).</summary>
-    RunEvents,
+    [WireName("run-events")] RunEvents,
     /// <summary>Only the marker's waits, found by their stacks: runs named afterwards from stack tags (<see cref="InferredRunNames"/>).</summary>
-    MarkerWaits,
+    [WireName("marker-waits")] MarkerWaits,
     /// <summary>BenchmarkDotNet's engine events: each measured iteration of a benchmark case is a run.</summary>
-    BenchmarkDotNet,
+    [WireName("benchmarkdotnet")] BenchmarkDotNet,
 }
 
 /// <summary>
@@ -21,16 +21,9 @@ public enum RunSource
 /// </summary>
 public sealed record InferredRunNames(int Runs, int BySamples, int ByNeighbour, int Unnamed, int Batches, int MeasuredPerCase);
 
-/// <summary>The text and JSON wording of <see cref="RunSource"/>, one place for every output format.</summary>
+/// <summary>The text wording of <see cref="RunSource"/> (its wire name is <see cref="WireNames"/>').</summary>
 public static class RunSourceText
 {
-    public static string Json(RunSource source) => source switch
-    {
-        RunSource.RunEvents => "run-events",
-        RunSource.MarkerWaits => "marker-waits",
-        RunSource.BenchmarkDotNet => "benchmarkdotnet",
-        _ => "none",
-    };
 
     /// <summary>The "Runs:" line of the text outputs.</summary>
     public static string Line(TraceAnalysis analysis)

@@ -98,7 +98,7 @@ public static class AnalysisReport
         {
             var p = r.InProcess;
             table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
-                r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events", Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
+                WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
                 Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
@@ -151,7 +151,7 @@ public static class AnalysisReport
                 ["unmatchedTags"] = new JsonArray([.. f.UnmatchedTags.Select(u => (JsonNode)JsonValue.Create(u))]),
             })]),
             ["resultsFile"] = t.ResultsFile,
-            ["runSource"] = RunSourceText.Json(t.RunSource),
+            ["runSource"] = WireNames.Of(t.RunSource),
             ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
@@ -171,7 +171,7 @@ public static class AnalysisReport
                 ["warmup"] = r.IsWarmup,
                 ["stage"] = r.Stage,
                 ["operations"] = r.Operations,
-                ["window"] = r.Source switch { WindowSource.MarkerWait => "marker-wait", WindowSource.HarnessEvents => "harness-events", _ => "run-events" },
+                ["window"] = WireNames.Of(r.Source),
                 ["startMs"] = r.StartMs,
                 ["durationMs"] = r.DurationMs,
                 ["stopwatchMs"] = r.StopwatchMs,

@@ -23,7 +23,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
     public const string GcTag = StackTagMatcher.Gc;
-    private static readonly string[] MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", "OtherDuration"];
+    private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// </summary>
 internal static class MeasuredCalls
 {
-    private static readonly string[] Frames = ["BenchmarkRunner.SerializeRun(", "BenchmarkRunner.DeserializeRun(", "FirstCallRunner.MeasureInProcess"];
+    private static readonly string[] Frames = [.. Common.MeasuredCallFrames.All];
 
     public static bool Any(IReadOnlyList<StackFrame> frames)
     {

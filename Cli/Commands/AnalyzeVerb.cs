@@ -92,7 +92,7 @@ public static class AnalyzeVerb
             report = AnalysisReport.Document(analysis, settings.Top, stacks);
             plan.ExportFiles(report, progress);
         }
-        if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, HeapSnapshotInput.DumpPattern).Count() is var dumps and > 0)
+        if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, TraceFolderLayout.HeapDumpPattern).Count() is var dumps and > 0)
             console.Error.WriteLine($"note: this folder also holds {dumps} heap snapshot(s): esp heap {settings.Trace}");
         plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // A trace that was read is a result, runs or not (without runs it is analyzed whole, per thread); only runs asked

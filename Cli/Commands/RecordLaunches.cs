@@ -22,7 +22,7 @@ public static class RecordLaunches
         var plan = LaunchPlan.Plan(runtimes, launches, parent);
         foreach (var launch in plan)
         {
-            if (File.Exists(Path.Combine(launch.Folder, TraceFolder.TraceFileName)))
+            if (File.Exists(Path.Combine(launch.Folder, TraceFolderLayout.Trace)))
                 throw new UsageException($"{Path.GetFullPath(launch.Folder)} already holds a trace; choose another --out or delete it");
         }
 

@@ -6,6 +6,7 @@ using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Heap;
 using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Cli.Commands;
@@ -145,7 +146,9 @@ public sealed partial class RecordVerb
     private RecordOptions Bind(ParseResult parse)
     {
         var (benchmark, command) = PassedOn(parse);
-        var options = new RecordOptions
+        var listProfiles = parse.GetValue(_listProfiles);
+        var request = command.Count == 0 && !listProfiles ? CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult)) : BenchmarkRequest.None;
+        return new RecordOptions
         {
             Out = parse.GetValue(_out),
             Profile = parse.GetValue(_profile)!,
@@ -155,13 +158,12 @@ public sealed partial class RecordVerb
             Framework = parse.GetValue(_framework),
             Runtime = parse.GetValue(_runtime) is [var single] ? single : null,
             Analyze = parse.GetValue(_analyze),
-            ListProfiles = parse.GetValue(_listProfiles),
+            ListProfiles = listProfiles,
             Environment = parse.GetValue(_env)!,
             BenchmarkArgs = benchmark,
+            Benchmark = request,
             Command = command,
         }.Validate();
-        if (command.Count == 0 && !options.ListProfiles) CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult));
-        return options;
     }
 
     /// <summary>The tokens the recorder did not take, in order: before `--` the benchmark's, after it the command.</summary>
@@ -175,14 +177,15 @@ public sealed partial class RecordVerb
 
     /// <summary>
     /// The benchmark's own parser, run here before a folder is made or a process started: a typo fails in a second
-    /// instead of after a build and a trace session, and names the option it was meant to be.
+    /// instead of after a build and a trace session, and names the option it was meant to be. What it parsed is what
+    /// the recorder acts on (<see cref="BenchmarkRequest"/>): the arguments are read once, by their owner.
     /// </summary>
     /// <param name="own">The recorder's options (and --help): a typo may be meant for one of them.</param>
-    private static void CheckBenchmarkArgs(IReadOnlyList<string> args, IReadOnlyList<string> own)
+    private static BenchmarkRequest CheckBenchmarkArgs(IReadOnlyList<string> args, IReadOnlyList<string> own)
     {
         try
         {
-            BenchmarkOptions.Parse(args);
+            return RequestOf(BenchmarkOptions.Parse(args), args);
         }
         catch (UsageException)
         {
@@ -192,6 +195,22 @@ public sealed partial class RecordVerb
             var candidates = own.Concat(known);
             throw new UsageException($"unknown option '{unknown}'{UsageErrors.Suggestion(unknown, candidates)}; neither the recorder's nor the benchmark's (esp record --help lists both)");
         }
+    }
+
+    /// <summary>Benchmark options the recorder passes itself (results into the trace folder, the heap handshake).</summary>
+    private static readonly IReadOnlyList<string> RecorderSetsForTheBenchmark = ["--json", "--csv", .. HeapRequest.RecorderOwned];
+
+    private static BenchmarkRequest RequestOf(BenchmarkOptions parsed, IReadOnlyList<string> args)
+    {
+        var given = new ArgReader(args, BenchmarkOptions.Flags);
+        return new BenchmarkRequest
+        {
+            FirstCall = parsed.Test == TestMode.FirstCall,
+            Serializers = [.. parsed.Serializers.Select(s => s.Name)],
+            AppContextSwitches = parsed.AppContext,
+            Heap = parsed.Heap is { } heap ? new HeapRequest([.. heap.Serializers.Select(s => s.Name)], heap.Objects) : null,
+            RecorderOwned = [.. RecorderSetsForTheBenchmark.Where(o => given.Has(o[2..]))],
+        };
     }
 
     /// <summary>The benchmark's options as its help lists them.</summary>

@@ -16,25 +16,6 @@ public static class BenchmarkRuntimeConfig
 {
     public const string FileName = "benchmark.runtimeconfig.json";
 
-    /// <summary>The --appcontext assignments among benchmark arguments; a malformed one is the same usage error as in the benchmark.</summary>
-    public static IReadOnlyList<KeyValuePair<string, bool>> AppContextSwitches(IReadOnlyList<string> benchmarkArgs)
-    {
-        var switches = new List<KeyValuePair<string, bool>>();
-        for (var i = 0; i < benchmarkArgs.Count; i++)
-        {
-            if (benchmarkArgs[i].Equals("--appcontext", StringComparison.OrdinalIgnoreCase))
-            {
-                if (i + 1 >= benchmarkArgs.Count) throw new Common.UsageException("option --appcontext needs a value");
-                switches.Add(Common.AppContextSwitch.Parse(benchmarkArgs[++i]));
-            }
-            else if (benchmarkArgs[i].StartsWith("--appcontext=", StringComparison.OrdinalIgnoreCase))
-            {
-                switches.Add(Common.AppContextSwitch.Parse(benchmarkArgs[i]["--appcontext=".Length..]));
-            }
-        }
-        return switches;
-    }
-
     /// <summary>Writes the benchmark's runtimeconfig.json plus the switches to <paramref name="path"/>.</summary>
     public static void Write(string benchmarkDll, IReadOnlyList<KeyValuePair<string, bool>> switches, string path)
     {

@@ -28,7 +28,7 @@ public static class RecordCommand
         }
         var command = BuildCommand(options, progress, cancel, out var recordsBenchmark);
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
-        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? BenchmarkRuntimeConfig.AppContextSwitches(options.BenchmarkArgs) : [];
+        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
         if (switches.Count > 0)
@@ -37,7 +37,7 @@ public static class RecordCommand
             BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
             command = command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
         }
-        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.BenchmarkArgs, folder, progress) : null;
+        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.Benchmark.Heap, folder, progress) : null;
         if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
         heap?.Start(cancel);
         // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
@@ -126,10 +126,11 @@ public static class RecordCommand
         recordsBenchmark = options.Command.Count == 0;
         if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), options.Environment);
 
-        foreach (var reserved in new[] { "--json", "--csv" })
-            if (options.BenchmarkArgs.Any(a => a.Equals(reserved, StringComparison.OrdinalIgnoreCase) || a.StartsWith(reserved + "=", StringComparison.OrdinalIgnoreCase)))
-                throw new UsageException($"record: {reserved} is set by the recorder (results go into the trace folder)");
-        if (IsMultiSerializerFirstCall(options.BenchmarkArgs))
+        if (options.Benchmark.RecorderOwned.FirstOrDefault() is { } reserved)
+            throw new UsageException(reserved is "--json" or "--csv"
+                ? $"record: {reserved} is set by the recorder (results go into the trace folder)"
+                : $"record: {reserved} is set by the recorder");
+        if (options.Benchmark.FirstCall && options.Benchmark.Serializers.Count != 1)
             throw new UsageException("record --test firstcall measures one serializer per fresh process: add --serializers NAME (one name) and record once per serializer");
         // Another runtime: the same benchmark published self-contained for it, started like the .NET Framework build (directly).
         if (options.Runtime is { IsToolRuntime: false } runtime)
@@ -137,22 +138,6 @@ public static class RecordCommand
         var benchmark = BenchmarkBuild.PathFor(options.Framework, AppContext.BaseDirectory);
         if (!File.Exists(benchmark)) throw new UsageException($"benchmark not found next to the tool: {benchmark} (build the solution first)");
         return BenchmarkBuild.Command(options.Framework, benchmark, options.BenchmarkArgs, options.Environment);
-    }
-
-    private static bool IsMultiSerializerFirstCall(IReadOnlyList<string> args)
-    {
-        string? Value(string name)
-        {
-            for (var i = 0; i < args.Count; i++)
-            {
-                if (args[i].Equals(name, StringComparison.OrdinalIgnoreCase) && i + 1 < args.Count) return args[i + 1];
-                if (args[i].StartsWith(name + "=", StringComparison.OrdinalIgnoreCase)) return args[i][(name.Length + 1)..];
-            }
-            return null;
-        }
-        if (!string.Equals(Value("--test"), "firstcall", StringComparison.OrdinalIgnoreCase)) return false;
-        var serializers = Value("--serializers");
-        return serializers is null || serializers.Contains(',', StringComparison.Ordinal);
     }
 
     /// <summary>The runtime the benchmark reported it ran on (results.json, e.g. ".NET 8.0.31"): the recorded process's own word.</summary>
@@ -173,20 +158,23 @@ public static class RecordCommand
         var source = Path.Combine(AppContext.BaseDirectory, StackTagsSource);
         if (!File.Exists(source)) return null;
         File.Copy(source, folder.StackTags, overwrite: true);
-        return TraceFolder.StackTagsFileName;
+        return TraceFolderLayout.StackTags;
     }
 
-    private static Manifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
+    /// <summary>manifest.json's recorderVersion: this assembly's version (Directory.Build.props).</summary>
+    private static string RecorderVersion => typeof(RecordCommand).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+
+    private static TraceManifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
     {
         var dropped = new List<string>();
         var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
         if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
             dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
         if (profile.Providers.Any(p => p.Etw is not null)) dropped.Add("per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
-        return new Manifest
+        return new TraceManifest
         {
-            RecorderVersion = Manifest.Version,
-            Backend = "eventpipe",
+            RecorderVersion = RecorderVersion,
+            Backend = TraceManifest.EventPipeBackend,
             Profile = profile.Name,
             ProfileDescription = profile.Description,
             Providers = providers.Select(p => new ManifestProvider(
@@ -197,7 +185,7 @@ public static class RecordCommand
             RecorderRuntime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
             BenchmarkRuntime = BenchmarkRuntimeOf(folder),
             RequestedRuntime = options.Runtime?.Requested,
-            OperatingSystem = Manifest.Os,
+            OperatingSystem = $"{System.Runtime.InteropServices.RuntimeInformation.OSDescription} {System.Runtime.InteropServices.RuntimeInformation.OSArchitecture}",
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,
             CpuSamplingMs = sampler ? 1.0 : null,
@@ -211,8 +199,8 @@ public static class RecordCommand
             Status = outcome.Status,
             Incomplete = outcome.Incomplete || outcome.Status == RecordingStatus.ChildFailed,
             TraceBytes = outcome.TraceBytes,
-            TraceFile = TraceFolder.TraceFileName,
-            ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolder.ResultsJsonFileName : null,
+            TraceFile = TraceFolderLayout.Trace,
+            ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,

@@ -1,11 +1,13 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Recorder.Etw;
 
 /// <summary>What an ETW recording adds to manifest.json: backend, kernel flags, sampling interval and session names.</summary>
 public static class EtwManifest
 {
-    public const string Backend = "etw";
+    public const string Backend = TraceManifest.EtwBackend;
 
-    public static Manifest Apply(Manifest manifest, EtwSessionPlan plan) => manifest with
+    public static TraceManifest Apply(TraceManifest manifest, EtwSessionPlan plan) => manifest with
     {
         Backend = Backend,
         Providers = plan.Providers.Select(p => new ManifestProvider(p.Name, $"0x{p.Keywords:X}", p.Level.ToString(), p.KeywordNames)).ToList(),
@@ -17,7 +19,7 @@ public static class EtwManifest
         KernelFlags = $"0x{(long)plan.KernelKeywords:X}",
         KernelStacks = plan.KernelStackNames.ToList(),
         EtwSessions = plan.Layout == EtwSessionLayout.Combined ? [plan.SessionName] : [plan.KernelSessionName, plan.SessionName],
-        TraceFile = TraceFolder.EtlFileName,
+        TraceFile = TraceFolderLayout.Etl,
         Dropped = plan.SkippedProviders.Select(p => $"{p}: EventPipe only; ETW samples CPU with kernel profile interrupts instead").ToList(),
     };
 }

@@ -68,7 +68,7 @@ public sealed class EtwRecorder
             if (session.EventsLost > 0) warnings.Add($"{session.EventsLost:N0} ETW events were lost (buffers full): use a profile with fewer stacks or a longer sampling interval");
 
             StopQuietly(session, warnings);
-            progress?.Report($"merging {SessionFileName} into {TraceFolder.EtlFileName}...");
+            progress?.Report($"merging {SessionFileName} into {TraceFolderLayout.Etl}...");
             // Merge adds the kernel's image and symbol information (KernelTraceControl.dll) that WPA and TraceLog need.
             TraceEventSession.Merge([sessionFile], folder.Etl);
             TryDelete(sessionFile);

@@ -16,7 +16,7 @@ public static class HeapDumpWriter
     public static async Task<HeapSnapshotInfo> WriteAsync(HeapSnapshotInfo snapshot, int processId, string folder, long workingSetBytes,
         string? runtimeDirectory, TimeSpan timeout, CancellationToken cancel)
     {
-        var file = HeapSnapshotRootNames.DumpFileName(snapshot.Serializer, snapshot.Objects);
+        var file = TraceFolderLayout.HeapDumpFileName(snapshot.Serializer, snapshot.Objects);
         var path = Path.Combine(folder, file);
         var result = snapshot with { File = file, DumpType = Type.ToString() };
         if (HeapDumpProblems.BeforeDump(path, workingSetBytes) is { } problem)

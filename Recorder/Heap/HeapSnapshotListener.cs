@@ -39,10 +39,8 @@ public sealed class HeapSnapshotListener : IAsyncDisposable
     }
 
     /// <summary>Null when the benchmark arguments ask for no heap snapshot.</summary>
-    public static HeapSnapshotListener? For(IReadOnlyList<string> benchmarkArgs, TraceFolder folder, IProgress<string>? progress, TimeSpan? dumpTimeout = null) =>
-        HeapRequest.From(benchmarkArgs) is { } request
-            ? new HeapSnapshotListener(request, folder, progress, dumpTimeout ?? HeapSnapshotProtocol.DefaultDumpTimeout)
-            : null;
+    public static HeapSnapshotListener? For(HeapRequest? request, TraceFolder folder, IProgress<string>? progress, TimeSpan? dumpTimeout = null) =>
+        request is null ? null : new HeapSnapshotListener(request, folder, progress, dumpTimeout ?? HeapSnapshotProtocol.DefaultDumpTimeout);
 
     /// <summary>Added to the benchmark's command line: where to connect, and a wait that outlasts the dump timeout.</summary>
     public IReadOnlyList<string> BenchmarkArguments =>

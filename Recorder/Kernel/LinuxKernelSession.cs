@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
@@ -25,7 +26,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
 
     public KernelSessionInfo Info { get; private set; } = KernelSessionInfo.Off("not started");
 
-    public bool SamplesCpu => perf.Accepted.Any(e => e.Name == PerfEventPlan.CpuClock);
+    public bool SamplesCpu => perf.Accepted.Any(e => e.Name == PerfRecording.CpuClock);
 
     /// <summary>The session for a recording, or null with the reason it will not record (shown and kept in the manifest).</summary>
     public static (LinuxKernelSession? Session, KernelSessionInfo? Why) For(KernelMode mode, TraceProfile profile, TraceFolder folder, IProgress<string>? progress)
@@ -71,12 +72,12 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             Status = KernelSessionInfo.Recorded,
             Tool = $"perf {perf.Version}",
             CommandLine = session.CommandLine,
-            Clock = "CLOCK_MONOTONIC",
-            CpuSamplePeriodNs = perf.Accepted.Any(e => e.Name == PerfEventPlan.CpuClock) ? PerfEventPlan.PeriodNs(profile) : null,
+            Clock = Common.PerfRecording.Clock,
+            CpuSamplePeriodNs = perf.Accepted.Any(e => e.Name == PerfRecording.CpuClock) ? PerfEventPlan.PeriodNs(profile) : null,
             Events = [.. perf.Accepted.Select(e => e.Spec)],
             Records = [.. perf.Accepted.Select(e => e.Describes)],
             Missing = [.. perf.Missing],
-            DataFile = TraceFolder.KernelDataFileName,
+            DataFile = TraceFolderLayout.KernelData,
             DataBytes = result.DataBytes,
             LostChunks = result.LostChunks,
         };
@@ -89,7 +90,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         try
         {
             var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
-            Info = info with { ScriptFile = TraceFolder.KernelScriptFileName, ScriptBytes = bytes };
+            Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes };
         }
         catch (IOException ex)
         {

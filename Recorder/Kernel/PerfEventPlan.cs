@@ -1,4 +1,4 @@
-using System.Globalization;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Profiles;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
@@ -14,16 +14,8 @@ public sealed record PerfEvent(string Name, string Spec, bool Stacks, string Des
 /// </summary>
 public static class PerfEventPlan
 {
-    public const string CpuClock = "cpu-clock";
-    public const string SchedSwitch = "sched:sched_switch";
-    public const string SchedWaking = "sched:sched_waking";
-
-    /// <summary>
-    /// A fixed period, not -F: frequency mode also throttles the tracepoints. The period is 1,001 ns off the
-    /// profile's whole milliseconds so samples do not fall in lock step with 1 ms timers (EventPipe's sampler,
-    /// the scheduler tick) and see the same phase of them every time.
-    /// </summary>
-    public static long PeriodNs(TraceProfile profile) => (long)Math.Round(profile.CpuSamplingMs * 1_000_000) + 1_001;
+    /// <summary>The profile's interval as a fixed cpu-clock period (<see cref="PerfRecording.PeriodNs"/> says why not -F).</summary>
+    public static long PeriodNs(TraceProfile profile) => PerfRecording.PeriodNs(profile.CpuSamplingMs);
 
     public static IReadOnlyList<PerfEvent> For(TraceProfile profile)
     {
@@ -34,14 +26,13 @@ public static class PerfEventPlan
         if (Has(kernel.Keywords, "Profile") && profile.CpuSamplingMs > 0)
         {
             var stacks = Has(kernel.Stacks, "Profile");
-            var period = PeriodNs(profile).ToString(CultureInfo.InvariantCulture);
-            events.Add(new(CpuClock, $"{CpuClock}/period={period},call-graph={(stacks ? "fp" : "no")}/", stacks,
+            events.Add(new(PerfRecording.CpuClock, PerfRecording.CpuClockSpec(PeriodNs(profile), stacks), stacks,
                 $"CPU samples every {PeriodNs(profile) / 1e6:F3} ms of on-CPU time{(stacks ? ", with call stacks" : "")}"));
         }
         if (Has(kernel.Keywords, "ContextSwitch"))
         {
             var stacks = Has(kernel.Stacks, "ContextSwitch");
-            events.Add(new(SchedSwitch, $"{SchedSwitch}/call-graph={(stacks ? "fp" : "no")}/", stacks,
+            events.Add(new(PerfRecording.SchedSwitch, PerfRecording.TracepointSpec(PerfRecording.SchedSwitch, stacks), stacks,
                 $"context switches{(stacks ? " with the switched-out thread's stack" : "")}"));
         }
         if (Has(kernel.Keywords, "Dispatcher"))
@@ -49,7 +40,7 @@ public static class PerfEventPlan
             var stacks = Has(kernel.Stacks, "ReadyThread");
             // sched_waking fires in the waker's context; sched_wakeup fires on the target CPU and, recording one
             // process, misses most cross-thread wake-ups.
-            events.Add(new(SchedWaking, $"{SchedWaking}/call-graph={(stacks ? "fp" : "no")}/", stacks,
+            events.Add(new(PerfRecording.SchedWaking, PerfRecording.TracepointSpec(PerfRecording.SchedWaking, stacks), stacks,
                 $"wake-ups (ready thread){(stacks ? " with the waker's stack" : "")}"));
         }
         return events;

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using System.Diagnostics;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
@@ -30,7 +31,7 @@ public static class PerfProbe
                 if (TryRecord(perf, [e], out var why)) accepted.Add(e);
                 else missing.Add($"{e.Name}: {why}");
             }
-        if (accepted.Any(e => e.Name == PerfEventPlan.CpuClock) && KernelFramesHidden())
+        if (accepted.Any(e => e.Name == PerfRecording.CpuClock) && KernelFramesHidden())
             missing.Add("kernel frames in CPU samples: perf_event_paranoid > 1 for a non-root user hides them (user-space samples only)");
         return new(perf, version, accepted, missing);
     }
@@ -40,7 +41,7 @@ public static class PerfProbe
         var output = Path.Combine(Path.GetTempPath(), $"esp-perf-probe-{Environment.ProcessId}-{Guid.NewGuid():N}.data");
         try
         {
-            var args = new List<string> { "record", "-q", "-k", "CLOCK_MONOTONIC" };
+            var args = new List<string> { "record", "-q", "-k", Common.PerfRecording.Clock };
             foreach (var e in events) args.AddRange(["-e", e.Spec]);
             args.AddRange(["-o", output, "--", "true"]);
             var ok = Run(perf, args, out var text) == 0;

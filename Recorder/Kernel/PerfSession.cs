@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
 using System.Text;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Processes;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
@@ -48,11 +49,11 @@ public sealed class PerfSession : IAsyncDisposable
         {
             Fifo.Create(ctl);
             Fifo.Create(ack);
-            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", "CLOCK_MONOTONIC", "--mmap-pages", "1024" };
+            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", PerfRecording.Clock, "--mmap-pages", "1024" };
             foreach (var e in perf.Accepted) args.AddRange(["-e", e.Spec]);
             // Exact switch-in and switch-out times of the process's own threads (sched_switch fires only when one of
             // them is switched out, so it cannot say when a thread got the CPU back).
-            if (perf.Accepted.Any(e => e.Name == PerfEventPlan.SchedSwitch)) args.Add("--switch-events");
+            if (perf.Accepted.Any(e => e.Name == PerfRecording.SchedSwitch)) args.Add(PerfRecording.SwitchEventsOption);
             args.AddRange(["-p", pid.ToString(CultureInfo.InvariantCulture), "-o", dataPath]);
             var psi = new ProcessStartInfo(perf.PerfPath!) { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = false };
             foreach (var a in args) psi.ArgumentList.Add(a);
@@ -158,7 +159,7 @@ public sealed class PerfSession : IAsyncDisposable
     public static async Task<long> ConvertAsync(string perfPath, string dataPath, string scriptPath, CancellationToken cancel)
     {
         var psi = new ProcessStartInfo(perfPath) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in PerfScriptArguments(dataPath)) psi.ArgumentList.Add(a);
+        foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
         using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
         var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
         await using (var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16))
@@ -178,9 +179,6 @@ public sealed class PerfSession : IAsyncDisposable
         return new FileInfo(scriptPath).Length;
     }
 
-    /// <summary>The exact `perf script` the analyzer's reader expects (Analyzer/Kernel/PerfScriptReader.cs).</summary>
-    public static IReadOnlyList<string> PerfScriptArguments(string dataPath) =>
-        ["script", "-i", dataPath, "--ns", "--show-mmap-events", "--show-switch-events", "--show-lost-events", "-F", "comm,pid,tid,time,event,trace,ip,sym,dso"];
 }
 
 public sealed record PerfSessionResult(int ExitCode, long DataBytes, string Log)

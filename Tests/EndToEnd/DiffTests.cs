@@ -103,7 +103,7 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
             Assert.False(reflection.DynamicCodeSupported);
             Assert.False(reflection.AppContextSwitches![DiffRecordings.DynamicCode]);
             // Under tracing the runtime reads the feature switch before Main: the recorder must pass it in a runtimeconfig.
-            var manifest = Manifest.Load(folder.Manifest);
+            var manifest = TraceManifest.Load(folder.Manifest);
             Assert.Contains("--runtimeconfig", manifest.CommandLine, StringComparison.Ordinal);
             var config = JsonNode.Parse(File.ReadAllText(Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName)))!;
             Assert.False(config["runtimeOptions"]!["configProperties"]![DiffRecordings.DynamicCode]!.GetValue<bool>());

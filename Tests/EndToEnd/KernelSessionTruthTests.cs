@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Kernel;
@@ -19,10 +20,10 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     [Fact]
     public void The_kernel_session_records_the_profiles_events_on_EventPipes_clock()
     {
-        var manifest = Manifest.Load(recorded.Folder.Manifest);
+        var manifest = TraceManifest.Load(recorded.Folder.Manifest);
         var kernel = manifest.Kernel ?? throw new InvalidOperationException("no kernel section in the manifest");
         Assert.True(kernel.Status == KernelSessionInfo.Recorded, $"kernel session not recorded: {kernel.Reason} (is linux-perf installed? .ci/run installs it)");
-        Assert.Equal([PerfEventPlan.CpuClock, PerfEventPlan.SchedSwitch, PerfEventPlan.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
+        Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
         Assert.Equal("CLOCK_MONOTONIC", kernel.Clock);
         Assert.True(File.Exists(recorded.Folder.KernelData) && File.Exists(recorded.Folder.KernelScript));
         // The fixture asked for EventPipe's sampler too (--eventpipe-samples on): the tables use the kernel's samples

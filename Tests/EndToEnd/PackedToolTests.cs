@@ -32,12 +32,12 @@ public sealed class PackedToolTests
             var record = Esp(esp, work, "record", "--n", "100", "--runs", "2", "--analyze");
             Assert.True(record.ExitCode == 0, record.StdErr);
             var folder = new TraceFolder(Assert.Single(Directory.GetDirectories(Path.Combine(work, "traces"))));
-            var manifest = Manifest.Load(folder.Manifest);
+            var manifest = TraceManifest.Load(folder.Manifest);
             // The benchmark that ran is the one inside the installed package, not the repository's build output.
             Assert.Contains(Path.Combine(toolDir, ".store"), manifest.CommandLine, StringComparison.Ordinal);
             Assert.Contains("SerializerBenchmark.dll", manifest.CommandLine, StringComparison.Ordinal);
             Assert.Equal("default", manifest.Profile);
-            Assert.Equal(TraceFolder.StackTagsFileName, manifest.StackTagsFile);
+            Assert.Equal(TraceFolderLayout.StackTags, manifest.StackTagsFile);
             Assert.True(File.Exists(folder.StackTags));
             Assert.Contains("per serializer", record.StdOut, StringComparison.Ordinal);
 

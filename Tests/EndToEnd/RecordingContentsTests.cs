@@ -21,7 +21,7 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
         Assert.True(File.Exists(folder.ResultsCsv));
         Assert.True(File.Exists(folder.StackTags));
         Assert.False(File.Exists(Path.Combine(folder.Path, ".recording")));
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal("default", manifest.Profile);
         Assert.Equal("eventpipe", manifest.Backend);
         Assert.Equal(RecordingStatus.Complete, manifest.Status);

@@ -25,6 +25,18 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public void What_the_recorder_acts_on_is_the_benchmarks_own_parse_of_its_arguments()
+    {
+        var b = RecordVerb.Parse(["--test", "FirstCall", "--serializers", "system.text.json", "--json=x.json"]).Benchmark;
+        Assert.True(b.FirstCall);
+        Assert.Equal(["System.Text.Json"], b.Serializers);
+        Assert.Equal(["--json"], b.RecorderOwned);
+        Assert.Same(BenchmarkRequest.None, RecordVerb.Parse(["--", "dotnet", "app.dll", "--test", "firstcall"]).Benchmark);
+        Assert.False(RecordVerb.Parse(["--n", "10"]).Benchmark.FirstCall);
+        Assert.Empty(RecordVerb.Parse(["--n", "10"]).Benchmark.RecorderOwned);
+    }
+
+    [Fact]
     public void The_recorders_choices_take_each_of_their_values()
     {
         Assert.True(RecordVerb.Parse(["--eventpipe-samples", "on"]).EventPipeSamples);

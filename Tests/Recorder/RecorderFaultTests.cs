@@ -20,7 +20,7 @@ public sealed class RecorderFaultTests
         var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(dir, "t"),
             ["--n", "20000", "--runs", "100", "--ops", "1", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "60", "--quiet"]);
         Assert.Equal(ExitCodes.Failed, exit);
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal(RecordingStatus.ChildCrashed, manifest.Status);
         Assert.True(manifest.Incomplete);
         Assert.Contains("ChildCrashed", output, StringComparison.Ordinal);
@@ -53,7 +53,7 @@ public sealed class RecorderFaultTests
         var (exit, folder, _) = await record;
         Assert.True(stopwatch.Elapsed < TimeSpan.FromSeconds(30), "interrupting took too long");
         Assert.Equal(ExitCodes.Interrupted, exit);
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal(RecordingStatus.Interrupted, manifest.Status);
         Assert.True(manifest.ChildProcessId > 0);
         Assert.ThrowsAny<ArgumentException>(() => System.Diagnostics.Process.GetProcessById(manifest.ChildProcessId!.Value));
@@ -111,7 +111,7 @@ public sealed class RecorderFaultTests
         var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(dir, "t"), ["--profile", "gc", "--", "dotnet", Repo.BenchmarkDll, "--n", "100", "--warmup", "1", "--runs", "1", "--ops", "1", "--serializers", "Reflection", "--quiet"]);
         Assert.Equal(0, exit);
         Assert.False(File.Exists(folder.ResultsJson), "results.json is only written when the recorder drives the benchmark itself");
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal("gc", manifest.Profile);
         Assert.DoesNotContain(manifest.Providers, p => p.Name == "Microsoft-DotNETCore-SampleProfiler");
         using var input = TraceInput.Open(folder.Path);

@@ -40,10 +40,24 @@ public sealed class RunEventSourceContractTests
     {
         Assert.Equal(RunEvents.MarkerMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal),
             MarkerThread.WaitMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal));
-        foreach (var method in MarkerThread.WaitMethodByOperation.Values.Append("OtherDuration"))
+        Assert.Equal(RunEvents.MarkerMethods, [.. MarkerThread.WaitMethodByOperation.Values, RunEvents.OtherMarkerMethod]);
+        foreach (var method in RunEvents.MarkerMethods)
         {
             var m = typeof(MarkerThread).GetMethod(method, System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance);
             Assert.True(m is not null && m.MethodImplementationFlags.HasFlag(System.Reflection.MethodImplAttributes.NoInlining), method);
         }
+    }
+
+    [Theory]
+    [InlineData("serialize"), InlineData("deserialize"), InlineData("firstcall")]
+    public void A_marker_method_names_its_operation(string operation) =>
+        Assert.Equal(operation, RunEvents.OperationOfMarkerMethod(RunEvents.MarkerMethodByOperation[operation]));
+
+    [Fact]
+    public void Other_and_unknown_marker_methods_are_other()
+    {
+        Assert.Equal("other", RunEvents.OperationOfMarkerMethod(RunEvents.OtherMarkerMethod));
+        Assert.Equal("other", RunEvents.OperationOfMarkerMethod(null));
+        Assert.Equal("other", RunEvents.OperationOfMarkerMethod("Main"));
     }
 }

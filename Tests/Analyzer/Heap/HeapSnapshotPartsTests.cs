@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Cli.Commands;
 using System.Reflection;
 using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Benchmark;
@@ -42,20 +43,21 @@ public sealed class HeapSnapshotPartsTests
     private static string Usage(params string[] args) => Assert.Throws<UsageException>(() => BenchmarkOptions.Parse(args)).Message;
 
     [Fact]
-    public void The_recorder_reads_the_request_in_the_benchmarks_own_syntax_and_owns_the_pipe_options()
+    public void The_recorder_takes_the_request_from_the_benchmarks_own_parse_and_owns_the_pipe_options()
     {
-        Assert.Null(HeapRequest.From(["--n", "10"]));
-        Assert.Equal(10_000, HeapRequest.From(["--heap", "a,b", "--n", "10k,5"])!.Objects);
-        Assert.Equal(["a", "b"], HeapRequest.From(["--heap=a, b", "--heap-objects", "3"])!.Serializers);
-        Assert.Equal(3, HeapRequest.From(["--heap=a", "--heap-objects=3"])!.Objects);
-        Assert.Throws<UsageException>(() => HeapRequest.From(["--heap", "a", "--heap-pipe", "x"]));
+        HeapRequest? Heap(params string[] args) => RecordVerb.Parse(args).Benchmark.Heap;
+        Assert.Null(Heap("--n", "10"));
+        Assert.Equal(10_000, Heap("--heap", "Reflection,System.Text.Json", "--n", "10k,5")!.Objects);
+        Assert.Equal(["Reflection", "System.Text.Json"], Heap("--heap=reflection, System.Text.Json", "--n", "3")!.Serializers);
+        Assert.Equal(3, Heap("--heap=Reflection", "--n", "5,3", "--heap-objects=3")!.Objects);
+        Assert.Equal(["--heap-pipe"], RecordVerb.Parse(["--heap", "Reflection", "--heap-pipe", "x"]).Benchmark.RecorderOwned);
     }
 
     [Fact]
     public void Dump_file_names_are_safe_and_readable()
     {
-        Assert.Equal("heap-System.Text.Json-200.dmp", HeapSnapshotRootNames.DumpFileName("System.Text.Json", 200));
-        Assert.Equal("heap-a_b_c-1.dmp", HeapSnapshotRootNames.DumpFileName("a/b:c", 1));
+        Assert.Equal("heap-System.Text.Json-200.dmp", TraceFolderLayout.HeapDumpFileName("System.Text.Json", 200));
+        Assert.Equal("heap-a_b_c-1.dmp", TraceFolderLayout.HeapDumpFileName("a/b:c", 1));
     }
 
     [Fact]

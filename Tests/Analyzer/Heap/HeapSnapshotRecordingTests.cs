@@ -67,7 +67,7 @@ public sealed class HeapSnapshotRecordingTests
             Assert.True(exit == ExitCodes.Ok, output);
 
             // The manifest says which run each dump belongs to; results.json has the in-process side.
-            var manifest = Manifest.Load(folder.Manifest);
+            var manifest = TraceManifest.Load(folder.Manifest);
             Assert.NotNull(manifest.HeapSnapshots);
             Assert.Equal(Serializers, manifest.HeapSnapshots.Select(h => h.Serializer));
             Assert.All(manifest.HeapSnapshots, h =>
@@ -139,7 +139,7 @@ public sealed class HeapSnapshotRecordingTests
         {
             var outDir = Path.Combine(dir, "t");
             // A folder where the first dump should go: the runtime cannot create the file.
-            Directory.CreateDirectory(Path.Combine(outDir, HeapSnapshotRootNames.DumpFileName("System.Text.Json", 100)));
+            Directory.CreateDirectory(Path.Combine(outDir, TraceFolderLayout.HeapDumpFileName("System.Text.Json", 100)));
             var (exit, folder, output) = await Recording.RecordAsync(outDir,
             [
                 "--profile", "gc", "--data", "sharedstrings", "--n", "100", "--warmup", "0", "--runs", "1", "--ops", "1", "--test", "deserialize",
@@ -147,7 +147,7 @@ public sealed class HeapSnapshotRecordingTests
             ]);
 
             Assert.Equal(ExitCodes.Failed, exit);
-            var manifest = Manifest.Load(folder.Manifest);
+            var manifest = TraceManifest.Load(folder.Manifest);
             Assert.Equal(RecordingStatus.Complete, manifest.Status);
             var failed = manifest.HeapSnapshots!.Single(h => h.Serializer == "System.Text.Json");
             Assert.Equal(HeapSnapshotStatus.Failed, failed.Status);

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -159,7 +160,7 @@ public sealed class KernelStagesTests
     public void The_profiles_kernel_part_renders_to_perf_events_with_stacks_where_the_profile_asks()
     {
         var events = PerfEventPlan.For(ProfileCatalog.Get("default"));
-        Assert.Equal([PerfEventPlan.CpuClock, PerfEventPlan.SchedSwitch, PerfEventPlan.SchedWaking], events.Select(e => e.Name));
+        Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], events.Select(e => e.Name));
         Assert.All(events, e => Assert.True(e.Stacks));
         Assert.Equal("cpu-clock/period=1001001,call-graph=fp/", events[0].Spec);
         // The gc profile: context switches only (run windows), no sampling, no stacks.

@@ -124,4 +124,24 @@ public sealed class PerfScriptReaderTests
         Assert.Equal(2, trace.Samples.Count);
         Assert.True(bad >= 1);
     }
+
+    [Theory]
+    [InlineData("        my thread 12 34/56   618.5: cpu-clock/period=1001001,call-graph=fp/: ")]
+    [InlineData("dotnet 1/2 3.4:cpu-clock")]
+    [InlineData("   7/8 1.000000001: cpu-clock")]
+    [InlineData("a 1/2 3.4 5/6 7.8: cpu-clock")]
+    [InlineData("x -1/-1 0.5: cpu-clock")]
+    public void Header_lines_are_split_as_the_regex_perf_script_was_first_read_with_splits_them(string header)
+    {
+        // The reader's first version matched headers with this regex; the hand-written parser must agree with it.
+        var m = System.Text.RegularExpressions.Regex.Match(header, @"^\s*(?<comm>.*?)\s+(?<pid>-?\d+)/(?<tid>-?\d+)\s+(?<sec>\d+)\.(?<frac>\d+):\s*(?<rest>.*)$");
+        Assert.True(m.Success);
+        var trace = Read(header + "\n\tffffffff8225f2d9 pvm_irq_enable ([kernel.kallsyms])\n", out var bad);
+        Assert.Equal(0, bad);
+        var sample = Assert.Single(trace.Samples);
+        Assert.Equal(int.Parse(m.Groups["tid"].Value, System.Globalization.CultureInfo.InvariantCulture), sample.ThreadId);
+        if (sample.ThreadId > 0) Assert.Equal(m.Groups["comm"].Value, trace.ThreadNames[sample.ThreadId]);
+        var frac = m.Groups["frac"].Value.PadRight(9, '0')[..9];
+        Assert.Equal(long.Parse(m.Groups["sec"].Value, System.Globalization.CultureInfo.InvariantCulture) * 1_000_000_000 + long.Parse(frac, System.Globalization.CultureInfo.InvariantCulture), sample.TimeNs);
+    }
 }

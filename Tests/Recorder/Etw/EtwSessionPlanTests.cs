@@ -146,7 +146,7 @@ public sealed class EtwSessionPlanTests
     public void Manifest_records_backend_kernel_flags_sampling_and_sessions()
     {
         var plan = Default(EtwSessionLayout.KernelLoggerAndUserSession);
-        var baseManifest = new Manifest
+        var baseManifest = new TraceManifest
         {
             RecorderVersion = "0", Backend = "eventpipe", Profile = "default", ProfileDescription = "", Providers = [], CommandLine = "x",
             RecorderRuntime = "", OperatingSystem = "", StartTimeUtc = DateTime.UnixEpoch,
@@ -158,7 +158,7 @@ public sealed class EtwSessionPlanTests
         Assert.Equal(["Profile", "ContextSwitch", "ReadyThread"], m.KernelStacks);
         Assert.Equal(1.0, m.CpuSamplingMs);
         Assert.Equal(["NT Kernel Logger", Session], m.EtwSessions);
-        Assert.Equal(TraceFolder.EtlFileName, m.TraceFile);
+        Assert.Equal(TraceFolderLayout.Etl, m.TraceFile);
         Assert.Equal([Session], EtwManifest.Apply(baseManifest, EtwSessionPlan.ForRecording(ProfileCatalog.Get("default"), 4242)).EtwSessions);
         Assert.Equal("0x4000000C019", m.Providers.Single(p => p.Name == KeywordNames.ClrProvider).Keywords);
     }

@@ -47,7 +47,7 @@ public sealed class ChildrenOfTheRecordedProcessTests : IDisposable
         Assert.Matches(@"^\d+\.\d+\.\d+", sdk.Output.Trim());
 
         // The trace is the direct child's, by the manifest and by the runtime's own header in the trace.
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal(RecordingStatus.Complete, manifest.Status);
         Assert.Equal(truth.ProcessId, manifest.ChildProcessId);
         Assert.Equal(truth.ProcessId, NetTraceBlocks.Scan(folder.Trace).ProcessId);

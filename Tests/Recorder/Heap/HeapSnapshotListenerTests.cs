@@ -15,7 +15,7 @@ public sealed class HeapSnapshotListenerTests
         var dir = Repo.NewTempDir("listener");
         try
         {
-            await using var listener = HeapSnapshotListener.For(["--heap", "A,B", "--n", "5"], new TraceFolder(dir), progress: null)!;
+            await using var listener = HeapSnapshotListener.For(new HeapRequest(["A", "B"], 5), new TraceFolder(dir), progress: null)!;
             listener.Start(CancellationToken.None);
             Assert.Equal("--heap-pipe", listener.BenchmarkArguments[0]);
             using (var client = new NamedPipeClientStream(".", listener.PipeName, PipeDirection.InOut, PipeOptions.CurrentUserOnly))
@@ -51,7 +51,7 @@ public sealed class HeapSnapshotListenerTests
         var dir = Repo.NewTempDir("listener");
         try
         {
-            await using var listener = HeapSnapshotListener.For(["--heap", "A", "--heap-objects", "7"], new TraceFolder(dir), progress: null)!;
+            await using var listener = HeapSnapshotListener.For(new HeapRequest(["A"], 7), new TraceFolder(dir), progress: null)!;
             listener.Start(CancellationToken.None);
             var watch = System.Diagnostics.Stopwatch.StartNew();
             var outcome = Assert.Single(await listener.FinishAsync());

@@ -55,7 +55,7 @@ public sealed class KernelSessionFaultTests : IDisposable
             var (exit, folder, output) = await Recording.RecordAsync(Path.Combine(_dir, "noperf"), Small);
             Assert.Equal(ExitCodes.Ok, exit);
             Assert.Contains("kernel session: not recorded (perf is not installed", output, StringComparison.Ordinal);
-            var manifest = Manifest.Load(folder.Manifest);
+            var manifest = TraceManifest.Load(folder.Manifest);
             Assert.Equal(KernelSessionInfo.NotRecorded, manifest.Kernel!.Status);
             Assert.Contains("/nonexistent/perf", manifest.Kernel.Reason, StringComparison.Ordinal);
             Assert.Contains(manifest.Providers, p => p.Name == "Microsoft-DotNETCore-SampleProfiler");
@@ -78,7 +78,7 @@ public sealed class KernelSessionFaultTests : IDisposable
     {
         var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(_dir, "off"), ["--kernel", "off", .. Small]);
         Assert.Equal(ExitCodes.Ok, exit);
-        var manifest = Manifest.Load(folder.Manifest);
+        var manifest = TraceManifest.Load(folder.Manifest);
         Assert.Equal("--kernel off", manifest.Kernel!.Reason);
         Assert.False(File.Exists(folder.KernelData));
     }
@@ -93,7 +93,7 @@ public sealed class KernelSessionFaultTests : IDisposable
             // Not root: this test's own user is the partly permitted one.
             var (ownExit, ownFolder, _) = await Recording.RecordAsync(Path.Combine(_dir, "user"), Small);
             Assert.Equal(ExitCodes.Ok, ownExit);
-            AssertPartial(Manifest.Load(ownFolder.Manifest).Kernel!);
+            AssertPartial(TraceManifest.Load(ownFolder.Manifest).Kernel!);
             return;
         }
         Directory.CreateDirectory(Path.Combine(_dir, "nobody"));
@@ -110,7 +110,7 @@ public sealed class KernelSessionFaultTests : IDisposable
         var stdout = await p.StandardOutput.ReadToEndAsync();
         await p.WaitForExitAsync();
         Assert.True(p.ExitCode == 0, $"esp record as nobody exited {p.ExitCode}: {stdout} {await stderr}");
-        AssertPartial(Manifest.Load(Path.Combine(outDir, TraceFolder.ManifestFileName)).Kernel!);
+        AssertPartial(TraceManifest.Load(Path.Combine(outDir, TraceFolderLayout.Manifest)).Kernel!);
         Assert.Contains("missing: sched:sched_switch", stdout, StringComparison.Ordinal);
 
         using var input = TraceInput.Open(outDir);
@@ -122,8 +122,8 @@ public sealed class KernelSessionFaultTests : IDisposable
     private static void AssertPartial(KernelSessionInfo kernel)
     {
         Assert.Equal(KernelSessionInfo.Recorded, kernel.Status);
-        Assert.Equal([PerfEventPlan.CpuClock], kernel.Events.Select(e => e.Split('/')[0]));
-        Assert.Contains(kernel.Missing, m => m.StartsWith(PerfEventPlan.SchedSwitch, StringComparison.Ordinal));
+        Assert.Equal([PerfRecording.CpuClock], kernel.Events.Select(e => e.Split('/')[0]));
+        Assert.Contains(kernel.Missing, m => m.StartsWith(PerfRecording.SchedSwitch, StringComparison.Ordinal));
         Assert.Contains(kernel.Missing, m => m.Contains("kernel frames", StringComparison.Ordinal));
     }
 
@@ -139,7 +139,7 @@ public sealed class KernelSessionFaultTests : IDisposable
             ["--n", "20000", "--warmup", "1", "--runs", "39", "--ops", "1", "--test", "serialize", "--serializers", "Reflection", "--fail-after-runs", "20", "--quiet"]);
         Assert.Equal(ExitCodes.Failed, exit);
         Assert.Empty(PerfProcessesFor(folder.Path));
-        Assert.Equal(KernelSessionInfo.Recorded, Manifest.Load(folder.Manifest).Kernel!.Status);
+        Assert.Equal(KernelSessionInfo.Recorded, TraceManifest.Load(folder.Manifest).Kernel!.Status);
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);

@@ -1,12 +1,4 @@
-namespace EtwSerializerProfiler.Recorder.Kernel;
-
-public enum KernelMode
-{
-    /// <summary>perf on Linux wherever it works; the ETW backend has its own kernel session.</summary>
-    Auto,
-    Perf,
-    Off,
-}
+namespace EtwSerializerProfiler.Common;
 
 /// <summary>manifest.json's "kernel": what the kernel session recorded, what it could not, and where the data is.</summary>
 public sealed record KernelSessionInfo

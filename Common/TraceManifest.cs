@@ -1,13 +1,20 @@
-using System.Runtime.InteropServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using EtwSerializerProfiler.Recorder.Profiles;
 
-namespace EtwSerializerProfiler.Recorder;
+namespace EtwSerializerProfiler.Common;
 
-/// <summary>manifest.json: everything needed to interpret a trace folder later, on another machine.</summary>
-public sealed record Manifest
+/// <summary>
+/// manifest.json: everything needed to interpret a trace folder later, on another machine. The recorder writes it
+/// (<see cref="Save"/>), the analyzer reads it (<see cref="Load"/>, <see cref="TryLoad"/>); both through
+/// <see cref="JsonOptions"/>, which fixes the wire format (camelCase names, nulls left out, indented). Folders
+/// recorded before this record moved here have the same format (Tests/Common/TraceManifestTests.cs reads one).
+/// </summary>
+public sealed record TraceManifest
 {
+    /// <summary>The values of <see cref="Backend"/>.</summary>
+    public const string EventPipeBackend = "eventpipe";
+    public const string EtwBackend = "etw";
+
     public required string RecorderVersion { get; init; }
     public required string Backend { get; init; }
     public required string Profile { get; init; }
@@ -31,7 +38,7 @@ public sealed record Manifest
     public string? KernelFlags { get; init; }
     public List<string>? KernelStacks { get; init; }
     /// <summary>Linux: the perf kernel session beside EventPipe (or why there is none).</summary>
-    public Kernel.KernelSessionInfo? Kernel { get; init; }
+    public KernelSessionInfo? Kernel { get; init; }
     /// <summary>ETW only: the sessions that recorded (one on Windows 8+, kernel logger plus user session before).</summary>
     public List<string>? EtwSessions { get; init; }
     public int? ChildProcessId { get; init; }
@@ -47,7 +54,7 @@ public sealed record Manifest
     public List<string> Dropped { get; init; } = [];
     public List<string> Warnings { get; init; } = [];
     /// <summary>--heap: every requested snapshot, taken or not, with the run it belongs to and the dump's file.</summary>
-    public List<Common.HeapSnapshotInfo>? HeapSnapshots { get; init; }
+    public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {
@@ -56,14 +63,30 @@ public sealed record Manifest
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     };
 
-    public void Save(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, JsonOptions));
+    public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
 
-    public static Manifest Load(string path) =>
-        JsonSerializer.Deserialize<Manifest>(File.ReadAllText(path), JsonOptions) ?? throw new InvalidDataException($"{path}: empty manifest");
+    public void Save(string path) => File.WriteAllText(path, ToJson());
 
-    public static string Version => typeof(Manifest).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+    public static TraceManifest Parse(string json) =>
+        JsonSerializer.Deserialize<TraceManifest>(json, JsonOptions) ?? throw new InvalidDataException("empty manifest");
 
-    public static string Os => $"{RuntimeInformation.OSDescription} {RuntimeInformation.OSArchitecture}";
+    public static TraceManifest Load(string path)
+    {
+        try { return Parse(File.ReadAllText(path)); }
+        catch (InvalidDataException) { throw new InvalidDataException($"{path}: empty manifest"); }
+    }
+
+    /// <summary>
+    /// For readers that do without a manifest (the analyzer: a bare .nettrace has none): null when the file is
+    /// missing or not a manifest (damaged, or a required field absent), never an exception.
+    /// </summary>
+    public static TraceManifest? TryLoad(string? path)
+    {
+        if (path is null || !File.Exists(path)) return null;
+        try { return Parse(File.ReadAllText(path)); }
+        catch (Exception ex) when (ex is JsonException or IOException or InvalidDataException or NotSupportedException or UnauthorizedAccessException) { return null; }
+    }
 }
 
+/// <summary>One provider the session enabled: keywords as a hex mask and by name.</summary>
 public sealed record ManifestProvider(string Name, string Keywords, string Level, IReadOnlyList<string> KeywordNames);

@@ -1,0 +1,36 @@
+namespace EtwSerializerProfiler.Common;
+
+/// <summary>
+/// The file names of a trace folder (`esp record` writes them, `esp analyze` and `esp heap` look for them): the one
+/// definition both sides use, so a rename cannot leave recordings the analyzer no longer finds. Changing a name here
+/// changes the trace folder format: old folders keep the old name (keep reading it).
+/// </summary>
+public static class TraceFolderLayout
+{
+    /// <summary>The EventPipe trace.</summary>
+    public const string Trace = "trace.nettrace";
+    /// <summary>The ETW trace (Windows, --backend etw).</summary>
+    public const string Etl = "trace.etl";
+    public const string Manifest = "manifest.json";
+    /// <summary>The benchmark's own in-process results (the truth the analyzer's figures are checked against).</summary>
+    public const string ResultsJson = "results.json";
+    public const string ResultsCsv = "results.csv";
+    /// <summary>The stack tags the recording was made with (copied from stacktags/ beside the tool).</summary>
+    public const string StackTags = "Serializers.stacktags";
+    /// <summary>The Linux kernel session: perf's own file (for `perf report`), not read by the analyzer.</summary>
+    public const string KernelData = "kernel.perf.data";
+    /// <summary>The Linux kernel session as `perf script` text (<see cref="PerfRecording.ScriptArguments"/>), gzipped: what the analyzer reads.</summary>
+    public const string KernelScript = "kernel.perf-script.txt.gz";
+    /// <summary>Heap snapshots (`esp record --heap`): <see cref="HeapDumpFileName"/> names each.</summary>
+    public const string HeapDumpPattern = "heap-*.dmp";
+
+    /// <summary>The files the analyzer reads beside a trace (also what it extracts from a zip with the trace).</summary>
+    public static readonly IReadOnlyList<string> AnalyzerCompanions = [ResultsJson, StackTags, Manifest, KernelScript];
+
+    /// <summary>heap-System.Text.Json-200.dmp: one dump per serializer and size, named so a folder listing reads well.</summary>
+    public static string HeapDumpFileName(string serializer, int objects)
+    {
+        var safe = string.Concat(serializer.Select(c => char.IsLetterOrDigit(c) || c is '.' or '-' or '_' ? c : '_'));
+        return $"heap-{safe}-{objects}.dmp";
+    }
+}

@@ -1,0 +1,52 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.Report.Sections;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Analyzer.Findings;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Model;
+
+/// <summary>
+/// Enums written by their [WireName], one mapping for every format: a BenchmarkDotNet iteration's window used to be
+/// "run-events" in CSV and "harness-events" in JSON.
+/// </summary>
+public sealed class WireNamesTests
+{
+    [Fact]
+    public void Every_member_has_its_own_wire_name()
+    {
+        Assert.Equal(["marker-wait", "run-events", "harness-events"], WireNames.All<WindowSource>());
+        Assert.Equal(["none", "run-events", "marker-waits", "benchmarkdotnet"], WireNames.All<RunSource>());
+    }
+
+    private static TraceAnalysis OneRunPerSource()
+    {
+        var analysis = SyntheticRuns.Analysis(Enum.GetValues<WindowSource>().Select((source, i) =>
+            SyntheticRuns.Run("S", "deserialize", 10, i, 1.0, set: r => r.Source = source)));
+        analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
+        return analysis;
+    }
+
+    [Fact]
+    public void Csv_json_text_and_html_write_each_window_source_by_its_wire_name()
+    {
+        var analysis = OneRunPerSource();
+        var expected = WireNames.All<WindowSource>();
+
+        var csv = AnalysisReport.Render(analysis, TableFormat.Csv).Split('\n').Skip(1).Where(l => l.Length > 0).ToList();
+        Assert.Equal(expected, csv.Select(l => l.Split(',')[6]));
+
+        var json = JsonNode.Parse(AnalysisReport.Render(analysis, TableFormat.Json))!;
+        Assert.Equal(expected, json["runs"]!.AsArray().Select(r => (string)r!["window"]!));
+        Assert.Equal("benchmarkdotnet", (string)json["trace"]!["runSource"]!);
+
+        var text = PlainText.Table(AnalysisReport.RunsTable(analysis));
+        foreach (var name in expected) Assert.Contains($" {name} ", text, StringComparison.Ordinal);
+
+        var html = new HtmlWriter();
+        new TablesSection("t", "T", [], [AnalysisReport.RunsTable(analysis)]).Write(html, new ChartSet());
+        foreach (var name in expected) Assert.Contains($">{name}<", html.ToString(), StringComparison.Ordinal);
+    }
+}

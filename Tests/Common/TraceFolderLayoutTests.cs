@@ -1,0 +1,41 @@
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Recorder;
+
+// Not Tests.Common: that namespace would hide EtwSerializerProfiler.Common from the tests that write Common.ExitCodes.
+namespace EtwSerializerProfiler.Tests.Contracts;
+
+/// <summary>The recorder writes and the analyzer finds the same file names: one definition, checked both ways.</summary>
+public sealed class TraceFolderLayoutTests
+{
+    [Fact]
+    public void The_names_are_those_of_folders_already_recorded()
+    {
+        Assert.Equal(
+            ["trace.nettrace", "trace.etl", "manifest.json", "results.json", "results.csv", "Serializers.stacktags", "kernel.perf.data", "kernel.perf-script.txt.gz"],
+            [TraceFolderLayout.Trace, TraceFolderLayout.Etl, TraceFolderLayout.Manifest, TraceFolderLayout.ResultsJson, TraceFolderLayout.ResultsCsv,
+                TraceFolderLayout.StackTags, TraceFolderLayout.KernelData, TraceFolderLayout.KernelScript]);
+        Assert.Equal("heap-System.Text.Json-200.dmp", TraceFolderLayout.HeapDumpFileName("System.Text.Json", 200));
+        Assert.Matches("^" + TraceFolderLayout.HeapDumpPattern.Replace(".", "\\.", StringComparison.Ordinal).Replace("*", ".*", StringComparison.Ordinal) + "$",
+            TraceFolderLayout.HeapDumpFileName("a/b", 1));
+    }
+
+    [Fact]
+    public void What_the_recorders_folder_names_the_analyzer_opens_as_companions()
+    {
+        var dir = Path.Combine(Path.GetTempPath(), $"esp-layout-{Guid.NewGuid():N}");
+        try
+        {
+            var folder = TraceFolder.CreateExplicit(dir);
+            File.WriteAllBytes(folder.Trace, "Nettrace"u8.ToArray());
+            foreach (var file in new[] { folder.ResultsJson, folder.StackTags, folder.Manifest, folder.KernelScript }) File.WriteAllText(file, "");
+            using var input = TraceInput.Open(dir);
+            Assert.Equal(folder.Trace, input.TracePath);
+            Assert.Equal(folder.ResultsJson, input.ResultsPath);
+            Assert.Equal(folder.StackTags, input.StackTagsPath);
+            Assert.Equal(folder.Manifest, input.ManifestPath);
+            Assert.Equal(folder.KernelScript, input.KernelScriptPath);
+        }
+        finally { Directory.Delete(dir, recursive: true); }
+    }
+}
