@@ -58,7 +58,7 @@ public static class AnalysisReport
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs))])))
                 .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
-                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Int(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
+                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Objects(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
                     Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
@@ -92,7 +92,7 @@ public static class AnalysisReport
         foreach (var r in analysis.Runs)
         {
             var p = r.InProcess;
-            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
+            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 r.Source == WindowSource.MarkerWait ? "marker-wait" : "run-events", Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
                 Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
@@ -147,6 +147,8 @@ public static class AnalysisReport
             })]),
             ["resultsFile"] = t.ResultsFile,
             ["runSource"] = RunSourceText.Json(t.RunSource),
+            ["harnessOverheadIterations"] = t.HarnessOverheadIterations,
+            ["harnessOutliers"] = t.HarnessOutliers,
             ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
@@ -161,10 +163,12 @@ public static class AnalysisReport
                 ["serializer"] = r.Key.Serializer,
                 ["operation"] = r.Key.Operation,
                 ["data"] = r.Data,
-                ["objects"] = r.Key.Objects,
+                ["objects"] = r.Key.Objects == 0 ? null : r.Key.Objects,
                 ["run"] = r.Key.Run,
                 ["warmup"] = r.IsWarmup,
                 ["stage"] = r.Stage,
+                ["outlier"] = r.IsOutlier,
+                ["overheadMs"] = r.OverheadMs,
                 ["operations"] = r.Operations,
                 ["window"] = r.Source switch { WindowSource.MarkerWait => "marker-wait", WindowSource.HarnessEvents => "harness-events", _ => "run-events" },
                 ["startMs"] = r.StartMs,
@@ -209,7 +213,7 @@ public static class AnalysisReport
             {
                 ["serializer"] = s.Serializer,
                 ["operation"] = s.Operation,
-                ["objects"] = s.Objects,
+                ["objects"] = s.Objects == 0 ? null : s.Objects,
                 ["runs"] = s.Runs,
                 ["warmupDurationMs"] = s.WarmupDurationMs,
                 ["warmupRuns"] = s.WarmupRuns,

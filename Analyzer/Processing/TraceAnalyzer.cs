@@ -405,7 +405,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
         }
 
-        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}/N={k.Objects}/run {k.Run}";
+        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";
     }
 }
 
