@@ -37,6 +37,8 @@ public sealed class RunAnalysis
     public double? MarkerWaitEndMs { get; set; }
     public double? MarkerWaitMs => MarkerWaitEndMs - MarkerWaitStartMs;
     internal bool Closed { get; set; }
+    /// <summary>The window is exactly the Stopwatch's interval (RunEnd version 1 carried its reads), not the events' edges around it.</summary>
+    public bool PinnedToStopwatch { get; set; }
 
     public double CpuMs { get; set; }
     public int Samples { get; set; }

@@ -174,6 +174,7 @@ public static class AnalysisReport
                 ["startMs"] = r.StartMs,
                 ["durationMs"] = r.DurationMs,
                 ["stopwatchMs"] = r.StopwatchMs,
+                ["pinnedToStopwatch"] = r.PinnedToStopwatch,
                 ["cpuMs"] = r.CpuMs,
                 ["samples"] = r.Samples,
                 ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),

@@ -167,6 +167,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private bool _sawRunEvents;
         private bool _sawRunBegin;
         private bool _awaitingBegin;
+        /// <summary>The last RunBegin on the raw clock and in ms: RunEnd's Stopwatch reads are placed from it.</summary>
+        private (long Ticks, double Ms)? _runBeginClock;
         private bool _sawWaits;
         private int _unnamed;
 
