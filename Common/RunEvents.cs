@@ -28,6 +28,9 @@ public static class RunEvents
     /// </summary>
     public const int RunStartStopVersion = 1;
 
+    /// <summary>Version of RunEnd. 0: no payload. 1: StartTimestamp and StopTimestamp, the Stopwatch's reads (the analyzer's window edges).</summary>
+    public const int RunEndVersion = 1;
+
     public static class Fields
     {
         public const string Serializer = "Serializer";
