@@ -30,21 +30,34 @@ public sealed class NotSteadyStateDetector : IFindingDetector
         foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
         {
             var managedMs = g.Sum(r => r.TierMs.Values.Sum());
-            if (managedMs < t.MinSampledMs || UnoptimizedShare(g.Runs) is not { } share || share < t.MaxUnoptimizedShare) continue;
+            if (managedMs < t.MinSampledMs || UnoptimizedShare(g.Runs) is not { } share) continue;
             var tier0 = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Tier0)) / managedMs;
             var instrumented = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Instrumented)) / managedMs;
+            var warmup = context.Results?.Warmups?.FirstOrDefault(w => w.Serializer == g.Serializer && w.Operation == g.Operation && w.Objects == g.Objects);
             var warmups = context.Results?.Runs.Count(r => r.Warmup && r.Serializer == g.Serializer && r.Operation == g.Operation && r.Objects == g.Objects);
-            yield return g.FindingOf(Kind, FindingSeverity.Warning,
-                Invariant($"not at steady state: {Pct(share)} of the measured runs' managed CPU is in code the runtime has not finished optimizing ({Pct(tier0)} tier-0, {Pct(instrumented)} instrumented){(warmups is { } w ? $" after {w} warm-up run(s)" : "")}: the durations describe the warm-up, not the serializer; warm up longer (the benchmark's --warmup)")) with
+            KeyValuePair<string, double>[] evidence =
+            [
+                new("unoptimizedShare", share),
+                new("tier0Share", tier0),
+                new("instrumentedShare", instrumented),
+                new("managedCpuMsPerRun", managedMs / g.Runs.Count),
+            ];
+            if (share >= t.MaxUnoptimizedShare)
             {
-                Evidence =
-                [
-                    new("unoptimizedShare", share),
-                    new("tier0Share", tier0),
-                    new("instrumentedShare", instrumented),
-                    new("managedCpuMsPerRun", managedMs / g.Runs.Count),
-                ],
-            };
+                var said = warmup is null ? "" : warmup.SteadyState ? "; the benchmark's warm-up took it for steady" : Invariant($"; the benchmark's warm-up said so too ({warmup.Reason})");
+                yield return g.FindingOf(Kind, FindingSeverity.Warning,
+                    Invariant($"not at steady state: {Pct(share)} of the measured runs' managed CPU is in code the runtime has not finished optimizing ({Pct(tier0)} tier-0, {Pct(instrumented)} instrumented){(warmups is { } w ? $" after {w} warm-up run(s)" : "")}{said}: the durations describe the warm-up, not the serializer; warm up longer (the benchmark's --warmup, --warmup-min-calls, --warmup-max-ms)")) with
+                { Evidence = evidence };
+            }
+            else if (warmup is { SteadyState: false, Policy: "auto" })
+            {
+                // The benchmark judges by the JIT's count, process-wide: any compile anywhere (the harness, helpers the
+                // case no longer calls, another thread, IL stubs and dynamic methods made on the fly) holds it open.
+                // The trace judges this case's own code, by the tier of the frame each of its samples ran in.
+                yield return g.FindingOf(FindingKinds.SteadyByTrace, FindingSeverity.Info,
+                    Invariant($"steady by the trace: {Pct(1 - share)} of the measured runs' managed CPU ran optimized code, although the benchmark's warm-up ended not steady ({warmup.Reason}); the JIT it counts is process-wide, so what still compiled was not this case's code on its stacks (harness, helpers, other threads, stubs or dynamic methods): the durations are steady-state ones")) with
+                { Evidence = [.. evidence, new("measuredCompiledMethods", warmup.MeasuredCompiledMethods ?? 0)] };
+            }
         }
     }
 }
