@@ -118,7 +118,7 @@ public sealed class SteadyStateRuleTests
         Assert.False(twelve.Done, twelve.Reason);
         var sixty = rule.Evaluate(new WarmupHistory(Runs(150, 1, Flat(60)), LastCompileMs: 8990));
         Assert.True(sixty.Done && !sixty.Steady);
-        Assert.StartsWith("bound: 2000 ms of warm-up reached; not steady", sixty.Reason, StringComparison.Ordinal);
+        Assert.StartsWith("bound: 2000 ms of warm-up reached (at 9000 ms, once the 60 calls tiering needs were made); not steady", sixty.Reason, StringComparison.Ordinal);
         // A call slower than the cap allows: ended at 10x the bound, saying how few calls it got.
         var capped = rule.Evaluate(new WarmupHistory(Runs(1000, 1, Flat(20)), LastCompileMs: 19990));
         Assert.True(capped.Done && !capped.Steady);
