@@ -23,7 +23,7 @@ public sealed record BenchmarkOptions
     public IReadOnlyList<int> Counts { get; init; } = DefaultCounts;
     /// <summary>Measured runs per serializer, operation and N (--runs); the warm-up runs come before them, on top.</summary>
     public int Runs { get; init; } = DefaultRuns;
-    /// <summary>--warmup, --warmup-max-runs, --warmup-max-ms, --ops, --run-ms (docs/benchmark.md#warm-up).</summary>
+    /// <summary>--warmup, --warmup-max-runs, --warmup-max-ms, --warmup-min-calls, --ops, --run-ms (docs/benchmark.md#warm-up).</summary>
     public WarmupPolicy Warmup { get; init; } = WarmupPolicy.Auto;
     public IReadOnlyList<Serializer> Serializers { get; init; } = [];
     public DataKind Data { get; init; } = DataKind.BookShelf;
@@ -106,6 +106,8 @@ public sealed record BenchmarkOptions
           --warmup auto|N                 warm-up runs before them: auto = until the JIT is done and durations
                                           settle, within the bounds below (default); N = exactly N; 0 = none (cold)
           --warmup-max-runs R, --warmup-max-ms T   bounds of the automatic warm-up per case (default 100, 2000)
+          --warmup-min-calls C            calls a case makes before --warmup-max-ms may end its warm-up
+                                          (default 60: two tier promotions of 30; 10x --warmup-max-ms still does)
           --ops auto|K                    serializer calls per run: auto = as many as make a run last --run-ms
                                           (default; 1 with --warmup 0); K = exactly K (1 = one call per run)
           --run-ms T                      target run length for --ops auto (default 20)

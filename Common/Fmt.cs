@@ -10,4 +10,10 @@ public static class Fmt
     public static string Pct(double fraction) => (fraction * 100).ToString("F0", CultureInfo.InvariantCulture) + "%";
     public static string Mb(long bytes) => (bytes / (1024.0 * 1024.0)).ToString("F2", CultureInfo.InvariantCulture);
     public static string Int(long v) => v.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>A run's N (object count) in a table: "-" for 0, which means the case has none (a BenchmarkDotNet case without an N parameter, a marked run without a size).</summary>
+    public static string Objects(int n) => n == 0 ? "-" : Int(n);
+
+    /// <summary>" N=10,000" after a case's name, nothing when it has no N (0).</summary>
+    public static string NSuffix(int n) => n == 0 ? "" : " N=" + n.ToString("N0", CultureInfo.InvariantCulture);
 }

@@ -15,7 +15,7 @@ public static class RunEvents
     public const int RunStopId = 2;
     /// <summary>Emitted on the worker thread immediately before the Stopwatch starts (no payload, no allocation).</summary>
     public const int RunBeginId = 3;
-    /// <summary>Emitted on the worker thread immediately after the Stopwatch stops.</summary>
+    /// <summary>Emitted on the worker thread immediately after the Stopwatch stops; version 1 carries its two reads (<see cref="Fields.StartTimestamp"/>).</summary>
     public const int RunEndId = 4;
     public const string RunStartName = "RunStart";
     public const string RunStopName = "RunStop";
@@ -27,6 +27,9 @@ public static class RunEvents
     /// (serializer, operation, N) the warm-up when there are more runs, as that benchmark did.
     /// </summary>
     public const int RunStartStopVersion = 1;
+
+    /// <summary>Version of RunEnd. 0: no payload. 1: StartTimestamp and StopTimestamp, the Stopwatch's reads (the analyzer's window edges).</summary>
+    public const int RunEndVersion = 1;
 
     public static class Fields
     {
@@ -42,6 +45,9 @@ public static class RunEvents
         public const string Warmup = "Warmup";
         /// <summary>Version 1+: serializer calls inside the run's window; DurationMs and every counter cover all of them.</summary>
         public const string Operations = "Operations";
+        /// <summary>RunEnd version 1: the Stopwatch's start and stop reads (Stopwatch.GetTimestamp ticks), on the trace's clock.</summary>
+        public const string StartTimestamp = "StartTimestamp";
+        public const string StopTimestamp = "StopTimestamp";
     }
 
     /// <summary>NoInlining marker methods: the marker thread's wait is identified by these frames.</summary>

@@ -23,8 +23,10 @@ public sealed class RunEventSource : EventSource
     public const int RunStopId = 2;
     /// <summary>RunBegin: no payload, immediately before the Stopwatch starts.</summary>
     public const int RunBeginId = 3;
-    /// <summary>RunEnd: no payload, immediately after the Stopwatch stops.</summary>
+    /// <summary>RunEnd: immediately after the Stopwatch stops; version 1 carries the Stopwatch's two reads (raw ticks).</summary>
     public const int RunEndId = 4;
+    /// <summary>Version of RunEnd: 1 added StartTimestamp and StopTimestamp (version 0 had no payload).</summary>
+    public const int RunEndVersion = 1;
     /// <summary>Version of RunStart and RunStop: 1 appended Warmup and Operations to version 0's fields.</summary>
     public const int RunStartStopVersion = 1;
 
@@ -44,10 +46,15 @@ public sealed class RunEventSource : EventSource
     [MethodImpl(Harness.Optimized)]
     public void RunBegin() => WriteEvent(RunBeginId);
 
-    /// <summary>The worker's "Stopwatch stopped": pins the run's end.</summary>
-    [Event(RunEndId, Level = EventLevel.Informational)]
+    /// <summary>
+    /// The worker's "Stopwatch stopped", with the Stopwatch's own reads (Stopwatch.GetTimestamp ticks): the analyzer puts
+    /// the window exactly there, on the clock the trace's timestamps use (QPC; CLOCK_MONOTONIC on Linux). The events'
+    /// own timestamps enclose them but also what runs between (the thread CPU clock read, writing RunBegin), where a
+    /// busy machine deschedules the worker for milliseconds (issue 22).
+    /// </summary>
+    [Event(RunEndId, Level = EventLevel.Informational, Version = RunEndVersion)]
     [MethodImpl(Harness.Optimized)]
-    public void RunEnd() => WriteEvent(RunEndId);
+    public void RunEnd(long StartTimestamp, long StopTimestamp) => WriteEvent(RunEndId, StartTimestamp, StopTimestamp);
 
     /// <summary>A run is over: RunStart's fields again, with the Stopwatch's DurationMs before Warmup and Operations.</summary>
     [Event(RunStopId, Level = EventLevel.Informational, Opcode = EventOpcode.Info, Version = RunStartStopVersion)]

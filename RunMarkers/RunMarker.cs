@@ -94,7 +94,7 @@ public sealed class RunMarker : IDisposable
     internal RunWindow Close(in OpenRun open, long stop)
     {
         var cpu = NativeThreadInfo.CurrentThreadCpuTime();
-        RunEventSource.Log.RunEnd();
+        RunEventSource.Log.RunEnd(open.Start, stop);
         var outerStop = Stopwatch.GetTimestamp();
         var window = new RunWindow(Ms(open.Start, stop), Ms(open.OuterStart, outerStop), (cpu - open.Cpu).TotalMilliseconds, open.WorkerThreadId, open.MarkerThreadId);
         try
@@ -125,7 +125,7 @@ public sealed class RunMarker : IDisposable
         RunEventSource.Log.RunBegin();
         NativeThreadInfo.CurrentThreadCpuTime();
         NativeThreadInfo.CurrentOsThreadId();
-        RunEventSource.Log.RunEnd();
+        RunEventSource.Log.RunEnd(0, 0);
     }
 
     /// <summary>Stops the marker thread if this run marker started it.</summary>

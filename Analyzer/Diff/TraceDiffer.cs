@@ -35,7 +35,7 @@ public static class TraceDiffer
     }
 
     private static Dictionary<(string Serializer, string Operation, int Objects), List<RunAnalysis>> Measured(IEnumerable<RunAnalysis> runs) =>
-        runs.Where(r => !r.IsWarmup)
+        runs.Where(r => r.IsMeasured)
             .GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .ToDictionary(g => g.Key, g => g.ToList());
 

@@ -12,4 +12,6 @@ public static class FindingKinds
     public const string DebugBuild = "debug-build";
     public const string DebuggerAttached = "debugger-attached";
     public const string NotSteadyState = "not-steady-state";
+    /// <summary>Info: the benchmark's warm-up ended not steady (process-wide JIT), yet the case's own code ran optimized.</summary>
+    public const string SteadyByTrace = "steady-by-trace";
 }

@@ -17,7 +17,7 @@ public sealed record RunGroup(string Serializer, string Operation, int Objects, 
     /// <summary>Threads that ran the operation at once (--threads), from results.json; 1 when unknown.</summary>
     public int Threads => Runs.Select(r => r.InProcess?.Threads ?? 1).DefaultIfEmpty(1).Max();
 
-    public string Describe() => $"{Serializer} {Operation} N={Objects:N0}";
+    public string Describe() => $"{Serializer} {Operation}{EtwSerializerProfiler.Common.Fmt.NSuffix(Objects)}";
 
     /// <summary>A finding about exactly these runs; detectors add the frame and evidence with <c>with { }</c>.</summary>
     public Finding FindingOf(string kind, FindingSeverity severity, string message) => new()
@@ -26,7 +26,7 @@ public sealed record RunGroup(string Serializer, string Operation, int Objects, 
         Severity = severity,
         Serializer = Serializer,
         Operation = Operation,
-        Objects = Objects,
+        Objects = Objects == 0 ? null : Objects,
         Runs = Keys,
         Message = message,
     };
@@ -35,7 +35,7 @@ public sealed record RunGroup(string Serializer, string Operation, int Objects, 
         [.. runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .Select(g =>
             {
-                var measured = g.Where(r => !r.IsWarmup).OrderBy(r => r.Key.Run).ToList();
+                var measured = g.Where(r => r.IsMeasured).OrderBy(r => r.Key.Run).ToList();
                 return new RunGroup(g.Key.Serializer, g.Key.Operation, g.Key.Objects, measured.Count > 0 ? measured : [.. g.OrderBy(r => r.Key.Run)]);
             })
             .OrderBy(g => g.Serializer, StringComparer.Ordinal).ThenBy(g => g.Operation, StringComparer.Ordinal).ThenBy(g => g.Objects)];

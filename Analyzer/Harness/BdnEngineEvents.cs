@@ -24,6 +24,14 @@ public static class BdnEngineEvents
     /// <summary>The measured iterations (IterationMode.Workload, IterationStage.Actual): the ones BenchmarkDotNet's statistics use.</summary>
     public const int WorkloadActualStartId = 15;
 
+    /// <summary>The overhead iterations whose median BenchmarkDotNet subtracts from every measured one (IterationMode.Overhead, IterationStage.Actual).</summary>
+    public const int OverheadActualStartId = 11;
+
+    public const string MeasuredStageLabel = "workload actual";
+
+    /// <summary>A measured iteration BenchmarkDotNet's default outlier rule drops (shown, not averaged).</summary>
+    public const string OutlierStageLabel = "workload actual (upper outlier)";
+
     public static class Fields
     {
         public const string BenchmarkName = "benchmarkName";
@@ -43,9 +51,9 @@ public static class BdnEngineEvents
         new(5, "workload jitting", true),
         new(7, "workload pilot", true),
         new(9, "overhead warm-up", false),
-        new(11, "overhead actual", false),
+        new(OverheadActualStartId, "overhead actual", false),
         new(13, "workload warm-up", true),
-        new(WorkloadActualStartId, "workload actual", true),
+        new(WorkloadActualStartId, MeasuredStageLabel, true),
     ];
 
     public static Stage? StartStage(int id) => Stages.FirstOrDefault(s => s.StartId == id);

@@ -37,6 +37,8 @@ public sealed class RunAnalysis
     public double? MarkerWaitEndMs { get; set; }
     public double? MarkerWaitMs => MarkerWaitEndMs - MarkerWaitStartMs;
     internal bool Closed { get; set; }
+    /// <summary>The window is exactly the Stopwatch's interval (RunEnd version 1 carried its reads), not the events' edges around it.</summary>
+    public bool PinnedToStopwatch { get; set; }
 
     public double CpuMs { get; set; }
     public int Samples { get; set; }
@@ -85,6 +87,20 @@ public sealed class RunAnalysis
     public int GcPollLeafSamples { get; set; }
 
     public bool IsWarmup { get; set; }
+    /// <summary>
+    /// A measured iteration another harness's statistics leave out (BenchmarkDotNet's default OutlierMode.RemoveUpper:
+    /// above the upper Tukey fence of its case's workload-actual iterations). Shown, never averaged.
+    /// </summary>
+    public bool IsOutlier { get; set; }
+    /// <summary>What the tables average: neither a warm-up nor a harness's outlier.</summary>
+    public bool IsMeasured => !IsWarmup && !IsOutlier;
+    /// <summary>
+    /// The harness's own overhead inside the window, which its result subtracts (BenchmarkDotNet: the median of the
+    /// case's overhead-actual iterations, an empty method called as many times); 0 for the benchmark's runs.
+    /// </summary>
+    public double OverheadMs { get; set; }
+    /// <summary>The window less the harness's overhead, never below 0: what Mean/Min ms average (BenchmarkDotNet's result iteration).</summary>
+    public double ResultMs => Math.Max(0, DurationMs - OverheadMs);
     /// <summary>
     /// What RunStart said (version 1 events), or what the analyzer inferred for runs found without their names
     /// (<see cref="TraceInfo.InferredNames"/>); null for older traces, where run 0 is the warm-up.

@@ -34,9 +34,17 @@ public static class RunSourceText
         {
             case RunSource.BenchmarkDotNet:
                 var cases = runs.Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count();
-                var measured = runs.Count(r => !r.IsWarmup);
-                return $"Runs: {runs.Count} BenchmarkDotNet iterations of {cases} benchmark case(s): {measured} measured (workload actual), {runs.Count - measured} warm-ups " +
-                    $"(workload jitting, pilot and warm-up); {analysis.Trace.HarnessOverheadIterations} overhead iterations left out; per operation = iteration time / its operations; {tags}";
+                var measured = runs.Count(r => r.IsMeasured);
+                var warmups = runs.Count(r => r.IsWarmup);
+                var overheadPerOp = runs.Where(r => r.IsMeasured && r.OverheadMs > 0).Select(r => r.OverheadMs / r.Operations).DefaultIfEmpty(0).Max();
+                var outliers = analysis.Trace.HarnessOutliers;
+                return $"Runs: {runs.Count} BenchmarkDotNet iterations of {cases} benchmark case(s): {measured} measured (workload actual), " +
+                    (outliers > 0 ? $"{outliers} upper outlier(s) shown but not averaged (BenchmarkDotNet's default outlier rule: above Q3 + 1.5 IQR of the case's measured iterations), " : "") +
+                    $"{warmups} warm-ups (workload jitting, pilot and warm-up); {analysis.Trace.HarnessOverheadIterations} overhead iterations left out" +
+                    (overheadPerOp > 0 ? $", the median of the measured ones subtracted from each measured iteration ({overheadPerOp * 1e6:F2} ns per operation at most), as BenchmarkDotNet's Mean does; per operation = (iteration time - overhead) / its operations. "
+                        : "; per operation = iteration time / its operations (no overhead to subtract: BenchmarkDotNet 0.15 measures none unless EvaluateOverhead is set). ") +
+                    "A trace from [EventPipeProfiler] with its default extra run holds a second, profiled run of the benchmark whose figures BenchmarkDotNet discards: " +
+                    $"its summary comes from the untraced run before, so the two differ by the profiler's cost and run-to-run noise (docs/analyzer.md, BenchmarkDotNet runs); {tags}";
             case RunSource.MarkerWaits when analysis.Trace.InferredNames is { } n:
                 return $"Runs: {runs.Count} from marker waits, names inferred from stack tags ({n.BySamples} by their samples, {n.ByNeighbour} from the next run of the same operation{(n.Unnamed > 0 ? $", {n.Unnamed} left unnamed" : "")}); " +
                     $"warm-ups inferred from {n.Batches} batch(es) of consecutive runs (measured runs taken as the last {n.MeasuredPerCase} of a case's batch); N unknown (?); durations per run (operations per run are not in the trace); {tags}";

@@ -43,6 +43,8 @@ public sealed class TraceInfo
     public InferredRunNames? InferredNames { get; set; }
     /// <summary>BenchmarkDotNet's overhead iterations (an empty method timed in place of the workload): counted, not runs.</summary>
     public int HarnessOverheadIterations { get; set; }
+    /// <summary>Measured BenchmarkDotNet iterations its outlier rule drops (<see cref="RunAnalysis.IsOutlier"/>): shown, not averaged.</summary>
+    public int HarnessOutliers { get; set; }
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
     public bool Truncated { get; set; }

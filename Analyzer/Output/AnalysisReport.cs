@@ -58,7 +58,7 @@ public static class AnalysisReport
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
                 .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
-                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Int(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
+                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Objects(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
                     Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
@@ -97,7 +97,7 @@ public static class AnalysisReport
         foreach (var r in analysis.Runs)
         {
             var p = r.InProcess;
-            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
+            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
                 Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
@@ -152,6 +152,8 @@ public static class AnalysisReport
             })]),
             ["resultsFile"] = t.ResultsFile,
             ["runSource"] = WireNames.Of(t.RunSource),
+            ["harnessOverheadIterations"] = t.HarnessOverheadIterations,
+            ["harnessOutliers"] = t.HarnessOutliers,
             ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
@@ -166,15 +168,18 @@ public static class AnalysisReport
                 ["serializer"] = r.Key.Serializer,
                 ["operation"] = r.Key.Operation,
                 ["data"] = r.Data,
-                ["objects"] = r.Key.Objects,
+                ["objects"] = r.Key.Objects == 0 ? null : r.Key.Objects,
                 ["run"] = r.Key.Run,
                 ["warmup"] = r.IsWarmup,
                 ["stage"] = r.Stage,
+                ["outlier"] = r.IsOutlier,
+                ["overheadMs"] = r.OverheadMs,
                 ["operations"] = r.Operations,
                 ["window"] = WireNames.Of(r.Source),
                 ["startMs"] = r.StartMs,
                 ["durationMs"] = r.DurationMs,
                 ["stopwatchMs"] = r.StopwatchMs,
+                ["pinnedToStopwatch"] = r.PinnedToStopwatch,
                 ["cpuMs"] = r.CpuMs,
                 ["samples"] = r.Samples,
                 ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),
@@ -215,7 +220,7 @@ public static class AnalysisReport
             {
                 ["serializer"] = s.Serializer,
                 ["operation"] = s.Operation,
-                ["objects"] = s.Objects,
+                ["objects"] = s.Objects == 0 ? null : s.Objects,
                 ["runs"] = s.Runs,
                 ["warmupDurationMs"] = s.WarmupDurationMs,
                 ["warmupRuns"] = s.WarmupRuns,

@@ -101,7 +101,7 @@ public static class DiffReport
         foreach (var r in rows)
         {
             var d = r.Metric(RowDiff.DurationMs);
-            table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects), $"{d.Baseline!.Runs}/{d.Trace!.Runs}",
+            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), $"{d.Baseline!.Runs}/{d.Trace!.Runs}",
                 Fmt.Ms(d.Baseline.Mean), Fmt.Ms(d.Trace.Mean), Signed(d.Delta), SignedPct(d.RelativeDelta), Ci(d.Noise), Noise(d.Noise));
         }
         return table;
@@ -115,7 +115,7 @@ public static class DiffReport
         {
             var c = r.Metric(RowDiff.CpuMs);
             var t = r.TryMetric(RowDiff.ThreadCpuMs);
-            table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects),
+            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
                 Fmt.Ms(c.Baseline!.Mean), Fmt.Ms(c.Trace!.Mean), Signed(c.Delta), SignedPct(c.RelativeDelta), Noise(c.Noise),
                 t is null ? "-" : Fmt.Ms(t.Baseline!.Mean), t is null ? "-" : Fmt.Ms(t.Trace!.Mean), Signed(t?.Delta), SignedPct(t?.RelativeDelta), t is null ? "-" : Noise(t.Noise));
         }
@@ -145,7 +145,7 @@ public static class DiffReport
             var g = r.Metric(RowDiff.GcCount);
             var p = r.Metric(RowDiff.GcPauseMs);
             var a = r.Metric(RowDiff.AllocatedBytes);
-            table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects),
+            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
                 Fmt.Num(g.Baseline!.Mean), Fmt.Num(g.Trace!.Mean), Signed(g.Delta, "F1"), Noise(g.Noise),
                 Fmt.Ms(p.Baseline!.Mean), Fmt.Ms(p.Trace!.Mean), Signed(p.Delta), Noise(p.Noise),
                 Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, "F2"), SignedPct(a.RelativeDelta), Noise(a.Noise));
@@ -160,7 +160,7 @@ public static class DiffReport
             ["Serializer", "Operation", "N", "Metric", "Δ ms", "Δ factored out ms", "Share", "Remainder ms", "Remainder %", "Remainder noise", "Verdict"]);
         foreach (var r in rows)
             foreach (var e in r.Explained)
-                table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects), MetricLabel(e.Metric),
+                table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), MetricLabel(e.Metric),
                     Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(s == 0 ? 0 : s) : "-",
                     Signed(e.Remainder.Delta), SignedPct(e.RemainderRelative), Noise(e.Remainder.Noise), Verdict(r, e));
         return table;
@@ -203,7 +203,7 @@ public static class DiffReport
 
     private static TextTable TagTable(RowDiff row)
     {
-        var table = new TextTable($"{row.Serializer} {row.Operation} N={Fmt.Int(row.Objects)}: stack tags, ms per operation, largest |Δ| first",
+        var table = new TextTable($"{row.Serializer} {row.Operation}{Fmt.NSuffix(row.Objects)}: stack tags, ms per operation, largest |Δ| first",
             ["Tag", "Base ms", "Trace ms", "Δ ms", "Noise"]);
         foreach (var t in row.Tags.Take(TagsPerRow))
             table.AddRow(t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t.Noise));
@@ -223,7 +223,7 @@ public static class DiffReport
             var d = r.Metric(RowDiff.DurationMs);
             var c = r.Metric(RowDiff.CpuMs);
             var stats = d.Baseline ?? d.Trace!;
-            table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects), r.Presence == Presence.OnlyInBaseline ? "baseline" : "trace",
+            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), r.Presence == Presence.OnlyInBaseline ? "baseline" : "trace",
                 Fmt.Int(stats.Runs), Fmt.Ms(stats.Mean), Fmt.Ms((c.Baseline ?? c.Trace!).Mean), r.Note ?? "");
         }
         foreach (var (side, serializer, reason) in unsupported)
@@ -246,7 +246,7 @@ public static class DiffReport
         var table = new TextTable("diff", ["serializer", "operation", "objects", "presence", "kind", "name", "baselineRuns", "traceRuns", "baseline", "trace", "delta", "relativeDelta", "pValue", "significant", "ciLow", "ciHigh", "note"]);
         foreach (var r in diff.Rows)
         {
-            void Add(string kind, MetricDiff m) => table.AddRow(r.Serializer, r.Operation, Fmt.Int(r.Objects), PresenceName(r.Presence), kind, m.Name,
+            void Add(string kind, MetricDiff m) => table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), PresenceName(r.Presence), kind, m.Name,
                 m.Baseline is null ? "" : Fmt.Int(m.Baseline.Runs), m.Trace is null ? "" : Fmt.Int(m.Trace.Runs),
                 Raw(m.Baseline?.Mean), Raw(m.Trace?.Mean), Raw(m.Delta), Raw(m.RelativeDelta), Raw(m.Noise.PValue),
                 m.Noise.Significant is { } s ? (s ? "true" : "false") : "", Raw(m.Noise.CiLow), Raw(m.Noise.CiHigh), m.Noise.Reason ?? r.Note ?? "");

@@ -22,7 +22,7 @@ public static class KernelTables
         var table = new TextTable("CPU sources compared (mean per measured run): thread CPU clock = the benchmark's own, in-process",
             ["Serializer", "Operation", "N", "Thread CPU ms", "Kernel CPU ms", "EventPipe ms", "Reflection (kernel)", "Reflection (EventPipe)", "GC-poll leaves (EventPipe)"]);
         foreach (var s in summaries)
-            table.AddRow(s.Serializer, s.Operation, Fmt.Int(s.Objects), s.InProcessCpuMs is { } cpu ? Fmt.Ms(cpu) : "-", Fmt.Ms(s.CpuMs),
+            table.AddRow(s.Serializer, s.Operation, Fmt.Objects(s.Objects), s.InProcessCpuMs is { } cpu ? Fmt.Ms(cpu) : "-", Fmt.Ms(s.CpuMs),
                 Fmt.Ms(s.EventPipeCpuMs!.Value), Fmt.Pct(s.ReflectionShare), s.EventPipeReflectionShare is { } r ? Fmt.Pct(r) : "-",
                 s.GcPollLeafShare is { } p ? Fmt.Pct(p) : "-");
         yield return table;

@@ -58,7 +58,7 @@ public sealed record SerializerSummary
             .Select(g =>
             {
                 var all = g.ToList();
-                var measured = all.Where(r => !r.IsWarmup).ToList();
+                var measured = all.Where(r => r.IsMeasured).ToList();
                 var warm = all.FirstOrDefault(r => r.IsWarmup);
                 var sampled = measured.Sum(r => r.NonGcSampledMs);
                 // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
@@ -73,10 +73,10 @@ public sealed record SerializerSummary
                     WarmupDurationMs = warm is null ? null : warm.DurationMs / warm.Operations,
                     WarmupRuns = all.Count(r => r.IsWarmup),
                     Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
-                    MeanDurationMs = Mean(r => r.DurationMs),
-                    MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.DurationMs / r.Operations),
-                    MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.DurationMs / r.Operations),
-                    DurationCv = Cv(measured.Select(r => r.DurationMs / r.Operations).ToList()),
+                    MeanDurationMs = Mean(r => r.ResultMs),
+                    MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.ResultMs / r.Operations),
+                    MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
+                    DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
                     CpuMs = Mean(r => r.CpuMs),
                     Gen0 = Mean(r => r.Gen0),
                     Gen1 = Mean(r => r.Gen1),

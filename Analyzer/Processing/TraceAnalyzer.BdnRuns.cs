@@ -22,6 +22,9 @@ public sealed partial class TraceAnalyzer
         private readonly Dictionary<int, BdnBenchmarkName> _bdnCaseByThread = [];
         private readonly Dictionary<int, List<RunAnalysis>> _bdnNamelessByThread = [];
         private readonly Dictionary<RunKey, int> _bdnIterations = [];
+        /// <summary>Overhead-actual iterations open per thread (their start), and their durations per case (keyed by run 0's key).</summary>
+        private readonly Dictionary<int, double> _bdnOverheadOpen = [];
+        private readonly Dictionary<RunKey, List<double>> _bdnOverheadMs = [];
         private int _bdnRuns, _bdnOverhead;
 
         private bool OwnRunsSeen => _sawRunEvents || _unnamed > 0;
@@ -34,6 +37,13 @@ public sealed partial class TraceAnalyzer
             if (id == BdnEngineEvents.BenchmarkStartId) OnBdnBenchmarkStart(e);
             else if (id == BdnEngineEvents.BenchmarkStopId) _bdnCaseByThread.Remove(e.ThreadID);
             else if (BdnEngineEvents.StartStage(id) is { } stage && !OwnRunsSeen) OnBdnIterationStart(e, stage);
+            else if (id == BdnEngineEvents.OverheadActualStartId + 1 && _bdnOverheadOpen.Remove(e.ThreadID, out var began)
+                && _bdnCaseByThread.GetValueOrDefault(e.ThreadID) is { } overheadCase)
+            {
+                var key = overheadCase.Key(0);
+                if (!_bdnOverheadMs.TryGetValue(key, out var list)) _bdnOverheadMs[key] = list = [];
+                list.Add(e.TimeStampRelativeMSec - began);
+            }
             else if (BdnEngineEvents.IsIterationStop(id) && _open is { Closed: false, Source: WindowSource.HarnessEvents } open && open.WorkerThreadId == e.ThreadID)
             {
                 open.EndMs = e.TimeStampRelativeMSec;
@@ -56,6 +66,7 @@ public sealed partial class TraceAnalyzer
             if (!stage.Workload)
             {
                 _bdnOverhead++;
+                if (stage.StartId == BdnEngineEvents.OverheadActualStartId) _bdnOverheadOpen[e.ThreadID] = e.TimeStampRelativeMSec;
                 return;
             }
             var name = _bdnCaseByThread.GetValueOrDefault(e.ThreadID);
@@ -97,7 +108,32 @@ public sealed partial class TraceAnalyzer
             analysis.Runs.RemoveAll(r => !options.Includes(r.Key.Serializer));
             analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
             analysis.Trace.HarnessOverheadIterations = _bdnOverhead;
+            ApplyBdnResultRule();
             return true;
+        }
+
+        /// <summary>
+        /// What BenchmarkDotNet's Mean is computed from (RunResults.GetWorkloadResultMeasurements, 0.13-0.15): the
+        /// workload-actual iterations without the upper outliers (its default OutlierMode.RemoveUpper: above
+        /// Q3 + 1.5 IQR of their times, quartiles as perfolizer's default estimator takes them, Hyndman-Fan type 7), each
+        /// less the median overhead-actual iteration (an empty method called as often). Applied to the trace's own
+        /// iterations, so the table's mean is BenchmarkDotNet's statistic of the run the trace holds.
+        /// </summary>
+        private void ApplyBdnResultRule()
+        {
+            foreach (var g in analysis.Runs.Where(r => r.Stage == BdnEngineEvents.MeasuredStageLabel).GroupBy(r => r.Key with { Run = 0 }))
+            {
+                var overhead = _bdnOverheadMs.TryGetValue(g.Key, out var o) && o.Count > 0 ? BdnStatistics.Median(o) : 0;
+                var fence = BdnStatistics.UpperFence([.. g.Select(r => r.DurationMs)]);
+                foreach (var r in g)
+                {
+                    r.OverheadMs = overhead;
+                    if (r.DurationMs <= fence) continue;
+                    r.IsOutlier = true;
+                    r.Stage = BdnEngineEvents.OutlierStageLabel;
+                    analysis.Trace.HarnessOutliers++;
+                }
+            }
         }
     }
 }

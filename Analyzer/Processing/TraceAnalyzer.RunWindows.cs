@@ -32,6 +32,7 @@ public sealed partial class TraceAnalyzer
         private void OnRunBegin(TraceEvent e)
         {
             _sawRunBegin = true;
+            _runBeginClock = (ClockTicks(e), e.TimeStampRelativeMSec);
             if (_open is { Closed: false } open && open.WorkerThreadId == e.ThreadID)
             {
                 open.StartMs = e.TimeStampRelativeMSec;
@@ -48,7 +49,36 @@ public sealed partial class TraceAnalyzer
             if (_open is not { Closed: false } open || open.WorkerThreadId != e.ThreadID) return;
             open.EndMs = e.TimeStampRelativeMSec;
             open.Closed = true;
+            PinToStopwatch(open, e);
         }
+
+        /// <summary>
+        /// RunEnd version 1 carries the Stopwatch's own reads. Between them and the events sit the thread CPU clock
+        /// read and the event writes, where a busy machine deschedules the worker (measured: windows 0.03-10 ms longer
+        /// than the Stopwatch, issue 22), so the window goes exactly to the reads when they fall inside the events'
+        /// edges, as they must on a shared clock (Stopwatch and the trace both use QPC, CLOCK_MONOTONIC on Linux);
+        /// otherwise (a clock the trace does not share) the events' edges stay.
+        /// </summary>
+        private void PinToStopwatch(RunAnalysis open, TraceEvent e)
+        {
+            if (e.PayloadByName(RunEvents.Fields.StartTimestamp) is not long startTicks || e.PayloadByName(RunEvents.Fields.StopTimestamp) is not long stopTicks) return;
+            // TraceEvent keeps the clock's frequency to itself: RunBegin and RunEnd, both on the raw clock and in ms, give it.
+            if (_runBeginClock is not var (beginTicks, beginMs)) return;
+            var endTicks = ClockTicks(e);
+            if (endTicks <= beginTicks || e.TimeStampRelativeMSec <= beginMs) return;
+            var msPerTick = (e.TimeStampRelativeMSec - beginMs) / (endTicks - beginTicks);
+            const double SlackMs = 0.01;
+            var start = beginMs + (startTicks - beginTicks) * msPerTick;
+            var stop = beginMs + (stopTicks - beginTicks) * msPerTick;
+            if (start > stop || start < beginMs - SlackMs || stop > e.TimeStampRelativeMSec + SlackMs) return;
+            open.StartMs = start;
+            open.EndMs = stop;
+            open.PinnedToStopwatch = true;
+        }
+
+#pragma warning disable CS0618 // "discouraged": the raw clock is what the Stopwatch reads are on.
+        private static long ClockTicks(TraceEvent e) => e.TimeStampQPC;
+#pragma warning restore CS0618
 
         private void OnRunStop(TraceEvent e)
         {

@@ -171,6 +171,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private bool _sawRunEvents;
         private bool _sawRunBegin;
         private bool _awaitingBegin;
+        /// <summary>The last RunBegin on the raw clock and in ms: RunEnd's Stopwatch reads are placed from it.</summary>
+        private (long Ticks, double Ms)? _runBeginClock;
         private bool _sawWaits;
         private int _unnamed;
 
@@ -405,6 +407,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
         }
 
-        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}/N={k.Objects}/run {k.Run}";
+        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";
     }
 }

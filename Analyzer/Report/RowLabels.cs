@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Output;
 
 namespace EtwSerializerProfiler.Analyzer.Report;
@@ -6,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Report;
 internal static class RowLabels
 {
     public static string Of(SerializerSummary s, bool manyN, bool withOperation = false) =>
-        s.Serializer + (withOperation ? " " + s.Operation : "") + (manyN ? $" N={s.Objects:N0}" : "");
+        s.Serializer + (withOperation ? " " + s.Operation : "") + (manyN ? Fmt.NSuffix(s.Objects) : "");
 
     public static bool ManyN(IEnumerable<SerializerSummary> summaries) => summaries.Select(s => s.Objects).Distinct().Count() > 1;
 

@@ -78,7 +78,7 @@ public static class StackTagGroups
             {
                 var groups = Group(s.Tags, order);
                 var total = groups.Values.Sum();
-                table.AddRow([s.Serializer, Fmt.Int(s.Objects), Fmt.Ms(total),
+                table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Ms(total),
                     .. order.Select(g => total <= 0 ? "-" : $"{Fmt.Ms(groups[g])} ({Fmt.Pct(groups[g] / total)})"),
                     s.UnnamedShare is { } unnamed ? Fmt.Pct(unnamed) : "-",
                     .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-", Reasons(s) } : [])]);

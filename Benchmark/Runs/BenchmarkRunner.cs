@@ -173,6 +173,8 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static object DeserializeRun(Serializer serializer, Type type, Stream input) => serializer.Deserialize(type, input);
 
+    // Once per run, warm-up runs included: compiled optimized at once, so its own tier-up is not JIT the warm-up waits out.
+    [MethodImpl(HarnessCode.Optimized)]
     private static RunResult ToResult(Serializer s, RunContext run, RunMeasurement m, long size, string? verification, int threads) => new()
     {
         Serializer = s.Name,

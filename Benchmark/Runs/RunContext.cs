@@ -83,4 +83,9 @@ public readonly record struct RunMeasurement(double DurationMs, double OuterDura
 }
 
 /// <summary>JIT counters (null where the runtime has none) and the Stopwatch timestamp they were read at.</summary>
-public readonly record struct JitReading(JitSnapshot? Counters, long Timestamp);
+/// <summary>The JIT's count and when it was read; its getters are compiled optimized at once (read every run: no tier-ups).</summary>
+public readonly record struct JitReading(JitSnapshot? Counters, long Timestamp)
+{
+    public JitSnapshot? Counters { [MethodImpl(HarnessCode.Optimized)] get; init; } = Counters;
+    public long Timestamp { [MethodImpl(HarnessCode.Optimized)] get; init; } = Timestamp;
+}

@@ -109,6 +109,27 @@ public sealed class SteadyStateRuleTests
     }
 
     [Fact]
+    public void A_slow_case_warms_past_the_time_bound_until_it_has_made_the_calls_tiering_needs()
+    {
+        // Issue 22: YamlDotNet N=1,000, one 150 ms call per run, cut off by the 2,000 ms bound after 12 calls, before
+        // its code could be promoted twice (30 calls each). The bound now waits for 60 calls, up to 10x itself.
+        var rule = Rule with { MaxTime = TimeSpan.FromMilliseconds(2000) };
+        var twelve = rule.Evaluate(new WarmupHistory(Runs(150, 1, Flat(14)), LastCompileMs: 2000));
+        Assert.False(twelve.Done, twelve.Reason);
+        var sixty = rule.Evaluate(new WarmupHistory(Runs(150, 1, Flat(60)), LastCompileMs: 8990));
+        Assert.True(sixty.Done && !sixty.Steady);
+        Assert.StartsWith("bound: 2000 ms of warm-up reached (at 9000 ms, once the 60 calls tiering needs were made); not steady", sixty.Reason, StringComparison.Ordinal);
+        // A call slower than the cap allows: ended at 10x the bound, saying how few calls it got.
+        var capped = rule.Evaluate(new WarmupHistory(Runs(1000, 1, Flat(20)), LastCompileMs: 19990));
+        Assert.True(capped.Done && !capped.Steady);
+        Assert.StartsWith("bound: 20000 ms of warm-up reached with 20 of the 60 calls tiering needs", capped.Reason, StringComparison.Ordinal);
+        // Code promoted at an earlier N, or no tiering, or --warmup-min-calls 0: the time bound alone.
+        Assert.True(rule.Evaluate(new WarmupHistory(Runs(150, 1, Flat(14)), LastCompileMs: 2000, CodeSteadyBefore: true)).Done);
+        Assert.True((rule with { MinCalls = 0 }).Evaluate(new WarmupHistory(Runs(150, 1, Flat(14)), LastCompileMs: 2000)).Done);
+        Assert.Equal(0, (rule with { Tiering = TieringSettings.NotTiered }).EffectiveMinCalls);
+    }
+
+    [Fact]
     public void Without_a_JIT_counter_the_durations_decide_and_the_first_run_is_left_out()
     {
         var history = new WarmupHistory(Runs(20, 1, [50, .. Flat(4)]), LastCompileMs: null);

@@ -17,14 +17,14 @@ public sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff>
     {
         var measured = rows.Where(r => r.Presence == Presence.Both).OrderBy(r => r.Objects).ThenBy(r => r.Serializer, StringComparer.Ordinal).ToList();
         foreach (var only in rows.Where(r => r.Presence != Presence.Both))
-            html.Element("p", $"{only.Serializer} N={only.Objects}: only in the {(only.Presence == Presence.OnlyInBaseline ? "baseline" : "trace")}", ("class", "muted"));
+            html.Element("p", $"{only.Serializer}{(only.Objects == 0 ? "" : $" N={only.Objects}")}: only in the {(only.Presence == Presence.OnlyInBaseline ? "baseline" : "trace")}", ("class", "muted"));
         if (measured.Count == 0) return;
 
         var labels = measured.Select(r =>
         {
             var d = r.Metric(RowDiff.DurationMs);
             var mark = d.Noise.Significant == true ? (d.Delta > 0 ? " ▲" : " ▼") : "";
-            return $"{r.Serializer} N={r.Objects}{mark}";
+            return $"{r.Serializer}{(r.Objects == 0 ? "" : $" N={r.Objects}")}{mark}";
         }).ToList();
         JsonNode Bar(RowDiff r, int i, Func<MetricDiff, SampleStats?> side, string which)
         {

@@ -91,5 +91,5 @@ public sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyLi
         return ChartSpec.Series(name, cls, points);
     }
 
-    private static string TraceAnalyzerDescribe(RunKey k) => $"{k.Serializer} {k.Operation} N={k.Objects:N0} run {k.Run}";
+    private static string TraceAnalyzerDescribe(RunKey k) => $"{k.Serializer} {k.Operation}{Fmt.NSuffix(k.Objects)} run {k.Run}";
 }

@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Benchmark.Runs.Warmup;
 
 /// <summary>
-/// The warm-up and run-length options: --warmup auto|N, --warmup-max-runs, --warmup-max-ms, --ops auto|K, --run-ms.
+/// The warm-up and run-length options: --warmup auto|N, --warmup-max-runs, --warmup-max-ms, --warmup-min-calls, --ops auto|K, --run-ms.
 /// </summary>
 /// <param name="FixedRuns">--warmup N: exactly N warm-up runs (0 = none: the measured runs include the cold start). Null = auto.</param>
 /// <param name="FixedOperations">--ops K: K serializer calls per run. Null = auto: the pilot sizes runs to <paramref name="TargetRun"/>.</param>
@@ -25,9 +25,10 @@ public sealed record WarmupPolicy(int? FixedRuns, SteadyStateRule Rule, int? Fix
         var warmup = AutoOrInt(r, "warmup", max: 100_000);
         var maxRuns = r.Int("warmup-max-runs", rule.MaxRuns, min: 1, max: 100_000);
         var maxMs = r.Int("warmup-max-ms", (int)rule.MaxTime.TotalMilliseconds, min: 1, max: 3_600_000);
+        int? minCalls = r.Has("warmup-min-calls") ? r.Int("warmup-min-calls", 0, min: 0, max: 1_000_000) : null;
         var ops = AutoOrInt(r, "ops", min: 1, max: OperationsPilot.MaxOperations);
         var runMs = r.Int("run-ms", (int)DefaultTargetRun.TotalMilliseconds, min: 1, max: 60_000);
-        return new(warmup, rule with { MaxRuns = maxRuns, MaxTime = TimeSpan.FromMilliseconds(maxMs) }, ops, TimeSpan.FromMilliseconds(runMs));
+        return new(warmup, rule with { MaxRuns = maxRuns, MaxTime = TimeSpan.FromMilliseconds(maxMs), MinCalls = minCalls }, ops, TimeSpan.FromMilliseconds(runMs));
     }
 
     private static int? AutoOrInt(ArgReader r, string name, int min = 0, int max = int.MaxValue)

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace EtwSerializerProfiler.Benchmark.Runs.Warmup;
 
 /// <summary>One warm-up run as the stopping rule sees it. Times are ms on one clock (the case's first run starts at 0).</summary>
@@ -17,6 +19,7 @@ public readonly record struct WarmupSample(double StartMs, double EndMs, int Ope
 /// </param>
 public sealed record WarmupHistory(IReadOnlyList<WarmupSample> Runs, double? LastCompileMs, bool CodeSteadyBefore = false)
 {
+    public IReadOnlyList<WarmupSample> Runs { [MethodImpl(HarnessCode.Optimized)] get; init; } = Runs;
     public double NowMs => Runs.Count == 0 ? 0 : Runs[^1].EndMs;
 }
 

@@ -1,0 +1,83 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Support;
+using Xunit.Abstractions;
+
+namespace EtwSerializerProfiler.Tests.EndToEnd;
+
+/// <summary>
+/// Issue 22's BenchmarkDotNet case: a trace written by BenchmarkDotNet's own EventPipeProfiler (0.15.8, CPU sampling)
+/// of a benchmark without an N parameter (Tests/Workloads/BdnXml: XML read of a plain class), read by esp and held to
+/// BenchmarkDotNet's exported full JSON report. The profiler runs in the summary's own run (performExtraBenchmarksRun:
+/// false), so the report's Mean is computed from exactly the iterations in the trace. One launch, about 40 s (30 of
+/// them BenchmarkDotNet building its generated project).
+/// </summary>
+[EndToEnd]
+public sealed class BdnTraceTests(ITestOutputHelper output) : IDisposable
+{
+    private static readonly string WorkloadDir = Path.Combine(Repo.Root, "Tests", "Workloads", "BdnXml");
+    private static readonly string WorkloadDll = Path.Combine(WorkloadDir, "bin", new DirectoryInfo(Repo.BinDir).Parent!.Name, "net10.0", "BdnXml.dll");
+
+    private readonly string _dir = Repo.NewTempDir("bdntrace");
+
+    public void Dispose()
+    {
+        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+    }
+
+    [Fact]
+    public void A_BenchmarkDotNet_trace_reads_like_BenchmarkDotNet_and_prints_no_N_where_there_is_none()
+    {
+        // BenchmarkDotNet finds the benchmark's project from the working directory.
+        var run = ProcessRunner.Run("dotnet", [WorkloadDll, _dir, "same-run"], TimeSpan.FromMinutes(4), WorkloadDir);
+        Assert.True(run.ExitCode == 0, run.StdOut[^Math.Min(3000, run.StdOut.Length)..] + run.StdErr);
+        var trace = Assert.Single(Directory.GetFiles(_dir, "*.nettrace"));
+        var report = JsonNode.Parse(File.ReadAllText(Assert.Single(Directory.GetFiles(Path.Combine(_dir, "results"), "*-report-full.json"))))!;
+        var bench = report["Benchmarks"]![0]!;
+        var truthMeanMs = bench["Statistics"]!["Mean"]!.GetValue<double>() / 1e6;
+        var truthN = bench["Statistics"]!["N"]!.GetValue<int>();
+        var actual = bench["Measurements"]!.AsArray().Count(m => (string)m!["IterationMode"]! == "Workload" && (string)m["IterationStage"]! == "Actual");
+
+        TraceAnalysis analysis;
+        using (var input = TraceInput.Open(trace)) analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
+        output.WriteLine(RunSourceText.Line(analysis));
+        Assert.Equal(RunSource.BenchmarkDotNet, analysis.Trace.RunSource);
+        var summary = Assert.Single(SerializerSummary.From(analysis.Runs));
+        Assert.Equal(("Read", "XmlReadSameRun", 0), (summary.Serializer, summary.Operation, summary.Objects));
+
+        // The same iterations, BenchmarkDotNet's outlier rule: as many averaged, as many dropped, as its report.
+        var measured = analysis.Runs.Where(r => r.Stage is "workload actual" or "workload actual (upper outlier)").ToList();
+        Assert.Equal(actual, measured.Count);
+        Assert.Equal(truthN, summary.Runs);
+        Assert.Equal(actual - truthN, analysis.Trace.HarnessOutliers);
+
+        // Its Mean within 5% (measured: 0.844 vs 0.8438 ms, ratio 1.000; the windows are the iteration events around
+        // BenchmarkDotNet's clock reads, so a thread preempted while writing one moves a mean of 15 by a few %).
+        output.WriteLine($"esp {summary.MeanDurationMs:F4} ms/op over {summary.Runs}; BenchmarkDotNet {truthMeanMs:F4} ms/op over {truthN}");
+        Assert.InRange(summary.MeanDurationMs / truthMeanMs, 0.95, 1.05);
+
+        // No N anywhere: the case has none.
+        foreach (var format in new[] { TableFormat.Text, TableFormat.Markdown, TableFormat.Csv })
+        {
+            var text = AnalysisReport.Render(analysis, format);
+            Assert.DoesNotContain("N=0", text);
+            Assert.DoesNotContain("N=", string.Join('\n', analysis.Findings.Select(f => f.Message)));
+        }
+        var table = AnalysisReport.Render(analysis, TableFormat.Text).Split('\n');
+        Assert.Matches(@"^Read\s+-\s+" + summary.Runs + @"\s", table.First(l => l.StartsWith("Read ", StringComparison.Ordinal)));
+        var json = AnalysisReport.Json(analysis);
+        Assert.Null(json["serializers"]![0]!["objects"]);
+        Assert.All(json["runs"]!.AsArray(), r => Assert.Null(r!["objects"]));
+        Assert.All(analysis.Findings, f => Assert.Null(f.Objects));
+        if (analysis.Trace.HarnessOutliers > 0) Assert.Contains($"{analysis.Trace.HarnessOutliers} upper outlier(s)", RunSourceText.Line(analysis));
+        var html = Path.Combine(_dir, "report.html");
+        Assert.Equal(0, Robustness.InProcessEsp.Run(TimeSpan.FromMinutes(2), "analyze", trace, "--html", html).ExitCode);
+        Assert.DoesNotContain("N=0", File.ReadAllText(html));
+    }
+}
