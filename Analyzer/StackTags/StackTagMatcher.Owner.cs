@@ -35,6 +35,9 @@ public sealed partial class StackTagMatcher
     /// <summary>The reflection families alone, which say whether (and as which family) a frame is reflection.</summary>
     private static readonly StackTagMatcher s_surface = new(StackTagFile.Parse(SurfaceXml(), "reflection surface"), ownerRule: false);
 
+    /// <summary>How the stack resolvers name a frame nobody could name (kept here: StackTags depends on no other namespace).</summary>
+    private const string UnresolvedMethod = "?";
+
     /// <summary>Native modules whose file names do not say so (Windows); on Linux ".so" does.</summary>
     private static readonly HashSet<string> s_nativeModules = new(StringComparer.Ordinal)
     {
@@ -44,7 +47,7 @@ public sealed partial class StackTagMatcher
 
     private static FrameKind KindOf(string module, string method, FrameNames names)
     {
-        if (method.Length == 0 || method == Processing.StackResolver.Unresolved) return FrameKind.Runtime;
+        if (method.Length == 0 || method == UnresolvedMethod) return FrameKind.Runtime;
         if (s_surface.MatchFrame(module, method) is not null) return FrameKind.Surface;
         // A named frame in JIT memory no module owns is a dynamic method (DynamicMethod, a serializer's generated
         // reader): code. P/Invoke and other IL stubs are marshalling on their caller's behalf.
