@@ -27,8 +27,8 @@ public static class SerializerStackTagsGenerator
     /// </summary>
     public const string RunMarkersModulePattern = "EtwSerializerProfiler.RunMarkers.*";
 
-    /// <summary>Above the serializer tags: time in reflection is the finding, not the serializer that caused it.</summary>
-    public const int ReflectionPriority = 10;
+    /// <summary>The access families (field, property, invoke, Emit) of <see cref="ReflectionSurface"/>: above the serializer tags, so WPA shows reflection under a serializer as reflection too.</summary>
+    public const int ReflectionPriority = ReflectionSurface.AccessPriority;
 
     /// <summary>Above everything managed: GC and JIT interrupt whatever happens to run, and that code is not to blame.</summary>
     public const int RuntimePriority = 20;
@@ -42,24 +42,10 @@ public static class SerializerStackTagsGenerator
     /// <summary>Below everything: the runner is on every stack and must only catch what nothing more specific claims.</summary>
     public const int InfrastructurePriority = -10;
 
-    /// <summary>
-    /// Type metadata queries (IsValueType, GetGenericArguments, ...) are reflection too, but rank just below
-    /// Activator so that RuntimeType.CreateInstance* frames stay Activator's.
-    /// </summary>
-    public const int TypeQueryPriority = 9;
+    /// <summary>Type metadata queries (IsValueType, GetGenericArguments, ...): the lowest family but the catch-all.</summary>
+    public const int TypeQueryPriority = ReflectionSurface.TypeQueryPriority;
 
-    /// <summary>
-    /// MethodBase.Invoke wraps whole callee subtrees (XmlSerializer runs its generated code through it), so it may
-    /// only claim samples that nothing else explains; otherwise every XmlSerializer sample would be "reflection".
-    /// </summary>
-    public const int InvokePriority = -20;
-
-    /// <summary>
-    /// The invoke machinery itself where no emitted stub exists (dynamic code off, or the very first call): on .NET 8+
-    /// PropertyInfo.Get/SetValue, MethodInfo.Invoke and ConstructorInfo.Invoke end in these frames, which is where
-    /// System.Text.Json, DataContractSerializer and Newtonsoft.Json spend their reflection-only time. Ranked with the
-    /// other reflection tags: like PropertyInfo.GetValue, it then also claims the (usually trivial) callee.
-    /// </summary>
+    /// <summary>The tag's name under Reflection\ (docs and tests name it).</summary>
     public const string InterpretedInvokeTag = "Interpreted invoke";
 
     /// <summary>How the analyzer names kernel frames of perf samples (Analyzer/Kernel/KernelFrameNamer.cs).</summary>
@@ -114,45 +100,19 @@ public static class SerializerStackTagsGenerator
             libraries.Add(new Node(name, LibraryPriority).Entry(lib.Key.Item1 + ".*", lib.Key.Item2 + ".*"));
         }
 
-        // Module "*": these live in System.Private.CoreLib on .NET and in mscorlib on .NET Framework.
-        // Priorities sit on the tags that own the entrypoints, so their meaning does not rest on inheritance.
-        var reflection = new Node("Reflection")
-            .Add(new Node("FieldInfo.GetValue", ReflectionPriority).Entry("*",
-                "System.Reflection.*FieldInfo::GetValue*",
-                "System.Reflection.*FieldInfo::GetValueDirect*",
-                // .NET 8+ routes FieldInfo.GetValue through FieldAccessor, which the JIT often leaves as the only frame.
-                "System.Reflection.FieldAccessor::GetValue*",
-                "System.RuntimeFieldHandle::GetValue*"))
-            .Add(new Node("FieldInfo.SetValue", ReflectionPriority).Entry("*",
-                "System.Reflection.*FieldInfo::SetValue*",
-                "System.Reflection.FieldAccessor::SetValue*",
-                "System.RuntimeFieldHandle::SetValue*"))
-            .Add(new Node("Type queries", TypeQueryPriority).Entry("*",
-                "System.RuntimeType::*",
-                "System.Type::*",
-                "System.RuntimeTypeHandle::*",
-                "System.Nullable::GetUnderlyingType*"))
-            .Add(new Node("PropertyInfo", ReflectionPriority).Entry("*",
-                "System.Reflection.*PropertyInfo::GetValue*",
-                "System.Reflection.*PropertyInfo::SetValue*"))
-            .Add(new Node(InterpretedInvokeTag, ReflectionPriority).Entry("*",
-                "System.Reflection.MethodBaseInvoker::InterpretedInvoke*",
-                "System.RuntimeMethodHandle::InvokeMethod*"))
-            .Add(new Node("Invoke", InvokePriority).Entry("*",
-                "System.Reflection.*MethodInfo::Invoke*",
-                "System.Reflection.*MethodBase::Invoke*",
-                "System.Reflection.MethodBaseInvoker::*",
-                "System.Reflection.MethodInvoker::*"));
-
-        var activator = new Node("Activator")
-            .Add(new Node("CreateInstance", ReflectionPriority).Entry("*",
-                "System.Activator::CreateInstance*",
-                "System.RuntimeType::CreateInstance*",
-                "System.RuntimeType::CreateInstanceDefaultCtor*",
-                "System.RuntimeType+ActivatorCache::*",
-                // Object creation without `new` (DataContractSerializer's way); not RuntimeTypeHandle.InternalAlloc,
-                // which also boxes FieldInfo.GetValue's results and would charge boxing to Activator.
-                "System.Runtime.CompilerServices.RuntimeHelpers::GetUninitializedObject*"));
+        // The reflection surface, one tag per API family (ReflectionSurface.cs). In WPA these rank by priority as
+        // always; the analyzer also applies the owner rule (StackTagMatcher), which WPA cannot express: code called
+        // through reflection is not reflection.
+        var reflection = new Node(ReflectionSurface.ReflectionRoot);
+        var activator = new Node(ReflectionSurface.ActivatorRoot);
+        foreach (var family in ReflectionSurface.Families.GroupBy(f => f.TagPath))
+        {
+            var parts = family.Key.Split('\\', 2);
+            var node = new Node(parts[1], family.First().Priority);
+            foreach (var f in family)
+                foreach (var module in f.Modules) node.Entry(module, [.. f.Methods]);
+            (parts[0] == ReflectionSurface.ActivatorRoot ? activator : reflection).Add(node);
+        }
 
         string[] gcMethods = ["WKS::*", "SVR::*", "*GarbageCollect*", "*gc_heap*"];
         var gc = new Node("GC", RuntimePriority)
@@ -206,6 +166,8 @@ public static class SerializerStackTagsGenerator
         text.Append("  Generated by `esp stacktags generate`. Do not edit by hand: changes are lost on the next generation.\n");
         text.Append("  Load it in WPA as a stack tags definition; the analyzer reads the same file.\n");
         text.Append("  A stack gets the tag of its deepest matching frame; a higher Priority beats depth.\n");
+        text.Append("  esp analyze also applies the owner rule to the Reflection and Activator tags, which WPA cannot express:\n");
+        text.Append("  code called through reflection is not reflection (docs/analyzer.md, \"Attribution\").\n");
         text.Append("-->\n");
         Write(text, root, 0);
         return text.ToString();

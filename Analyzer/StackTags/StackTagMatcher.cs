@@ -4,29 +4,49 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 
 /// <summary>
 /// Assigns each stack exactly one tag of a <see cref="StackTagFile"/>, the way WPA does: of all frames that match an
-/// entrypoint, the one with the highest priority wins, and among equal priorities the deepest (closest to the leaf).
+/// entrypoint, the one with the highest priority wins, and among equal priorities the deepest (closest to the leaf);
+/// with one rule WPA cannot express, for the Reflection and Activator tags: a sample is reflection only when the frame
+/// that owns it is a reflection frame (the owner rule, <c>StackTagMatcher.Owner.cs</c>, docs/analyzer.md#attribution).
 /// Traces hold millions of stacks over a few thousand distinct frames, so each distinct (module, method) pair is
 /// matched against the patterns once and the result cached; classifying a stack is then one lookup per frame.
 /// Safe to share between threads.
 /// </summary>
-public sealed class StackTagMatcher(StackTagFile file)
+public sealed partial class StackTagMatcher
 {
     public const string Other = "Other";
     /// <summary>The tag of GC work and GC pauses, whatever the tags file calls its own GC tags.</summary>
     public const string Gc = "GC";
 
-    private readonly CompiledRule[] _rules = Compile(file);
+    private readonly CompiledRule[] _rules;
+
+    /// <summary>Per tag of <see cref="StackTagFile.TagPaths"/>: whether it is a Reflection or Activator tag.</summary>
+    private readonly bool[] _reflectionTag;
+
+    /// <summary>False only for <see cref="s_surface"/> itself, which answers which family a frame is in and needs no owner.</summary>
+    private readonly bool _ownerRule;
+
+    public StackTagMatcher(StackTagFile file) : this(file, ownerRule: true) { }
+
+    private StackTagMatcher(StackTagFile file, bool ownerRule)
+    {
+        File = file;
+        _rules = Compile(file);
+        _matched = new bool[file.Rules.Count];
+        _tagPaths = file.TagPaths;
+        _reflectionTag = [.. file.TagPaths.Select(ReflectionSurface.IsReflectionTag)];
+        _ownerRule = ownerRule;
+    }
 
     /// <summary>Per rule of <see cref="StackTagFile.Rules"/>: whether it matched any frame seen so far. Only ever set.</summary>
-    private readonly bool[] _matched = new bool[file.Rules.Count];
+    private readonly bool[] _matched;
 
-    private readonly IReadOnlyList<string> _tagPaths = file.TagPaths;
+    private readonly IReadOnlyList<string> _tagPaths;
 
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
 
     private long _frameResolutions;
 
-    public StackTagFile File { get; } = file;
+    public StackTagFile File { get; }
 
     /// <summary>Distinct frames seen so far.</summary>
     public int CachedFrameCount => _cache.Count;
@@ -61,16 +81,16 @@ public sealed class StackTagMatcher(StackTagFile file)
     public string Classify(IReadOnlyList<StackFrame> framesLeafFirst)
     {
         ArgumentNullException.ThrowIfNull(framesLeafFirst);
-        var best = FrameMatch.None;
-        for (var i = 0; i < framesLeafFirst.Count; i++)
+        var n = framesLeafFirst.Count;
+        // Stacks are classified once per distinct stack (callers cache), so a short-lived array for deep ones is fine.
+        Span<FrameMatch> matches = n <= 256 ? stackalloc FrameMatch[n] : new FrameMatch[n];
+        for (var i = 0; i < n; i++)
         {
             var frame = framesLeafFirst[i];
-            var match = Lookup(frame.Module ?? "", frame.Method ?? "");
-            // Strictly greater: on a tie the frame met first, the deeper one, keeps the stack.
-            if (match.TagIndex >= 0 && (best.TagIndex < 0 || match.Priority > best.Priority))
-                best = match;
+            matches[i] = Lookup(frame.Module ?? "", frame.Method ?? "");
         }
-        return best.TagIndex < 0 ? Other : _tagPaths[best.TagIndex];
+        var best = Winner(matches);
+        return best < 0 ? Other : _tagPaths[best];
     }
 
     /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
@@ -96,7 +116,8 @@ public sealed class StackTagMatcher(StackTagFile file)
     {
         Interlocked.Increment(ref _frameResolutions);
         var names = FrameNames.Create(module, method);
-        var best = FrameMatch.None;
+        var kind = _ownerRule ? KindOf(module, method, names) : FrameKind.Code;
+        var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method) };
         for (var i = 0; i < _rules.Length; i++)
         {
             var rule = _rules[i];
@@ -104,12 +125,15 @@ public sealed class StackTagMatcher(StackTagFile file)
             if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
             if (!rule.Matches(names)) continue;
             Volatile.Write(ref _matched[i], true);
-            best = new FrameMatch(rule.TagIndex, rule.Priority);
+            best = best with { TagIndex = rule.TagIndex, Priority = rule.Priority, ReflectionTag = _reflectionTag[rule.TagIndex] };
         }
         return best;
     }
 
-    private readonly record struct FrameMatch(int TagIndex, int Priority)
+    /// <param name="Kind">What the frame is to the owner rule.</param>
+    /// <param name="ReflectionTag">The frame's tag is a Reflection or Activator tag.</param>
+    /// <param name="CallsTarget">The frame is reflection's invoke machinery, whose callee is the invoked method.</param>
+    private readonly record struct FrameMatch(int TagIndex, int Priority, FrameKind Kind = FrameKind.Code, bool ReflectionTag = false, bool CallsTarget = false)
     {
         public static readonly FrameMatch None = new(-1, 0);
     }

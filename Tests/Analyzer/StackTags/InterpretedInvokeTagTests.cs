@@ -35,12 +35,18 @@ public sealed class InterpretedInvokeTagTests
     }
 
     [Fact]
-    public void Invoke_without_the_interpreted_stub_still_yields_to_the_serializer()
+    public void The_emitted_invoke_stub_is_reflection_and_the_setter_it_calls_is_not()
     {
-        // An emitted invoke stub (dynamic code on) has no interpreted frame: the serializer keeps the sample.
-        Assert.Equal(@"Deserialize\System.Text.Json", Classify(
+        // With dynamic code on, an emitted stub replaces the interpreted invoke: time in the stub is the invoke's
+        // overhead (reflection); time in the setter it calls belongs to the setter, whose caller's tag it keeps.
+        const string Setter = "EtwSerializerProfiler.Benchmark.Data.Book.set_Title(class System.String)";
+        (string, string)[] Stub =
+        [
             ("?", "InvokeStub_Book.set_Title(class System.Object,class System.Object,native int*)"),
             (CoreLib, "System.Reflection.RuntimeMethodInfo.Invoke(class System.Object,value class System.Reflection.BindingFlags,class System.Reflection.Binder,class System.Object[],class System.Globalization.CultureInfo)"),
-            (Bench, "EtwSerializerProfiler.Benchmark.Serializers.SystemTextJsonSerializer.Deserialize(class System.Type,class System.IO.Stream)")));
+            (Bench, "EtwSerializerProfiler.Benchmark.Serializers.SystemTextJsonSerializer.Deserialize(class System.Type,class System.IO.Stream)"),
+        ];
+        Assert.Equal(@"Reflection\Invoke", Classify(Stub));
+        Assert.Equal(@"Deserialize\System.Text.Json", Classify([(Bench, Setter), .. Stub]));
     }
 }

@@ -1,9 +1,12 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Workloads;
 
-// KnownAnswer [--runs R] [--run-ms M] [--truth FILE]: runs the parts in random interleaved chunks inside marked runs
-// and writes each part's thread CPU time per run to FILE (JSON), the truth the analyzer's stack tags are held to.
+// KnownAnswer [--workload parts|invoke,attributes,harness] [--runs R] [--run-ms M] [--truth FILE]: runs the parts in
+// random interleaved chunks inside marked runs and writes each part's thread CPU time per run to FILE (JSON), the truth
+// the analyzer's stack tags are held to. The other workloads hold its reflection attribution to known answers
+// (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write.
 var runs = 4;
+var workloads = "parts";
 var runMs = 250.0;
 string? truthPath = null;
 for (var i = 0; i < args.Length; i++)
@@ -13,10 +16,32 @@ for (var i = 0; i < args.Length; i++)
         case "--runs": runs = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
         case "--run-ms": runMs = double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
         case "--truth": truthPath = args[++i]; break;
+        case "--workload": workloads = args[++i]; break;
         default: Console.Error.WriteLine($"KnownAnswer: unknown argument '{args[i]}'"); return 2;
     }
 }
-var truth = new PartsWorkload().Run(runs, runMs);
+object truth;
+if (workloads == "parts")
+{
+    truth = new PartsWorkload().Run(runs, runMs);
+}
+else
+{
+    using var marker = new EtwSerializerProfiler.RunMarkers.MarkerThread();
+    var scope = new EtwSerializerProfiler.Benchmark.Runs.RunScope(marker, allThreads: false);
+    IReadOnlyList<AttributesTruth> attributes = [];
+    foreach (var workload in workloads.Split(','))
+    {
+        switch (workload)
+        {
+            case "invoke": new InvokeWorkload().Run(scope, runs, runMs); break;
+            case "attributes": attributes = new AttributesWorkload().Run(scope, runs, runMs); break;
+            case "harness": new HarnessWorkload().Run(scope, runs, runMs); break;
+            default: Console.Error.WriteLine($"KnownAnswer: unknown workload '{workload}'"); return 2;
+        }
+    }
+    truth = attributes;
+}
 var json = JsonSerializer.Serialize(truth, new JsonSerializerOptions { WriteIndented = true });
 if (truthPath is null) Console.WriteLine(json);
 else File.WriteAllText(truthPath, json);
