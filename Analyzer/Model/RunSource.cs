@@ -41,7 +41,7 @@ public static class RunSourceText
                 return $"Runs: {runs.Count} BenchmarkDotNet iterations of {cases} benchmark case(s): {measured} measured (workload actual), " +
                     (outliers > 0 ? $"{outliers} upper outlier(s) shown but not averaged (BenchmarkDotNet's default outlier rule: above Q3 + 1.5 IQR of the case's measured iterations), " : "") +
                     $"{warmups} warm-ups (workload jitting, pilot and warm-up); {analysis.Trace.HarnessOverheadIterations} overhead iterations left out" +
-                    (overheadPerOp > 0 ? $", the median of the measured ones subtracted from each measured iteration ({overheadPerOp * 1e6:F2} ns per operation at most), as BenchmarkDotNet's Mean does; per operation = (iteration time - overhead) / its operations. "
+                    (overheadPerOp > 0 ? $", the median overhead-actual iteration subtracted from each measured one ({overheadPerOp * 1e6:F2} ns per operation at most), as BenchmarkDotNet's Mean does; per operation = (iteration time - overhead) / its operations. "
                         : "; per operation = iteration time / its operations (no overhead to subtract: BenchmarkDotNet 0.15 measures none unless EvaluateOverhead is set). ") +
                     "A trace from [EventPipeProfiler] with its default extra run holds a second, profiled run of the benchmark whose figures BenchmarkDotNet discards: " +
                     $"its summary comes from the untraced run before, so the two differ by the profiler's cost and run-to-run noise (docs/analyzer.md, BenchmarkDotNet runs); {tags}";
