@@ -36,8 +36,8 @@ public sealed class BenchmarkOptionsTests
     [Fact]
     public void An_unknown_serializer_is_an_error_listing_the_valid_ones()
     {
-        var ex = Assert.Throws<UsageException>(() => BenchmarkOptions.Parse(["--serializers", "protobuf-net"]));
-        Assert.Contains("unknown serializer 'protobuf-net'", ex.Message, StringComparison.Ordinal);
+        var ex = Assert.Throws<UsageException>(() => BenchmarkOptions.Parse(["--serializers", "Jil"]));
+        Assert.Contains("unknown serializer 'Jil'", ex.Message, StringComparison.Ordinal);
         Assert.Contains("Newtonsoft.Json", ex.Message, StringComparison.Ordinal);
         Assert.Contains("Reflection", ex.Message, StringComparison.Ordinal);
     }
