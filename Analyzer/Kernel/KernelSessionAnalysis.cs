@@ -1,8 +1,8 @@
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 

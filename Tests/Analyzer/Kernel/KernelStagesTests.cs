@@ -1,8 +1,8 @@
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
 
