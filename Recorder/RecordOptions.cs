@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Common;
-using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Recorder;
 

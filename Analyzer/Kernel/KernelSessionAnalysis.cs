@@ -1,7 +1,7 @@
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 

@@ -58,6 +58,13 @@ public static partial class PerfScriptReader
         private readonly Dictionary<int[], int>.AlternateLookup<ReadOnlySpan<int>> _stackIdsBySpan;
         private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
         private readonly Dictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _stringsBySpan;
+        /// <summary>
+        /// Frame lines already read, to their frame id: a stack's frames repeat in most events, and one lookup of the
+        /// line is cheaper than parsing it again. Cleared when an executable mapping is added, which can change what
+        /// an offset line stands for.
+        /// </summary>
+        private readonly Dictionary<string, int> _frameByLine = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, int>.AlternateLookup<ReadOnlySpan<char>> _frameByLineSpan;
         private readonly List<int> _frames = new(128);
         private Pending _pending;
         private long _time;
@@ -70,6 +77,7 @@ public static partial class PerfScriptReader
             Trace = trace;
             _stackIdsBySpan = _stackIds.GetAlternateLookup<ReadOnlySpan<int>>();
             _stringsBySpan = _strings.GetAlternateLookup<ReadOnlySpan<char>>();
+            _frameByLineSpan = _frameByLine.GetAlternateLookup<ReadOnlySpan<char>>();
         }
 
         public void Line(ReadOnlySpan<char> line)
@@ -149,6 +157,7 @@ public static partial class PerfScriptReader
                 if (!m.Success) { BadLines++; return; }
                 if (!m.Groups["prot"].ValueSpan.Contains('x')) return;
                 _maps.Add(Intern(m.Groups["file"].ValueSpan), Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
+                _frameByLine.Clear();
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH IN", StringComparison.Ordinal)) Trace.SwitchIns.Add((time, tid));
             else if (rest.StartsWith("PERF_RECORD_LOST", StringComparison.Ordinal))
@@ -174,6 +183,7 @@ public static partial class PerfScriptReader
 
         private void Frame(ReadOnlySpan<char> line)
         {
+            if (_frameByLineSpan.TryGetValue(line, out var known)) { _frames.Add(known); return; }
             var t = line.Trim();
             var space = t.IndexOf(' ');
             if (space <= 0 || !ulong.TryParse(t[..space], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address)) { BadLines++; return; }
@@ -194,6 +204,7 @@ public static partial class PerfScriptReader
                 Trace.Frames.Add(new RawFrame(address, Intern(symbol), dsoText, kernel));
                 _frameIds[key] = id;
             }
+            _frameByLineSpan[line] = id;
             _frames.Add(id);
         }
 

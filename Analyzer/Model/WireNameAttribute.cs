@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// member cannot be written without one and no format can spell it differently (<see cref="WireNames"/>).
 /// </summary>
 [AttributeUsage(AttributeTargets.Field, AllowMultiple = false)]
-public sealed class WireNameAttribute(string name) : Attribute
+internal sealed class WireNameAttribute(string name) : Attribute
 {
     public string Name { get; } = name;
 }

@@ -4,7 +4,7 @@ using System.Reflection;
 namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>The one mapping from an enum member to its <see cref="WireNameAttribute"/>, used by every output format.</summary>
-public static class WireNames
+internal static class WireNames
 {
     private static readonly ConcurrentDictionary<Enum, string> s_names = new();
 

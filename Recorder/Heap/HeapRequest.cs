@@ -3,7 +3,7 @@ namespace EtwSerializerProfiler.Recorder.Heap;
 /// <summary>
 /// What `esp record --heap ...` asked for (the benchmark owns and validates --heap and --heap-objects; the recorder
 /// only needs to know that snapshots are wanted, and which, in case the benchmark never gets far enough to say so
-/// itself). Filled from the benchmark's own parse (<see cref="BenchmarkRequest"/>).
+/// itself). Filled from the benchmark's own parse (Commands/BenchmarkRequest).
 /// </summary>
 public sealed record HeapRequest(IReadOnlyList<string> Serializers, int Objects)
 {

@@ -1,5 +1,5 @@
-using EtwSerializerProfiler.Common;
 using System.Diagnostics;
+using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Recorder.Kernel;
 

@@ -1,9 +1,9 @@
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Kernel;
-using Xunit.Abstractions;
 using EtwSerializerProfiler.Tests.Support;
+using Xunit.Abstractions;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;
 

@@ -1,5 +1,5 @@
-using EtwSerializerProfiler.Cli.Commands;
 using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Commands;
 using EtwSerializerProfiler.Tests.Support;

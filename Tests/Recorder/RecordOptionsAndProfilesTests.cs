@@ -2,6 +2,7 @@ using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
+using EtwSerializerProfiler.Recorder.Commands;
 using EtwSerializerProfiler.Recorder.EventPipe;
 using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;

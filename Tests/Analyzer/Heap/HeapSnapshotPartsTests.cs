@@ -1,8 +1,8 @@
-using EtwSerializerProfiler.Cli.Commands;
 using System.Reflection;
 using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Benchmark;
 using EtwSerializerProfiler.Benchmark.Runs;
+using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Heap;
 using EtwSerializerProfiler.Tests.Support;

@@ -144,4 +144,22 @@ public sealed class PerfScriptReaderTests
         var frac = m.Groups["frac"].Value.PadRight(9, '0')[..9];
         Assert.Equal(long.Parse(m.Groups["sec"].Value, System.Globalization.CultureInfo.InvariantCulture) * 1_000_000_000 + long.Parse(frac, System.Globalization.CultureInfo.InvariantCulture), sample.TimeNs);
     }
+
+    [Fact]
+    public void A_frame_line_read_again_after_a_new_mapping_is_translated_with_the_new_mapping()
+    {
+        const string text = """
+                      dotnet 1/1   1.000000000: PERF_RECORD_MMAP2 1/1: [0x7f0000000000(0x5000) @ 0x111000 00:01 102 0]: r-xs /memfd:doublemapper (deleted)
+                      dotnet 1/1   1.100000000: cpu-clock/period=1001001,call-graph=fp/: 
+            	          1128dd [unknown] (/memfd:doublemapper (deleted))
+
+                      dotnet 1/1   1.200000000: PERF_RECORD_MMAP2 1/1: [0x7f1000000000(0x5000) @ 0x111000 00:01 102 0]: r-xs /memfd:doublemapper (deleted)
+                      dotnet 1/1   1.300000000: cpu-clock/period=1001001,call-graph=fp/: 
+            	          1128dd [unknown] (/memfd:doublemapper (deleted))
+
+            """;
+        var trace = Read(text, out var bad);
+        Assert.Equal(0, bad);
+        Assert.Equal([0x7f00000018ddUL, 0x7f10000018ddUL], trace.Samples.Select(s => trace.Frames[trace.Stacks[s.StackId][0]].Address));
+    }
 }

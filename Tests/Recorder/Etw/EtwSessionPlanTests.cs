@@ -1,10 +1,10 @@
 using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Analyzer.Harness;
-using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Etw;
 using EtwSerializerProfiler.Recorder.Profiles;
+using EtwSerializerProfiler.RunMarkers;
 using Microsoft.Diagnostics.Tracing.Parsers;
 
 namespace EtwSerializerProfiler.Tests.Recorder.Etw;

@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Recorder.Heap;
 
-namespace EtwSerializerProfiler.Recorder;
+namespace EtwSerializerProfiler.Recorder.Commands;
 
 /// <summary>
 /// What the recorder needs to know of the benchmark's arguments, taken from the benchmark's own parse of them
