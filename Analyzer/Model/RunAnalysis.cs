@@ -39,6 +39,8 @@ public sealed class RunAnalysis
     internal bool Closed { get; set; }
     /// <summary>The window is exactly the Stopwatch's interval (RunEnd version 1 carried its reads), not the events' edges around it.</summary>
     public bool PinnedToStopwatch { get; set; }
+    /// <summary>A window pinned to the Stopwatch: where the worker's RunBegin/RunEnd events themselves were (what the marker's handshake is next to).</summary>
+    public (double StartMs, double EndMs)? EventEdgesMs { get; set; }
 
     public double CpuMs { get; set; }
     public int Samples { get; set; }

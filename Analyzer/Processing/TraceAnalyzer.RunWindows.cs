@@ -71,6 +71,7 @@ public sealed partial class TraceAnalyzer
             var start = beginMs + (startTicks - beginTicks) * msPerTick;
             var stop = beginMs + (stopTicks - beginTicks) * msPerTick;
             if (start > stop || start < beginMs - SlackMs || stop > e.TimeStampRelativeMSec + SlackMs) return;
+            open.EventEdgesMs = (open.StartMs, open.EndMs);
             open.StartMs = start;
             open.EndMs = stop;
             open.PinnedToStopwatch = true;
