@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Reports;
 
 namespace EtwSerializerProfiler.Analyzer.Diff;
 

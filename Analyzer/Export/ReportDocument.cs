@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Export;

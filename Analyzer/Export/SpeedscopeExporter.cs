@@ -22,7 +22,7 @@ public sealed class SpeedscopeExporter : IExporter
         var dir = OutputFile.Folder(Option, path);
         foreach (var profile in stacks.Profiles.Where(p => p.Samples > 0))
         {
-            var file = Path.Combine(dir, Report.RunStackCollector.SpeedscopeFileName(profile.Serializer, profile.Operation));
+            var file = Path.Combine(dir, CallTrees.RunStackCollector.SpeedscopeFileName(profile.Serializer, profile.Operation));
             OutputFile.Writable(Option, path, () => SpeedScopeStackSourceWriter.WriteStackViewAsJson(stacks.SourceOf(profile), file));
             profile.SpeedscopePath = file;
         }

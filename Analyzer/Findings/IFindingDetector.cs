@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>

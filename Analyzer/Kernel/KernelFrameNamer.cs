@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
@@ -29,7 +30,7 @@ public sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
 
     public bool IsManaged(int frameId) => Name(frameId).Tier is not null;
 
-    private static string Symbol(string perfSymbol) => perfSymbol == "[unknown]" || perfSymbol.Length == 0 ? Processing.StackResolver.Unresolved : perfSymbol;
+    private static string Symbol(string perfSymbol) => perfSymbol == "[unknown]" || perfSymbol.Length == 0 ? StackFrame.Unresolved : perfSymbol;
 
     /// <summary>"/usr/share/dotnet/shared/.../libcoreclr.so" is "libcoreclr.so"; anonymous or JIT memory perf cannot name is "?".</summary>
     private static string ModuleOf(string dso)

@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
@@ -91,7 +92,7 @@ internal static class KernelSessionAnalysis
         : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)";
 
     private static bool LeafUnnamed(KernelSession session, int stack) =>
-        session.Trace.Stacks[stack] is { Length: > 0 } s && session.Namer.Name(s[0]).Frame.Method == StackResolver.Unresolved;
+        session.Trace.Stacks[stack] is { Length: > 0 } s && session.Namer.Name(s[0]).Frame.Method == StackFrame.Unresolved;
 
     private static double PeriodFromManifest(string? manifest, out bool known)
     {

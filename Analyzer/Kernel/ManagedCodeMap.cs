@@ -1,27 +1,8 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
-
-/// <summary>The optimization tier of a piece of managed code, as the runtime reported it when the code was made.</summary>
-public enum CodeTier
-{
-    Unknown,
-    /// <summary>Tier 0 (quick JIT, no optimization).</summary>
-    Tier0,
-    /// <summary>Tier 0 or tier 1 code with dynamic-PGO instrumentation (counting before tier 1).</summary>
-    Instrumented,
-    /// <summary>On-stack replacement: a long-running loop moved to optimized code mid-call.</summary>
-    Osr,
-    /// <summary>Tier 1: the steady-state code.</summary>
-    Tier1,
-    /// <summary>Fully optimized without tiering (tiering off, or methods the runtime never tiers).</summary>
-    Optimized,
-    /// <summary>Minimal optimization (debuggable code, or methods too big to optimize).</summary>
-    MinOpts,
-    /// <summary>Precompiled ReadyToRun code from the image (named by rundown; it never went through the JIT in this trace).</summary>
-    ReadyToRun,
-}
 
 /// <summary>
 /// Where each managed method's code lives, from the EventPipe trace's own events: MethodLoadVerbose for code

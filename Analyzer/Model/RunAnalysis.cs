@@ -77,7 +77,7 @@ public sealed class RunAnalysis
     /// <summary>Kernel session: the worker's time off the CPU inside the window, by reason (preempted, ready, GC, lock, ...).</summary>
     public Dictionary<string, double> OffCpuMs { get; } = new(StringComparer.Ordinal);
     /// <summary>CPU time by the optimization tier of the innermost managed frame (tier-0, instrumented, OSR, tier-1, ReadyToRun).</summary>
-    public Dictionary<Kernel.CodeTier, double> TierMs { get; } = [];
+    public Dictionary<CodeTier, double> TierMs { get; } = [];
     /// <summary>CPU time whose stack had no managed frame with a known tier (native-only stacks, unresolved code).</summary>
     public double NoTierMs { get; set; }
     /// <summary>CPU time whose innermost frame has no name (stripped native runtime code, stubs): how much the tags and hot methods cannot name.</summary>

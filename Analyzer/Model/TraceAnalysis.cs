@@ -12,7 +12,7 @@ public sealed class TraceAnalysis
     public List<ThreadProfile> Threads { get; } = [];
     public ProcessProfile Process { get; } = new();
     /// <summary>Diagnoses with evidence (Analyzer/Findings), most severe first; filled at the end of the analysis.</summary>
-    public List<Findings.Finding> Findings { get; } = [];
+    public List<Finding> Findings { get; } = [];
     /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
     public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; set; }
     /// <summary>The charged samples with their frames, for the report's call trees and speedscope files (not serialized).</summary>

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing.Etlx;

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;

@@ -1,6 +1,7 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
 

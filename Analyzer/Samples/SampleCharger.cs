@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
 

@@ -153,8 +153,8 @@ public static class SerializerStackTagsGenerator
         duration.Add(new Node("OtherDuration").Entry(RunMarkersModulePattern, "*::OtherDuration"));
 
         var infrastructure = new Node("Test Infrastructure", InfrastructurePriority)
-            .Entry(BenchmarkModulePattern, [.. Harness.HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.Benchmark.", StringComparison.Ordinal)).Select(n => n + ".*")])
-            .Entry(RunMarkersModulePattern, [.. Harness.HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.RunMarkers", StringComparison.Ordinal)).Select(n => n + ".*")]);
+            .Entry(BenchmarkModulePattern, [.. HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.Benchmark.", StringComparison.Ordinal)).Select(n => n + ".*")])
+            .Entry(RunMarkersModulePattern, [.. HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.RunMarkers", StringComparison.Ordinal)).Select(n => n + ".*")]);
 
         var root = new Node("");
         foreach (var node in new[] { serialize, deserialize, libraries, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })

@@ -1,9 +1,9 @@
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.EventPipe;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
-using Microsoft.Diagnostics.Tracing.EventPipe;
 
 namespace EtwSerializerProfiler.Analyzer.Stats;
 

@@ -1,12 +1,13 @@
 using System.CommandLine;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Heap;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 

@@ -4,8 +4,8 @@ using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 

@@ -2,9 +2,9 @@ using System.Reflection;
 using System.Runtime.InteropServices;
 using EtwSerializerProfiler.Benchmark;
 using EtwSerializerProfiler.Benchmark.Runs;
-using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Benchmark;

@@ -1,8 +1,8 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Benchmark.Runs;
-using EtwSerializerProfiler.RunMarkers;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.RunMarkers;
 
 namespace EtwSerializerProfiler.Tests.Benchmark;
 

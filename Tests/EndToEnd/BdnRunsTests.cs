@@ -2,8 +2,8 @@ using System.Text.Json;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 

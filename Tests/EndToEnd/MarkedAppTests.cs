@@ -1,7 +1,7 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;

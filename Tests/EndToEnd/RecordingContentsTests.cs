@@ -1,5 +1,5 @@
 using System.Text.Json;
-using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;

@@ -1,8 +1,8 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Findings;
 using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Tests.Support;
 

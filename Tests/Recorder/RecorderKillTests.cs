@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using EtwSerializerProfiler.Tests.Support;
 using EtwSerializerProfiler.Tests.Recorder.Processes;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Recorder;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using EtwSerializerProfiler.Common;
-using Xunit.Abstractions;
 using EtwSerializerProfiler.Tests.Support;
+using Xunit.Abstractions;
 
 namespace EtwSerializerProfiler.Tests.Robustness;
 

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Tests.Support;

@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.StackTags;
 using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
@@ -5,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// <summary>
 /// Time threads spent waiting for a lock inside a serializer's runs (Contention events), summed over threads and
 /// compared with the run's wall-clock time. Names the frame that wanted the lock (seed 004: DataContractSerializer's
-/// type caches under concurrent requests). Waits in the harness's own code (<see cref="Harness.HarnessCode"/>: the
+/// type caches under concurrent requests). Waits in the harness's own code (<see cref="HarnessCode"/>: the
 /// benchmark's worker crew, the run markers) are left out: they are the measurement's, not the serializer's.
 /// </summary>
 public sealed class ContentionDetector : IFindingDetector
@@ -22,7 +24,7 @@ public sealed class ContentionDetector : IFindingDetector
             var share = duration <= 0 ? 0 : g.Sum(Own) / duration;
             if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
             var top = g.Runs.SelectMany(r => r.ContentionMsByFrame)
-                .Where(p => !Harness.HarnessCode.IsHarnessFrame(p.Key))
+                .Where(p => !HarnessCode.IsHarnessFrame(p.Key))
                 .GroupBy(p => p.Key, StringComparer.Ordinal)
                 .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Frame, StringComparer.Ordinal)
@@ -49,5 +51,5 @@ public sealed class ContentionDetector : IFindingDetector
 
     /// <summary>A run's lock waits outside the harness's own code.</summary>
     private static double Own(Model.RunAnalysis run) =>
-        run.ContentionMs - run.ContentionMsByFrame.Where(p => Harness.HarnessCode.IsHarnessFrame(p.Key)).Sum(p => p.Value);
+        run.ContentionMs - run.ContentionMsByFrame.Where(p => HarnessCode.IsHarnessFrame(p.Key)).Sum(p => p.Value);
 }

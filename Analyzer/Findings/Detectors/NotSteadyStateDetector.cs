@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
 using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
@@ -14,15 +15,9 @@ public sealed class NotSteadyStateDetector : IFindingDetector
 {
     public string Kind => FindingKinds.NotSteadyState;
 
-    public static readonly CodeTier[] Unoptimized = [CodeTier.Tier0, CodeTier.Instrumented, CodeTier.MinOpts];
+    public static readonly CodeTier[] Unoptimized = CodeTiers.Unoptimized;
 
-    /// <summary>Share of the runs' managed CPU (samples with a tiered frame) in unoptimized code; null without tiers.</summary>
-    public static double? UnoptimizedShare(IEnumerable<Model.RunAnalysis> runs)
-    {
-        var list = runs.ToList();
-        var managed = list.Sum(r => r.TierMs.Values.Sum());
-        return managed <= 0 ? null : list.Sum(r => Unoptimized.Sum(t => r.TierMs.GetValueOrDefault(t))) / managed;
-    }
+    public static double? UnoptimizedShare(IEnumerable<RunAnalysis> runs) => CodeTiers.UnoptimizedShare(runs);
 
     public IEnumerable<Finding> Detect(FindingContext context)
     {

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Model;
 using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;

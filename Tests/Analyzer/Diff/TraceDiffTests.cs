@@ -1,7 +1,7 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Diff;

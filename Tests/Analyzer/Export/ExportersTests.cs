@@ -3,15 +3,16 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using AngleSharp.Html.Parser;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
-using EtwSerializerProfiler.Analyzer.Output;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Analyzer;
+using EtwSerializerProfiler.Tests.Analyzer.Diff;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
-using EtwSerializerProfiler.Tests.Analyzer.Diff;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Export;
 

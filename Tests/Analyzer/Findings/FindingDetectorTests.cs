@@ -1,11 +1,12 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer.Findings;
 using EtwSerializerProfiler.Analyzer.Findings.Detectors;
+using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Common;
 using static EtwSerializerProfiler.Tests.Analyzer.Findings.SyntheticRuns;
-using EtwSerializerProfiler.Analyzer.Harness;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Findings;
 

@@ -1,9 +1,9 @@
+using System.IO.Compression;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.EndToEnd;
-using System.IO.Compression;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Input;

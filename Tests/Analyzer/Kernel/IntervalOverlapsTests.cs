@@ -1,5 +1,5 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;

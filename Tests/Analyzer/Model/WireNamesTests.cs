@@ -1,8 +1,9 @@
 using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Output;
-using EtwSerializerProfiler.Analyzer.Report;
-using EtwSerializerProfiler.Analyzer.Report.Sections;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Analyzer.Findings;
 

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Processing;
 

@@ -1,7 +1,8 @@
 using AngleSharp.Html.Parser;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Report;
 

@@ -3,8 +3,10 @@ using System.Text.RegularExpressions;
 using System.Xml;
 using AngleSharp.Dom;
 using AngleSharp.Html.Parser;
-using EtwSerializerProfiler.Analyzer.Output;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 

@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using EtwSerializerProfiler.Analyzer.Output;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;

@@ -1,6 +1,8 @@
 using System.Xml;
-using EtwSerializerProfiler.Analyzer.Report;
-using EtwSerializerProfiler.Analyzer.Report.Sections;
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Report;
 

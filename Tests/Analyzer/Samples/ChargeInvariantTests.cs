@@ -1,8 +1,9 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Report;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Tests.Robustness;
 using EtwSerializerProfiler.Tests.Support;
 

@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;

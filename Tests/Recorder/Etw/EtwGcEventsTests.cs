@@ -2,9 +2,9 @@ using System.Globalization;
 using EtwSerializerProfiler.Recorder.Etw;
 using EtwSerializerProfiler.Recorder.Profiles;
 using EtwSerializerProfiler.Tests.EndToEnd;
+using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Analysis;
-using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Recorder.Etw;
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;

@@ -1,6 +1,6 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;

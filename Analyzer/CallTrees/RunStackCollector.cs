@@ -1,0 +1,147 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using Microsoft.Diagnostics.Tracing.Stacks;
+
+namespace EtwSerializerProfiler.Analyzer.CallTrees;
+
+/// <summary>
+/// The stacks for --html and --speedscope: the samples the analysis charged (<see cref="SampleLedger"/>), with the
+/// weights the tables add up, gathered per serializer and operation into a TraceEvent stack source (written by
+/// Export/SpeedscopeExporter) and a call tree (drawn in the HTML). No second pass over the trace: the call trees are
+/// the tables' own samples, whatever the CPU source. Warm-up runs are left out, as in the tables; a trace without
+/// runs gets its busiest threads instead.
+/// </summary>
+public static class RunStackCollector
+{
+    /// <summary>The pseudo-frame standing for time the runtime was suspended for a GC: no stack is sampled then.</summary>
+    public const string GcFrame = "[GC pause: runtime suspended]";
+    /// <summary>Kernel samples: the GC's own work on the sampled thread (libcoreclr is stripped, so its frames have no names).</summary>
+    public const string GcWorkFrame = "[GC work on this thread]";
+
+    /// <summary>The busiest threads of a trace without runs that get a call tree and a speedscope file.</summary>
+    public const int WholeTraceThreads = 6;
+    public const string WholeTraceOperation = "whole trace";
+
+    public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null)
+    {
+        progress?.Report("collecting the stacks of the measured runs...");
+        var collectors = new Dictionary<(string, string), Collector>();
+        var ledger = analysis.Samples;
+        if (ledger is not null)
+        {
+            var measured = analysis.Runs.Where(r => !r.IsWarmup).ToHashSet(ReferenceEqualityComparer.Instance);
+            foreach (var sample in ledger.RunSamples)
+            {
+                if (sample.Run is not { } run || !measured.Contains(run)) continue;
+                Of(collectors, run.Key.Serializer, run.Key.Operation).Add(sample, run.Key);
+            }
+            // Without runs (any app's trace) the busiest threads get a call tree each, over the whole trace.
+            var wholeTrace = analysis.Runs.Count == 0
+                ? analysis.Threads.Where(t => t.Samples > 0).Take(WholeTraceThreads).ToDictionary(t => t.ThreadId, ThreadLabel)
+                : [];
+            foreach (var sample in ledger.ThreadSamples)
+                if (wholeTrace.TryGetValue(sample.ThreadId, out var label)) Of(collectors, label, WholeTraceOperation).Add(sample, null);
+        }
+        var ordered = collectors.Values.OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ToList();
+        return new RunStacks
+        {
+            Profiles = [.. ordered.Select(c => c.Profile)],
+            GcPauses = ledger?.GcPauses ?? [],
+            Sources = ordered.ToDictionary(c => c.Profile, c => (StackSource)c.Source),
+        };
+    }
+
+    private static Collector Of(Dictionary<(string, string), Collector> collectors, string serializer, string operation)
+    {
+        if (!collectors.TryGetValue((serializer, operation), out var c)) collectors[(serializer, operation)] = c = new Collector(serializer, operation);
+        return c;
+    }
+
+    private static string ThreadLabel(ThreadProfile t) => t.Name is { Length: > 0 } name ? $"thread {t.ThreadId} ({name})" : $"thread {t.ThreadId}";
+
+    /// <summary>"System.Text.Json.serialize.speedscope.json": serializer names are file-name safe, but custom ones may not be.</summary>
+    public static string SpeedscopeFileName(string serializer, string operation)
+    {
+        var invalid = Path.GetInvalidFileNameChars();
+        var safe = new string([.. $"{serializer}.{operation}".Select(ch => invalid.Contains(ch) || ch is ' ' or '\\' or '/' ? '_' : ch)]);
+        return safe + ".speedscope.json";
+    }
+
+    /// <summary>The stack source and call tree of one serializer and operation (or one thread), filled in time order.</summary>
+    private sealed class Collector
+    {
+        private readonly StackSourceSample _sample;
+        private readonly HashSet<RunKey> _runs = [];
+        private readonly StackSourceFrameIndex _gcFrame;
+        private readonly StackSourceFrameIndex _gcWorkFrame;
+        private readonly Dictionary<int, StackSourceCallStackIndex> _threadRoots = [];
+        private readonly Dictionary<StackTags.StackFrame, (StackSourceFrameIndex Index, string Name)> _frames = [];
+        private readonly List<string> _names = new(128);
+
+        public Collector(string serializer, string operation)
+        {
+            Source = new InternStackSource();
+            _sample = new StackSourceSample(Source);
+            _gcFrame = Source.Interner.FrameIntern(GcFrame, Source.Interner.ModuleIntern("runtime"));
+            _gcWorkFrame = Source.Interner.FrameIntern(GcWorkFrame, Source.Interner.ModuleIntern("runtime"));
+            Profile = new RunProfile { Serializer = serializer, Operation = operation };
+        }
+
+        public InternStackSource Source { get; }
+        public RunProfile Profile { get; }
+
+        /// <summary>
+        /// One sample: its frames, root first, under its thread (speedscope makes a profile per thread, as TraceEvent
+        /// roots stacks); a GC pause as one frame; GC work on the thread under a frame that says so.
+        /// </summary>
+        public void Add(ChargedSample sample, RunKey? run)
+        {
+            if (run is { } key && _runs.Add(key)) Profile.Runs++;
+            Profile.Samples++;
+            var stack = ThreadRoot(sample.ThreadId);
+            _names.Clear();
+            if (sample.Pause)
+            {
+                stack = Source.Interner.CallStackIntern(_gcFrame, stack);
+                _names.Add(GcFrame);
+                Profile.GcMs += sample.WeightMs;
+            }
+            for (var i = sample.Frames.Length - 1; i >= 0; i--)
+            {
+                var f = sample.Frames[i];
+                if (f is { Module: "?", Method: StackResolver.Unresolved }) continue; // the unwinder's end of the chain
+                var (index, name) = Frame(f);
+                stack = Source.Interner.CallStackIntern(index, stack);
+                _names.Add(name);
+            }
+            if (sample.InGc && !sample.Pause)
+            {
+                stack = Source.Interner.CallStackIntern(_gcWorkFrame, stack);
+                _names.Add(GcWorkFrame);
+                Profile.GcMs += sample.WeightMs;
+            }
+            _sample.StackIndex = stack;
+            _sample.TimeRelativeMSec = sample.TimeMs;
+            _sample.Metric = (float)sample.WeightMs;
+            Source.AddSample(_sample);
+            Profile.Tree.Add([.. _names], sample.WeightMs);
+        }
+
+        private (StackSourceFrameIndex, string) Frame(StackTags.StackFrame f)
+        {
+            if (_frames.TryGetValue(f, out var known)) return known;
+            var display = StackResolver.Display(f);
+            var bang = display.IndexOf('!', StringComparison.Ordinal);
+            var index = Source.Interner.FrameIntern(display[(bang + 1)..], Source.Interner.ModuleIntern(display[..bang]));
+            return _frames[f] = (index, display);
+        }
+
+        private StackSourceCallStackIndex ThreadRoot(int threadId)
+        {
+            if (_threadRoots.TryGetValue(threadId, out var root)) return root;
+            root = Source.Interner.CallStackIntern(Source.Interner.FrameIntern($"Thread ({threadId})", Source.Interner.ModuleIntern("")), StackSourceCallStackIndex.Invalid);
+            _threadRoots[threadId] = root;
+            return root;
+        }
+    }
+}

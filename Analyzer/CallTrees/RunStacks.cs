@@ -1,0 +1,20 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using Microsoft.Diagnostics.Tracing.Stacks;
+
+namespace EtwSerializerProfiler.Analyzer.CallTrees;
+
+/// <summary>
+/// What the report needs beside the tables: the charged samples' stacks per serializer and operation, and GC pauses.
+/// </summary>
+public sealed class RunStacks
+{
+    public required IReadOnlyList<RunProfile> Profiles { get; init; }
+    public required IReadOnlyList<PauseWindow> GcPauses { get; init; }
+    /// <summary>Where the speedscope files went, when they were written.</summary>
+    public string? SpeedscopeDirectory { get; internal set; }
+
+    internal IReadOnlyDictionary<RunProfile, StackSource> Sources { get; init; } = new Dictionary<RunProfile, StackSource>();
+
+    /// <summary>The profile's samples as a TraceEvent stack source (what the speedscope writer takes).</summary>
+    public StackSource SourceOf(RunProfile profile) => Sources[profile];
+}

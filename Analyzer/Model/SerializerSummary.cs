@@ -1,0 +1,140 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Model;
+
+/// <summary>Runs of one serializer, operation and size, aggregated over the measured (non warm-up) runs.</summary>
+public sealed record SerializerSummary
+{
+    public required string Serializer { get; init; }
+    public required string Operation { get; init; }
+    public required int Objects { get; init; }
+    public required int Runs { get; init; }
+    public double? WarmupDurationMs { get; init; }
+    /// <summary>Warm-up runs before the measured ones (the benchmark warms each case to steady state).</summary>
+    public int WarmupRuns { get; init; }
+    /// <summary>Serializer calls per run (mean); every per-run figure here is divided by it: values are per operation.</summary>
+    public double Operations { get; init; } = 1;
+    /// <summary>Spread of the measured runs' durations (standard deviation over mean); null below two runs.</summary>
+    public double? DurationCv { get; init; }
+    public double MaxDurationMs { get; init; }
+    public required double MeanDurationMs { get; init; }
+    public required double MinDurationMs { get; init; }
+    public required double CpuMs { get; init; }
+    public required double Gen0 { get; init; }
+    public required double Gen1 { get; init; }
+    public required double Gen2 { get; init; }
+    public required double GcPauseMs { get; init; }
+    public required double AllocatedBytes { get; init; }
+    public required double ReflectionShare { get; init; }
+    public required double ActivatorShare { get; init; }
+    public required double Exceptions { get; init; }
+    public required double ContentionMs { get; init; }
+    public required double JitMs { get; init; }
+    public required IReadOnlyDictionary<string, double> Tags { get; init; }
+    /// <summary>Serialized size from the benchmark's results, when the trace folder has them.</summary>
+    public long? SizeBytes { get; init; }
+    /// <summary>Kernel session: the worker's mean time off the CPU inside the window, and by reason.</summary>
+    public double? OffCpuMs { get; init; }
+    public IReadOnlyDictionary<string, double> OffCpuByReason { get; init; } = new Dictionary<string, double>();
+    /// <summary>Share of CPU time by the innermost managed frame's code tier (kernel or EventPipe samples).</summary>
+    public IReadOnlyDictionary<CodeTier, double> TierShares { get; init; } = new Dictionary<CodeTier, double>();
+    /// <summary>Share of the measured runs' managed CPU in tier-0, instrumented or minopts code (Findings' not-steady-state).</summary>
+    public double? UnoptimizedShare { get; init; }
+    /// <summary>The benchmark's round-trip verdict for this case (results.json), when there: a MISMATCH is not ranked.</summary>
+    public string? RoundTrip { get; init; }
+
+    /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth), when results.json is there.</summary>
+    public double? InProcessCpuMs { get; init; }
+    /// <summary>When a kernel session supplied the CPU columns: what EventPipe's sampler said for the same runs.</summary>
+    public double? EventPipeCpuMs { get; init; }
+    /// <summary>Share of the measured runs' CPU whose innermost frame has no name (stripped native code); null without CPU.</summary>
+    public double? UnnamedShare { get; init; }
+    public double? EventPipeReflectionShare { get; init; }
+    /// <summary>EventPipe samples of the measured runs whose leaf is a GC-poll helper (safe-point bias), as a share.</summary>
+    public double? GcPollLeafShare { get; init; }
+
+    public static IReadOnlyList<SerializerSummary> From(IEnumerable<RunAnalysis> runs) =>
+        runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
+            .Select(g =>
+            {
+                var all = g.ToList();
+                var measured = all.Where(r => r.IsMeasured).ToList();
+                var warm = all.FirstOrDefault(r => r.IsWarmup);
+                var sampled = measured.Sum(r => r.NonGcSampledMs);
+                // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
+                // may choose different counts; every per-run figure is divided by it, shares need not be.
+                double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Operations);
+                return new SerializerSummary
+                {
+                    Serializer = g.Key.Serializer,
+                    Operation = g.Key.Operation,
+                    Objects = g.Key.Objects,
+                    Runs = measured.Count,
+                    WarmupDurationMs = warm is null ? null : warm.DurationMs / warm.Operations,
+                    WarmupRuns = all.Count(r => r.IsWarmup),
+                    Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
+                    MeanDurationMs = Mean(r => r.ResultMs),
+                    MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.ResultMs / r.Operations),
+                    MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
+                    DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
+                    CpuMs = Mean(r => r.CpuMs),
+                    Gen0 = Mean(r => r.Gen0),
+                    Gen1 = Mean(r => r.Gen1),
+                    Gen2 = Mean(r => r.Gen2),
+                    GcPauseMs = Mean(r => r.GcPauseMs),
+                    AllocatedBytes = Mean(r => r.AllocatedBytes),
+                    ReflectionShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Reflection")) / sampled,
+                    ActivatorShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Activator")) / sampled,
+                    Exceptions = Mean(r => r.Exceptions),
+                    ContentionMs = Mean(r => r.ContentionMs),
+                    JitMs = Mean(r => r.JitMs),
+                    Tags = measured.SelectMany(r => r.Tags)
+                        .GroupBy(t => t.Key)
+                        .OrderByDescending(t => t.Sum(x => x.Value))
+                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Operations))),
+                    SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
+                    RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
+                    OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
+                    OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
+
+                    TierShares = Shares(measured),
+                    UnoptimizedShare = CodeTiers.UnoptimizedShare(measured),
+                    InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs / r.Operations) : null,
+                    UnnamedShare = measured.Sum(r => r.CpuMs) is var cpu and > 0 ? measured.Sum(r => r.UnnamedLeafMs) / cpu : null,
+                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs / r.Operations) : null,
+                    EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0
+                        ? measured.Sum(r => r.EventPipeCpu!.TagMs("Reflection")) / ep : null,
+                    GcPollLeafShare = PollShare(measured),
+                };
+            })
+            .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
+            .ToList();
+
+    private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, Dictionary<string, double>> values) =>
+        runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
+            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)), StringComparer.Ordinal);
+
+    /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
+    private static double? Cv(List<double> values)
+    {
+        if (values.Count < 2) return null;
+        var mean = values.Average();
+        return mean <= 0 ? null : Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1)) / mean;
+    }
+
+    private static Dictionary<CodeTier, double> Shares(List<RunAnalysis> runs)
+    {
+        var total = runs.Sum(r => r.TierMs.Values.Sum() + r.NoTierMs);
+        if (total <= 0) return [];
+        return runs.SelectMany(r => r.TierMs).GroupBy(t => t.Key).ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / total);
+    }
+
+    /// <summary>Only EventPipe samples can have a GC-poll leaf: the share is of EventPipe's samples, wherever the columns come from.</summary>
+    private static double? PollShare(List<RunAnalysis> runs)
+    {
+        var samples = runs.Sum(r => r.EventPipeCpu?.Samples ?? r.Samples);
+        return samples == 0 ? null : (double)runs.Sum(r => r.GcPollLeafSamples) / samples;
+    }
+
+    public static int OperationOrder(string op) => op switch { "serialize" => 0, "deserialize" => 1, "firstcall" => 2, _ => 3 };
+}

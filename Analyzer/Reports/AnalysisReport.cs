@@ -1,0 +1,300 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>An analysis as a report: its tables, notes and findings, and the JSON contract (docs/analyzer.md).</summary>
+public static class AnalysisReport
+{
+    public const int SchemaVersion = 1;
+
+    public static string Render(TraceAnalysis analysis, TableFormat format, int top = 0) => Exporters.Render(Document(analysis, top), format);
+
+    /// <summary>
+    /// The analysis for the exporters: per-operation tables (without runs: the whole trace, thread by thread), the
+    /// stack tag groups (always in Markdown; on the terminal with a kernel session, what it adds most), the kernel
+    /// session's tables, the top methods, the trace notes and the findings; CSV is one line per run.
+    /// </summary>
+    /// <param name="stacks">The second pass's stacks, for --html and --speedscope.</param>
+    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null)
+    {
+        var wholeTrace = analysis.Runs.Count == 0;
+        var onCpu = analysis.Trace.OnCpu;
+        var parts = new List<ReportPart>();
+        parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
+        if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
+        parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
+        parts.AddRange(KernelTables.SourceTables(analysis).Select(t => new TablePart(t)));
+        if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+        parts.Add(new LinesPart(TraceNotes(analysis), EscapeMarkdown: true));
+        parts.Add(FindingsReport.Part(analysis.Findings));
+        return new ReportDocument
+        {
+            Kind = ReportKind.Analysis,
+            Heading = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')),
+            Parts = parts,
+            CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis)],
+            Json = () => Json(analysis),
+            Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the stacks of the second pass"), path),
+            Stacks = stacks,
+        };
+    }
+
+    public static IEnumerable<TextTable> OperationTables(TraceAnalysis analysis)
+    {
+        var summaries = SerializerSummary.From(analysis.Runs);
+        var offCpu = summaries.Any(s => s.OffCpuMs is not null);
+        var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
+        var ops = summaries.Any(s => s.Operations > 1);
+        foreach (var op in summaries.GroupBy(s => s.Operation))
+        {
+            string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
+                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : [])];
+            var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
+            var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
+                .ToDictionary(x => x.First, x => x.Second);
+            foreach (var s in op)
+                table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Objects(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
+                    Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
+                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
+                    Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
+                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
+                    .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : [])]);
+            foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
+                table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
+            if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
+            yield return table;
+        }
+    }
+
+    /// <summary>" on .NET 8.0.31": the runtime the benchmark said it ran on (results.json), so tables of two runtimes are told apart.</summary>
+    private static string OnRuntime(TraceAnalysis analysis) => analysis.InProcess?.Runtime is { Length: > 0 } r ? $" on {r}" : "";
+
+    /// <summary>What the CPU column measures, in a few words: the two sources differ by up to 2x (docs/analyzer.md, "Accuracy").</summary>
+    public static string CpuMeaning(TraceInfo trace) => trace.OnCpu
+        ? "on-CPU time of the worker, kernel samples"
+        : "time in managed code, EventPipe samples (not on-CPU time)";
+
+    public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top)
+    {
+        foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
+        {
+            var total = methods.Values.Max(v => v.Inclusive);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
+                table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
+            yield return table;
+        }
+    }
+
+    public static TextTable RunsTable(TraceAnalysis analysis)
+    {
+        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes"]);
+        foreach (var r in analysis.Runs)
+        {
+            var p = r.InProcess;
+            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
+                WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
+                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
+                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
+                p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
+                p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
+        }
+        return table;
+    }
+
+    public static IReadOnlyList<string> TraceNotes(TraceAnalysis analysis)
+    {
+        var t = analysis.Trace;
+        var notes = new List<string>
+        {
+            $"Trace: {t.Path} ({t.Format}, {t.SizeBytes / 1048576.0:F1} MB, {t.Events:N0} events, {t.DurationMs / 1000:F1} s){(analysis.InProcess?.Runtime is { Length: > 0 } benchmarkRuntime ? $", runtime {benchmarkRuntime}{(t.RuntimeVersion is null ? "" : $" ({t.RuntimeVersion})")}" : t.RuntimeVersion is null ? "" : $", runtime {t.RuntimeVersion}")}",
+            $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
+            RunSourceText.Line(analysis),
+        };
+        if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
+        notes.AddRange(KernelTables.Notes(analysis));
+        notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
+        return notes;
+    }
+
+    public static JsonObject Json(TraceAnalysis analysis)
+    {
+        var t = analysis.Trace;
+        var trace = new JsonObject
+        {
+            ["path"] = t.Path,
+            ["format"] = t.Format,
+            ["sizeBytes"] = t.SizeBytes,
+            ["durationMs"] = t.DurationMs,
+            ["events"] = t.Events,
+            ["eventsLost"] = t.EventsLost,
+            ["processName"] = t.ProcessName,
+            ["processId"] = t.ProcessId,
+            ["runtimeVersion"] = t.RuntimeVersion,
+            ["samplingSource"] = t.SamplingSource,
+            ["cpuSource"] = t.CpuSource.WireName(),
+            ["kernel"] = t.Kernel is { } k ? KernelJson(k) : null,
+            ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
+            ["stackTagsFile"] = t.StackTagsFile,
+            ["stackTagFiles"] = new JsonArray([.. t.StackTagFiles.Select(f => (JsonNode)new JsonObject
+            {
+                ["path"] = f.Path,
+                ["builtIn"] = f.BuiltIn,
+                ["entries"] = f.Entries,
+                ["matchedEntries"] = f.MatchedEntries,
+                ["tags"] = f.Tags,
+                ["unmatchedTags"] = new JsonArray([.. f.UnmatchedTags.Select(u => (JsonNode)JsonValue.Create(u))]),
+            })]),
+            ["resultsFile"] = t.ResultsFile,
+            ["runSource"] = WireNames.Of(t.RunSource),
+            ["harnessOverheadIterations"] = t.HarnessOverheadIterations,
+            ["harnessOutliers"] = t.HarnessOutliers,
+            ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
+            ["hasRundown"] = t.HasRundown,
+            ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
+            ["truncated"] = t.Truncated,
+            ["analysisSeconds"] = t.AnalysisSeconds,
+        };
+        var runs = new JsonArray();
+        foreach (var r in analysis.Runs)
+        {
+            var run = new JsonObject
+            {
+                ["serializer"] = r.Key.Serializer,
+                ["operation"] = r.Key.Operation,
+                ["data"] = r.Data,
+                ["objects"] = r.Key.Objects == 0 ? null : r.Key.Objects,
+                ["run"] = r.Key.Run,
+                ["warmup"] = r.IsWarmup,
+                ["stage"] = r.Stage,
+                ["outlier"] = r.IsOutlier,
+                ["overheadMs"] = r.OverheadMs,
+                ["operations"] = r.Operations,
+                ["window"] = WireNames.Of(r.Source),
+                ["startMs"] = r.StartMs,
+                ["durationMs"] = r.DurationMs,
+                ["stopwatchMs"] = r.StopwatchMs,
+                ["pinnedToStopwatch"] = r.PinnedToStopwatch,
+                ["cpuMs"] = r.CpuMs,
+                ["samples"] = r.Samples,
+                ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),
+                ["gcPauseMs"] = r.GcPauseMs,
+                ["gcSuspendMs"] = r.GcSuspendMs,
+                ["gcRestartMs"] = r.GcRestartMs,
+                ["allocatedBytes"] = r.AllocatedBytes,
+                ["tags"] = Dict(r.Tags.OrderByDescending(x => x.Value)),
+                ["exceptions"] = r.Exceptions,
+                ["exceptionsByType"] = new JsonObject(r.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
+                ["contentionMs"] = r.ContentionMs,
+                ["jitMs"] = r.JitMs,
+                ["jitMethods"] = r.JitMethods,
+                ["gcPollLeafSamples"] = r.GcPollLeafSamples,
+                ["unnamedLeafMs"] = r.UnnamedLeafMs,
+            };
+            if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value));
+            if (r.TierMs.Count > 0 || r.NoTierMs > 0)
+                run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
+            if (r.EventPipeCpu is { } ep) run["eventPipe"] = new JsonObject { ["cpuMs"] = ep.CpuMs, ["samples"] = ep.Samples, ["tags"] = Dict(ep.Tags.OrderByDescending(x => x.Value)) };
+            if (r.SwitchWaitStartMs is { } ws) run["switchWait"] = new JsonObject { ["startMs"] = ws, ["endMs"] = r.SwitchWaitEndMs };
+            if (r.InProcess is { } p)
+                run["inProcess"] = new JsonObject
+                {
+                    ["durationMs"] = p.DurationMs,
+                    ["outerDurationMs"] = p.OuterDurationMs,
+                    ["gcCount"] = Gc(p.GcCount.Gen0, p.GcCount.Gen1, p.GcCount.Gen2),
+                    ["gcPauseMs"] = p.GcPauseMs,
+                    ["allocatedBytes"] = p.AllocatedBytes,
+                    ["cpuMs"] = p.CpuMs,
+                    ["sizeBytes"] = p.SizeBytes,
+                };
+            runs.Add(run);
+        }
+        var serializers = new JsonArray();
+        foreach (var s in SerializerSummary.From(analysis.Runs))
+            serializers.Add(new JsonObject
+            {
+                ["serializer"] = s.Serializer,
+                ["operation"] = s.Operation,
+                ["objects"] = s.Objects == 0 ? null : s.Objects,
+                ["runs"] = s.Runs,
+                ["warmupDurationMs"] = s.WarmupDurationMs,
+                ["warmupRuns"] = s.WarmupRuns,
+                ["operations"] = s.Operations,
+                ["durationCv"] = s.DurationCv,
+                ["maxDurationMs"] = s.MaxDurationMs,
+                ["durationMs"] = s.MeanDurationMs,
+                ["minDurationMs"] = s.MinDurationMs,
+                ["sizeBytes"] = s.SizeBytes,
+                ["cpuMs"] = s.CpuMs,
+                ["gcCount"] = new JsonObject { ["gen0"] = s.Gen0, ["gen1"] = s.Gen1, ["gen2"] = s.Gen2 },
+                ["gcPauseMs"] = s.GcPauseMs,
+                ["allocatedBytes"] = s.AllocatedBytes,
+                ["reflectionShare"] = s.ReflectionShare,
+                ["activatorShare"] = s.ActivatorShare,
+                ["tags"] = Dict(s.Tags),
+                ["exceptions"] = s.Exceptions,
+                ["contentionMs"] = s.ContentionMs,
+                ["jitMs"] = s.JitMs,
+                ["offCpuMs"] = s.OffCpuMs,
+                ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason),
+                ["unoptimizedShare"] = s.UnoptimizedShare,
+                ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value))),
+                ["inProcessCpuMs"] = s.InProcessCpuMs,
+                ["eventPipeCpuMs"] = s.EventPipeCpuMs,
+                ["unnamedShare"] = s.UnnamedShare,
+                ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
+                ["gcPollLeafShare"] = s.GcPollLeafShare,
+            });
+        return new JsonObject
+        {
+            ["schemaVersion"] = SchemaVersion,
+            ["trace"] = trace,
+            ["warnings"] = new JsonArray(analysis.Warnings.Select(w => (JsonNode?)w).ToArray()),
+            ["runs"] = runs,
+            ["serializers"] = serializers,
+            ["findings"] = FindingsReport.Json(analysis.Findings),
+            ["wholeTrace"] = WholeTraceTables.Json(analysis),
+        };
+    }
+
+    /// <summary>Tier names as the docs and tables spell them.</summary>
+    public static string TierName(CodeTier tier) => tier switch
+    {
+        CodeTier.Tier0 => "tier0",
+        CodeTier.Instrumented => "instrumented",
+        CodeTier.Osr => "osr",
+        CodeTier.Tier1 => "tier1",
+        CodeTier.Optimized => "optimized",
+        CodeTier.MinOpts => "minopts",
+        CodeTier.ReadyToRun => "readyToRun",
+        _ => "unknown",
+    };
+
+    private static JsonObject KernelJson(KernelSessionSummary k) => new()
+    {
+        ["file"] = k.File,
+        ["samplePeriodMs"] = k.SamplePeriodMs,
+        ["samples"] = k.Samples,
+        ["processSamples"] = k.ProcessSamples,
+        ["contextSwitches"] = k.ContextSwitches,
+        ["wakings"] = k.Wakings,
+        ["lostEvents"] = k.LostEvents,
+        ["unreadableLines"] = k.UnreadableLines,
+        ["unnamedLeafShare"] = k.UnnamedLeafShare,
+        ["managedMethodsMapped"] = k.ManagedMethodsMapped,
+        ["runsWithSwitchWindow"] = k.RunsWithSwitchWindow,
+        ["medianSwitchWindowDisagreementMs"] = k.MedianSwitchWindowDisagreementMs,
+        ["maxSwitchWindowDisagreementMs"] = k.MaxSwitchWindowDisagreementMs,
+    };
+
+    private static JsonObject Gc(int g0, int g1, int g2) => new() { ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2 };
+
+    private static JsonObject Dict(IEnumerable<KeyValuePair<string, double>> values) =>
+        new(values.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)Math.Round(x.Value, 4))));
+}

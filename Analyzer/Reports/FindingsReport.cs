@@ -1,0 +1,53 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Findings;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>The findings list that ends `esp analyze`: one line per finding in text/Markdown, the "findings" array in JSON.</summary>
+public static class FindingsReport
+{
+    public const string ThresholdsDoc = "docs/findings.md";
+
+    public static string Text(IReadOnlyList<Finding> findings, TableFormat format) =>
+        Exporters.Render(new ReportDocument { Kind = ReportKind.Findings, Parts = [Part(findings)] }, format);
+
+    /// <summary>The list: a title saying how many (or none above the thresholds), one item per finding.</summary>
+    public static ListPart Part(IReadOnlyList<Finding> findings)
+    {
+        if (findings.Count == 0) return new ListPart($"Findings: none above the thresholds ({ThresholdsDoc})", []);
+        return new ListPart($"Findings ({findings.Count}; thresholds in {ThresholdsDoc}):", [.. findings.Select(f =>
+        {
+            var subject = f.Serializer is null ? "process" : FindingFormat.Invariant($"{f.Serializer} {f.Operation}{(f.Objects is { } n ? FindingFormat.Invariant($" N={n:N0}") : "")}");
+            return $"[{Severity(f.Severity)}] {f.Kind}: {subject} ({Runs(f)}): {f.Message}";
+        })]);
+    }
+
+    public static JsonArray Json(IReadOnlyList<Finding> findings) =>
+        new([.. findings.Select(f => (JsonNode?)new JsonObject
+        {
+            ["kind"] = f.Kind,
+            ["severity"] = Severity(f.Severity),
+            ["serializer"] = f.Serializer,
+            ["operation"] = f.Operation,
+            ["objects"] = f.Objects,
+            ["runs"] = new JsonArray([.. f.Runs.Select(k => (JsonNode?)new JsonObject { ["serializer"] = k.Serializer, ["operation"] = k.Operation, ["objects"] = k.Objects, ["run"] = k.Run })]),
+            ["message"] = f.Message,
+            ["evidence"] = new JsonObject(f.Evidence.Select(e => KeyValuePair.Create(e.Key, (JsonNode?)Math.Round(e.Value, 4)))),
+            ["frame"] = f.Frame,
+        })]);
+
+    public static string Severity(FindingSeverity s) => s.ToString().ToLowerInvariant();
+
+    /// <summary>"run 1", "runs 1-4" within one N; "8 runs" across several.</summary>
+    private static string Runs(Finding f)
+    {
+        if (f.Runs.Count == 0) return "no runs";
+        if (f.Objects is null || f.Runs.Count == 1) return f.Runs.Count == 1 ? $"run {f.Runs[0].Run}" : $"{f.Runs.Count} runs";
+        var numbers = f.Runs.Select(r => r.Run).Order().ToList();
+        var contiguous = numbers[^1] - numbers[0] == numbers.Count - 1;
+        return contiguous ? $"runs {numbers[0]}-{numbers[^1]}" : "runs " + string.Join(",", numbers);
+    }
+}

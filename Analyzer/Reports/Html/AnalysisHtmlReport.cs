@@ -1,0 +1,46 @@
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports.Html;
+
+/// <summary>The sections of `esp analyze --html`, in reading order: the answer first, the evidence after.</summary>
+public static class AnalysisHtmlReport
+{
+    /// <param name="notes">Findings to list before the analyzer's warnings (the findings branch plugs in here).</param>
+    public static IReadOnlyList<IReportSection> Sections(TraceAnalysis analysis, RunStacks stacks, string? htmlPath, IReadOnlyList<ReportNote>? notes = null)
+    {
+        var summaries = SerializerSummary.From(analysis.Runs);
+        // Findings first (most severe first, as the analyzer orders them), then the analysis warnings.
+        var findings = analysis.Findings.Select(f => new ReportNote("finding",
+            $"[{f.Severity}] {f.Message}",
+            Detail: f.Frame is null ? null : "at " + f.Frame,
+            Subject: f.Serializer is null ? null : $"{f.Serializer} {f.Operation}".Trim()));
+        var allNotes = findings.Concat(notes ?? []).Concat(analysis.Warnings.Select(w => new ReportNote("warning", w))).ToList();
+        if (analysis.Runs.Count == 0)
+            return [new OverviewSection(analysis), new NotesSection(allNotes), new WholeTraceSection(analysis), new CallTreeSection(stacks, htmlPath)];
+        return
+        [
+            new OverviewSection(analysis),
+            new NotesSection(allNotes),
+            new StackTagSection(summaries, analysis.Trace.OnCpu),
+            new SizeSection(summaries),
+            new GcSection(summaries),
+            new ScalingSection(summaries),
+            new TimelineSection(analysis.Runs, stacks.GcPauses),
+            new CallTreeSection(stacks, htmlPath),
+            new TablesSection("tables", "Tables", [.. AnalysisReport.OperationTables(analysis), .. AnalysisReport.HotMethodTables(analysis, 15)], [AnalysisReport.RunsTable(analysis)]),
+        ];
+    }
+
+    public static string Render(TraceAnalysis analysis, RunStacks stacks, string? htmlPath, IReadOnlyList<ReportNote>? notes = null)
+    {
+        var name = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\'));
+        var serializers = analysis.Runs.Select(r => r.Key.Serializer).Distinct().Count();
+        var subtitle = $"{analysis.Trace.Path} · {serializers} serializer(s), {analysis.Runs.Count} runs · {analysis.Trace.Format}"
+            + (analysis.Trace.RuntimeVersion is { } v ? $" · .NET {v}" : "");
+        return HtmlReport.Render($"Why is this serializer slow? {name}", subtitle, Sections(analysis, stacks, htmlPath, notes));
+    }
+}

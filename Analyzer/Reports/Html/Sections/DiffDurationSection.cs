@@ -1,0 +1,61 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Diff;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
+
+/// <summary>
+/// Baseline and trace duration side by side per serializer for one operation. A label marked "▲"/"▼" is a
+/// significant change (beyond run-to-run noise); unmarked bars differ within noise or could not be judged.
+/// </summary>
+public sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff> rows) : IReportSection
+{
+    public string Id => "diff-" + operation;
+    public string Title => $"{operation}: baseline vs trace";
+
+    public void Write(HtmlWriter html, ChartSet charts)
+    {
+        var measured = rows.Where(r => r.Presence == Presence.Both).OrderBy(r => r.Objects).ThenBy(r => r.Serializer, StringComparer.Ordinal).ToList();
+        foreach (var only in rows.Where(r => r.Presence != Presence.Both))
+            html.Element("p", $"{only.Serializer}{(only.Objects == 0 ? "" : $" N={only.Objects}")}: only in the {(only.Presence == Presence.OnlyInBaseline ? "baseline" : "trace")}", ("class", "muted"));
+        if (measured.Count == 0) return;
+
+        var labels = measured.Select(r =>
+        {
+            var d = r.Metric(RowDiff.DurationMs);
+            var mark = d.Noise.Significant == true ? (d.Delta > 0 ? " ▲" : " ▼") : "";
+            return $"{r.Serializer}{(r.Objects == 0 ? "" : $" N={r.Objects}")}{mark}";
+        }).ToList();
+        JsonNode Bar(RowDiff r, int i, Func<MetricDiff, SampleStats?> side, string which)
+        {
+            var d = r.Metric(RowDiff.DurationMs);
+            var mean = side(d)?.Mean ?? 0;
+            var delta = d.RelativeDelta is { } rel ? $", Δ {Fmt.Pct(rel)}{(d.Noise.Significant == true ? " (significant)" : " (within noise)")}" : "";
+            return ChartSpec.Value(mean, $"{labels[i]} {which}: {Fmt.Ms(mean)} ms{delta}");
+        }
+        charts.Write(html, new ChartSpec
+        {
+            Name = Id,
+            Kind = ChartKind.Bar,
+            Title = $"{operation}: mean duration per run (ms)",
+            Data = new JsonObject
+            {
+                ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
+                ["series"] = new JsonArray(
+                    ChartSpec.Series("baseline", ChartSpec.SeriesClass(0), measured.Select((r, i) => Bar(r, i, m => m.Baseline, "baseline"))),
+                    ChartSpec.Series("trace", ChartSpec.SeriesClass(1), measured.Select((r, i) => Bar(r, i, m => m.Trace, "trace")))),
+            },
+            Options = new JsonObject
+            {
+                ["horizontalBars"] = true,
+                ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
+                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 70 },
+                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+            },
+            Legend = [("baseline", ChartSpec.SeriesClass(0)), ("trace", ChartSpec.SeriesClass(1))],
+            CssClass = "bars",
+            HeightPx = 80 + 44 * measured.Count,
+            Caption = "▲/▼: significant change (Welch's t-test on per-operation values of the runs); the tables below break the change down by stack tag.",
+        });
+    }
+}

@@ -1,0 +1,66 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
+
+/// <summary>GC count by generation and GC pause per serializer and operation (means of measured runs).</summary>
+public sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+{
+    public string Id => "gc";
+    public string Title => "Garbage collection";
+
+    public void Write(HtmlWriter html, ChartSet charts)
+    {
+        var manyN = RowLabels.ManyN(summaries);
+        var labels = summaries.Select(s => RowLabels.Of(s, manyN, withOperation: true)).ToList();
+        var offset = RowLabels.AxisOffset(labels);
+        var height = 70 + 26 * summaries.Count;
+        JsonNode Labels() => new JsonArray([.. labels.Select(l => (JsonNode)l)]);
+        JsonNode Gen(string name, int i, Func<SerializerSummary, double> count) =>
+            ChartSpec.Series(name, ChartSpec.SeriesClass(i), summaries.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}: {Fmt.Num(count(s))} {name} GCs per run")));
+
+        charts.Write(html, new ChartSpec
+        {
+            Name = "gc-count",
+            Kind = ChartKind.Bar,
+            Title = "GCs per run, by generation",
+            Data = new JsonObject { ["labels"] = Labels(), ["series"] = new JsonArray(Gen("gen0", 0, s => s.Gen0), Gen("gen1", 2, s => s.Gen1), Gen("gen2", 1, s => s.Gen2)) },
+            Options = new JsonObject
+            {
+                ["horizontalBars"] = true,
+                ["stackBars"] = true,
+                ["axisY"] = new JsonObject { ["offset"] = offset },
+                ["axisX"] = new JsonObject { ["unit"] = "", ["onlyInteger"] = true },
+                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+            },
+            Legend = [("gen0", ChartSpec.SeriesClass(0)), ("gen1", ChartSpec.SeriesClass(2)), ("gen2", ChartSpec.SeriesClass(1))],
+            CssClass = "bars-thin",
+            HeightPx = height,
+            Caption = "GCs whose start falls inside a run's window, by condemned generation (mean of measured runs).",
+        });
+        charts.Write(html, new ChartSpec
+        {
+            Name = "gc-pause",
+            Kind = ChartKind.Bar,
+            Title = "GC pause per run (ms)",
+            Data = new JsonObject
+            {
+                ["labels"] = Labels(),
+                ["series"] = new JsonArray(ChartSpec.Series("pause", ChartSpec.SeriesClass(3),
+                    summaries.Select((s, r) => (JsonNode)ChartSpec.Value(s.GcPauseMs, $"{labels[r]}: {Fmt.Ms(s.GcPauseMs)} ms paused of {Fmt.Ms(s.MeanDurationMs)} ms")))),
+            },
+            Options = new JsonObject
+            {
+                ["horizontalBars"] = true,
+                ["axisY"] = new JsonObject { ["offset"] = offset },
+                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 60 },
+                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+            },
+            CssClass = "bars-thin",
+            HeightPx = height,
+            Caption = "Time the runtime was suspended for GC inside the run (clipped to the window; mean of measured runs).",
+        });
+    }
+}

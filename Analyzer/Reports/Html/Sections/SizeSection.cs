@@ -1,0 +1,50 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
+
+/// <summary>Serialized size per serializer, from the benchmark's results.json next to the trace.</summary>
+public sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+{
+    public string Id => "size";
+    public string Title => "Serialized size";
+
+    public void Write(HtmlWriter html, ChartSet charts)
+    {
+        // Size is a property of the payload, the same for both operations: one row per serializer and N.
+        var rows = summaries.Where(s => s.SizeBytes is > 0)
+            .GroupBy(s => (s.Serializer, s.Objects)).Select(g => g.First())
+            .OrderBy(s => s.Objects).ThenBy(s => s.SizeBytes).ToList();
+        if (rows.Count == 0)
+        {
+            html.Element("p", "No serialized sizes: the trace folder has no results.json (record with `esp record` to get one).", ("class", "muted"));
+            return;
+        }
+        var manyN = RowLabels.ManyN(rows);
+        var labels = rows.Select(s => RowLabels.Of(s, manyN)).ToList();
+        charts.Write(html, new ChartSpec
+        {
+            Name = "size",
+            Kind = ChartKind.Bar,
+            Title = "Serialized size (KB)",
+            Data = new JsonObject
+            {
+                ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
+                ["series"] = new JsonArray(ChartSpec.Series("size", ChartSpec.SeriesClass(0),
+                    rows.Select((s, i) => (JsonNode)ChartSpec.Value(s.SizeBytes!.Value / 1024.0, $"{labels[i]}: {Fmt.Num(s.SizeBytes!.Value / 1024.0)} KB ({s.SizeBytes:N0} bytes)")))),
+            },
+            Options = new JsonObject
+            {
+                ["horizontalBars"] = true,
+                ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
+                ["axisX"] = new JsonObject { ["unit"] = " KB", ["scaleMinSpace"] = 70 },
+                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+            },
+            CssClass = "bars",
+            HeightPx = 70 + 30 * rows.Count,
+            Caption = "Bytes written by one serialize call of the whole payload, as the benchmark measured it.",
+        });
+    }
+}

@@ -1,0 +1,103 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>
+/// A trace without benchmark runs (any app, any recorder): the whole trace per thread, the way the seeds read a
+/// trace in WPA with stack tags. The serializer tags find serializer code in any app; a user's tags file adds its own.
+/// </summary>
+public static class WholeTraceTables
+{
+    public const int TopThreads = 20;
+    public const int TopRows = 15;
+
+    public static IEnumerable<TextTable> Tables(TraceAnalysis analysis)
+    {
+        var threads = analysis.Threads;
+        var cpu = CpuWord(analysis.Trace);
+        var perThread = new TextTable($"Whole trace, per thread ({cpu} ms; busiest {TopThreads})",
+            ["Thread", "Name", "CPU ms", "Top stack tags", "Alloc MB", "Exceptions", "Contention ms", "JIT ms"]);
+        foreach (var t in threads.Take(TopThreads))
+            perThread.AddRow(Fmt.Int(t.ThreadId), t.Name ?? "", Fmt.Ms(t.CpuMs),
+                string.Join(", ", t.Tags.OrderByDescending(x => x.Value).Take(3).Where(x => x.Value > 0).Select(x => $"{x.Key} {Fmt.Pct(x.Value / Math.Max(t.CpuMs, 1e-9))}")),
+                Fmt.Mb(t.AllocatedBytes), Fmt.Int(t.Exceptions), Fmt.Ms(t.ContentionMs), Fmt.Ms(t.JitMs));
+        if (threads.Count > TopThreads) perThread.Notes.Add($"{threads.Count - TopThreads} more thread(s) in the JSON output");
+        yield return perThread;
+
+        var total = threads.Sum(t => t.CpuMs);
+        var tags = new TextTable($"Whole trace, {cpu} by stack tag (all threads)", ["Stack tag", "ms", "Share"]);
+        foreach (var (tag, ms) in Sum(threads.SelectMany(t => t.Tags)).Take(TopRows)) tags.AddRow(tag, Fmt.Ms(ms), Fmt.Pct(ms / Math.Max(total, 1e-9)));
+        yield return tags;
+
+        var allocated = threads.Sum(t => t.AllocatedBytes);
+        if (allocated > 0)
+        {
+            var types = new TextTable("Whole trace, allocations by type (allocation ticks: one per ~100 KB)", ["Type", "MB", "Share"]);
+            foreach (var (type, bytes) in Sum(threads.SelectMany(t => t.AllocatedBytesByType.Select(x => KeyValuePair.Create(x.Key, (double)x.Value)))).Take(TopRows))
+                types.AddRow(type, Fmt.Mb((long)bytes), Fmt.Pct(bytes / allocated));
+            yield return types;
+        }
+        if (threads.Any(t => t.Exceptions > 0))
+        {
+            var ex = new TextTable("Whole trace, exceptions by type, throwing frame [stack tag]", ["Exception", "Count"]);
+            foreach (var (key, n) in Sum(threads.SelectMany(t => t.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (double)x.Value)))).Take(TopRows))
+                ex.AddRow(key, Fmt.Int((long)n));
+            yield return ex;
+        }
+        if (threads.Any(t => t.Contentions > 0))
+        {
+            var locks = new TextTable("Whole trace, lock contention by the code that waited [stack tag]", ["Frame", "Wait ms"]);
+            foreach (var (frame, ms) in Sum(threads.SelectMany(t => t.ContentionMsByFrame)).Take(TopRows)) locks.AddRow(frame, Fmt.Ms(ms));
+            yield return locks;
+        }
+    }
+
+    public static string GcLine(TraceAnalysis analysis)
+    {
+        var p = analysis.Process;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"Whole trace: {analysis.Threads.Count} active thread(s); GC {p.Gen0} gen0 / {p.Gen1} gen1 / {p.Gen2} gen2, paused {p.GcPauseMs:F1} ms in all, longest {p.MaxGcPauseMs:F1} ms; {analysis.Threads.Sum(t => t.Exceptions):N0} exception(s), {analysis.Threads.Sum(t => t.ContentionMs):F1} ms lock wait, {analysis.Threads.Sum(t => t.JitMs):F1} ms JIT");
+    }
+
+    public static JsonObject Json(TraceAnalysis analysis)
+    {
+        var p = analysis.Process;
+        return new JsonObject
+        {
+            ["process"] = new JsonObject
+            {
+                ["gcCount"] = new JsonObject { ["gen0"] = p.Gen0, ["gen1"] = p.Gen1, ["gen2"] = p.Gen2 },
+                ["gcPauseMs"] = p.GcPauseMs,
+                ["maxGcPauseMs"] = p.MaxGcPauseMs,
+            },
+            ["threads"] = new JsonArray([.. analysis.Threads.Select(t => (JsonNode)new JsonObject
+            {
+                ["threadId"] = t.ThreadId,
+                ["name"] = t.Name,
+                ["cpuMs"] = t.CpuMs,
+                ["samples"] = t.Samples,
+                ["tags"] = Dict(t.Tags.OrderByDescending(x => x.Value)),
+                ["allocatedBytes"] = t.AllocatedBytes,
+                ["allocatedBytesByType"] = new JsonObject(t.AllocatedBytesByType.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
+                ["exceptions"] = t.Exceptions,
+                ["exceptionsByType"] = new JsonObject(t.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
+                ["contentionMs"] = t.ContentionMs,
+                ["contentions"] = t.Contentions,
+                ["contentionMsByFrame"] = Dict(t.ContentionMsByFrame.OrderByDescending(x => x.Value)),
+                ["jitMs"] = t.JitMs,
+                ["jitMethods"] = t.JitMethods,
+            })]),
+        };
+    }
+
+    private static string CpuWord(TraceInfo trace) => trace.OnCpu ? "on-CPU" : "sampled managed";
+
+    private static IEnumerable<(string Key, double Value)> Sum(IEnumerable<KeyValuePair<string, double>> values) =>
+        values.GroupBy(x => x.Key).Select(g => (g.Key, g.Sum(x => x.Value))).OrderByDescending(x => x.Item2).ThenBy(x => x.Key, StringComparer.Ordinal);
+
+    private static JsonObject Dict(IEnumerable<KeyValuePair<string, double>> values) =>
+        new(values.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)Math.Round(x.Value, 4))));
+}

@@ -1,0 +1,42 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Timeline;
+
+/// <summary>The process's GC pauses (suspensions that ran a GC), sorted, for how much of a span they cover.</summary>
+internal sealed class GcPauses
+{
+    private readonly Interval[] _pauses;
+
+    public GcPauses(IEnumerable<Interval> pauses) => _pauses = [.. pauses.OrderBy(p => p.StartMs)];
+
+    public IReadOnlyList<Interval> All => _pauses;
+
+    public double Overlap(double fromMs, double toMs)
+    {
+        if (toMs <= fromMs || _pauses.Length == 0) return 0;
+        // Pauses do not overlap one another, so their ends are sorted too: start at the first that ends after fromMs.
+        int lo = 0, hi = _pauses.Length;
+        while (lo < hi)
+        {
+            var mid = (lo + hi) >>> 1;
+            if (_pauses[mid].EndMs <= fromMs) lo = mid + 1; else hi = mid;
+        }
+        var total = 0.0;
+        for (var i = lo; i < _pauses.Length && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
+        return total;
+    }
+
+    /// <summary>Whether the time falls in a pause; calls must come in time order (a cursor walks the pauses).</summary>
+    public Cursor Walk() => new(_pauses);
+
+    public sealed class Cursor(Interval[] pauses)
+    {
+        private int _next;
+
+        public bool Contains(double timeMs)
+        {
+            while (_next < pauses.Length && pauses[_next].EndMs <= timeMs) _next++;
+            return _next < pauses.Length && pauses[_next].StartMs <= timeMs;
+        }
+    }
+}

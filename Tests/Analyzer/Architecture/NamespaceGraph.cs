@@ -1,0 +1,142 @@
+using System.Reflection;
+using System.Reflection.Emit;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Architecture;
+
+/// <summary>
+/// Which of an assembly's namespaces use which, read from the compiled code itself: signatures, fields, base types and
+/// every token in every method body (what a source scan of using directives would miss: fully qualified names,
+/// lambdas, extension methods). Namespaces are folded to <see cref="Depth"/> segments below the root, so a folder's
+/// sub-folder (Findings.Detectors) counts as the folder.
+/// </summary>
+internal sealed class NamespaceGraph
+{
+    private const BindingFlags All = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;
+    private static readonly Dictionary<short, OpCode> OpCodesByValue = typeof(OpCodes).GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Select(f => (OpCode)f.GetValue(null)!).ToDictionary(o => o.Value);
+
+    private readonly Assembly _assembly;
+    private readonly string _root;
+    public int Depth { get; }
+    /// <summary>Namespace -> namespace it uses -> one type that makes the edge (to say why in a failure).</summary>
+    public Dictionary<string, Dictionary<string, string>> Edges { get; } = new(StringComparer.Ordinal);
+
+    public NamespaceGraph(Assembly assembly, string root, int depth = 1)
+    {
+        _assembly = assembly;
+        _root = root;
+        Depth = depth;
+        foreach (var type in assembly.GetTypes()) AddType(type);
+    }
+
+    /// <summary>Every cycle's namespaces, each cycle once (strongly connected components of more than one namespace).</summary>
+    public IReadOnlyList<IReadOnlyList<string>> Cycles()
+    {
+        var index = 0;
+        var indices = new Dictionary<string, int>();
+        var low = new Dictionary<string, int>();
+        var stack = new Stack<string>();
+        var onStack = new HashSet<string>();
+        var result = new List<IReadOnlyList<string>>();
+        void Visit(string v)
+        {
+            indices[v] = low[v] = index++;
+            stack.Push(v);
+            onStack.Add(v);
+            foreach (var w in Edges.GetValueOrDefault(v)?.Keys ?? Enumerable.Empty<string>())
+            {
+                if (!indices.ContainsKey(w)) { Visit(w); low[v] = Math.Min(low[v], low[w]); }
+                else if (onStack.Contains(w)) low[v] = Math.Min(low[v], indices[w]);
+            }
+            if (low[v] != indices[v]) return;
+            var component = new List<string>();
+            string x;
+            do { x = stack.Pop(); onStack.Remove(x); component.Add(x); } while (x != v);
+            if (component.Count > 1) result.Add([.. component.Order(StringComparer.Ordinal)]);
+        }
+        foreach (var v in Edges.Keys.Concat(Edges.Values.SelectMany(e => e.Keys)).Distinct().ToList())
+            if (!indices.ContainsKey(v)) Visit(v);
+        return result;
+    }
+
+    /// <summary>The edges inside a cycle, each with the type that makes it: what a failure message prints.</summary>
+    public IEnumerable<string> Explain(IReadOnlyList<string> cycle) =>
+        from source in cycle
+        from edge in Edges.GetValueOrDefault(source) ?? []
+        where cycle.Contains(edge.Key)
+        select $"{source} -> {edge.Key} (uses {edge.Value})";
+
+    private string? Fold(Type? type)
+    {
+        while (type is { HasElementType: true }) type = type.GetElementType();
+        if (type is null || type.Assembly != _assembly || type.IsGenericParameter) return null;
+        while (type.DeclaringType is { } outer) type = outer;
+        var ns = type.Namespace ?? "";
+        if (!ns.StartsWith(_root, StringComparison.Ordinal)) return null;
+        var rest = ns.Length == _root.Length ? [] : ns[(_root.Length + 1)..].Split('.');
+        return string.Join('.', rest.Take(Depth)) is { Length: > 0 } folded ? folded : "(root)";
+    }
+
+    private void AddType(Type type)
+    {
+        if (Fold(type) is not { } from) return;
+        void Use(Type? t)
+        {
+            if (t is null) return;
+            if (t.IsGenericType && !t.IsGenericTypeDefinition) foreach (var a in t.GetGenericArguments()) Use(a);
+            if (Fold(t) is { } to && to != from)
+            {
+                if (!Edges.TryGetValue(from, out var targets)) Edges[from] = targets = new(StringComparer.Ordinal);
+                targets.TryAdd(to, t.FullName ?? t.Name);
+            }
+        }
+        Use(type.BaseType);
+        foreach (var i in type.GetInterfaces()) Use(i);
+        foreach (var f in type.GetFields(All)) Use(f.FieldType);
+        foreach (var p in type.GetProperties(All)) Use(p.PropertyType);
+        foreach (var m in type.GetMethods(All).Cast<MethodBase>().Concat(type.GetConstructors(All)))
+        {
+            if (m is MethodInfo mi) Use(mi.ReturnType);
+            foreach (var p in m.GetParameters()) Use(p.ParameterType);
+            foreach (var used in BodyTypes(m)) Use(used);
+        }
+    }
+
+    /// <summary>Types named by the tokens in a method's IL (calls, fields, casts, allocations, ldtoken).</summary>
+    private static IEnumerable<Type> BodyTypes(MethodBase method)
+    {
+        var il = method.GetMethodBody()?.GetILAsByteArray();
+        if (il is null) yield break;
+        var module = method.Module;
+        var typeArgs = method.DeclaringType?.IsGenericType == true ? method.DeclaringType.GetGenericArguments() : null;
+        var methodArgs = method.IsGenericMethod ? method.GetGenericArguments() : null;
+        foreach (var m in method.GetMethodBody()!.LocalVariables) yield return m.LocalType;
+        for (var i = 0; i < il.Length;)
+        {
+            var code = il[i] == 0xFE ? OpCodesByValue[(short)(0xFE00 | il[i + 1])] : OpCodesByValue[il[i]];
+            i += code.Size;
+            var operand = OperandSize(code, il, i);
+            if (code.OperandType is OperandType.InlineMethod or OperandType.InlineField or OperandType.InlineType or OperandType.InlineTok)
+            {
+                var token = BitConverter.ToInt32(il, i);
+                MemberInfo? member = null;
+                try { member = module.ResolveMember(token, typeArgs, methodArgs); }
+                catch (ArgumentException) { } // a token into another module's generic context: not ours
+                if (member is Type t) yield return t;
+                else if (member?.DeclaringType is { } d) yield return d;
+                if (member is FieldInfo f) yield return f.FieldType;
+            }
+            i += operand;
+        }
+    }
+
+    private static int OperandSize(OpCode code, byte[] il, int at) => code.OperandType switch
+    {
+        OperandType.InlineNone => 0,
+        OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,
+        OperandType.InlineVar => 2,
+        OperandType.InlineI8 or OperandType.InlineR => 8,
+        OperandType.InlineSwitch => 4 + 4 * BitConverter.ToInt32(il, at),
+        _ => 4,
+    };
+}
