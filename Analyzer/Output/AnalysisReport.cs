@@ -99,8 +99,8 @@ public static class AnalysisReport
             var p = r.InProcess;
             table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
-                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.AllocatedBytes),
-                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Exceptions), Fmt.Num(r.ContentionMs, "F3"), Fmt.Num(r.JitMs, "F3"),
+                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.Counters.AllocatedBytes),
+                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Counters.Exceptions), Fmt.Num(r.Counters.ContentionMs, "F3"), Fmt.Num(r.Counters.JitMs, "F3"),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
                 p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
         }
@@ -186,13 +186,13 @@ public static class AnalysisReport
                 ["gcPauseMs"] = r.GcPauseMs,
                 ["gcSuspendMs"] = r.GcSuspendMs,
                 ["gcRestartMs"] = r.GcRestartMs,
-                ["allocatedBytes"] = r.AllocatedBytes,
+                ["allocatedBytes"] = r.Counters.AllocatedBytes,
                 ["tags"] = Dict(r.Tags.OrderByDescending(x => x.Value)),
-                ["exceptions"] = r.Exceptions,
-                ["exceptionsByType"] = new JsonObject(r.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
-                ["contentionMs"] = r.ContentionMs,
-                ["jitMs"] = r.JitMs,
-                ["jitMethods"] = r.JitMethods,
+                ["exceptions"] = r.Counters.Exceptions,
+                ["exceptionsByType"] = new JsonObject(r.Counters.ExceptionsBySite.Select(x => KeyValuePair.Create(SiteText.Of(x.Key), (JsonNode?)x.Value))),
+                ["contentionMs"] = r.Counters.ContentionMs,
+                ["jitMs"] = r.Counters.JitMs,
+                ["jitMethods"] = r.Counters.JitMethods,
                 ["gcPollLeafSamples"] = r.GcPollLeafSamples,
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
             };
