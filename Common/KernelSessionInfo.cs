@@ -29,8 +29,9 @@ public sealed record KernelSessionInfo
     /// <summary>
     /// Native modules whose frames perf could not name (no symbols where perf looks), with the build id their debug
     /// file is found by: what to fetch for `esp analyze --symbols DIR` (docs/analyzer.md#native-symbols).
+    /// Null in manifests written before it existed (read back and written again, they stay the same bytes).
     /// </summary>
-    public List<UnnamedNativeModule> UnnamedNativeModules { get; init; } = [];
+    public List<UnnamedNativeModule>? UnnamedNativeModules { get; init; }
 
     public static KernelSessionInfo Off(string reason) => new() { Status = NotRecorded, Reason = reason };
 }

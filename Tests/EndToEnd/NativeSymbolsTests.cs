@@ -70,7 +70,7 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
 
         // The recorder names the module perf could not name, with the build id its debug file is found by.
         var kernel = TraceManifest.TryLoad(folder.Manifest)!.Kernel!;
-        var unnamedModule = Assert.Single(kernel.UnnamedNativeModules, m => m.Path == library);
+        var unnamedModule = Assert.Single(kernel.UnnamedNativeModules!, m => m.Path == library);
         Assert.Equal(buildId, unnamedModule.BuildId);
         Assert.True(unnamedModule.UnnamedLeafSamples > 0.9 * unnamedModule.LeafSamples, $"{unnamedModule.UnnamedLeafSamples} of {unnamedModule.LeafSamples}");
 
