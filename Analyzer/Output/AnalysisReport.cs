@@ -286,6 +286,8 @@ public static class AnalysisReport
         ["lostEvents"] = k.LostEvents,
         ["unreadableLines"] = k.UnreadableLines,
         ["unnamedLeafShare"] = k.UnnamedLeafShare,
+        ["unnamedLeafShareByModule"] = Dict(k.UnnamedLeafShareByModule),
+        ["symbolsFrom"] = k.SymbolsFrom,
         ["managedMethodsMapped"] = k.ManagedMethodsMapped,
         ["runsWithSwitchWindow"] = k.RunsWithSwitchWindow,
         ["medianSwitchWindowDisagreementMs"] = k.MedianSwitchWindowDisagreementMs,

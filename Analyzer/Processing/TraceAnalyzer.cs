@@ -28,6 +28,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
+        // --symbols mistakes (a missing folder, no perf.data, no perf) cost one line before the long pass, not after it.
+        var symbols = Symbols.NativeSymbols.Prepare(input, options);
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
         var tags = stackTags.Load();
         var matcher = tags is null ? null : new StackTagMatcher(tags);
@@ -49,9 +51,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
         var kernelWarnings = new List<string>();
-        if (input.KernelScriptPath is { } script && options.UseKernelSession)
+        if (symbols?.Useless is { } useless) kernelWarnings.Add(useless);
+        if (symbols is { Useless: null })
+            progress?.Report($"naming native frames again beside the EventPipe trace: perf script on {Common.TraceFolderLayout.KernelData} with debug files for {symbols.Describe()}...");
+        else if (input.KernelScriptPath is { } script && options.UseKernelSession)
             progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
-        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null));
+        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
         using var etlx = OpenTraceLog(input, analysis, progress);
         var log = etlx.Log;
         var etw = input.Format == TraceFormat.Etl;
