@@ -17,6 +17,11 @@ public sealed record AnalyzerOptions
     public bool CacheEtlx { get; init; } = true;
     /// <summary>Charge CPU from the trace folder's kernel session (perf) when there is one; false = EventPipe's sampler only.</summary>
     public bool UseKernelSession { get; init; } = true;
+    /// <summary>
+    /// Folders of native debug files (--symbols): the kernel session's native frames are named again by `perf script`
+    /// with them (Analyzer/Symbols), instead of the names perf gave at recording time.
+    /// </summary>
+    public IReadOnlyList<string> SymbolFolders { get; init; } = [];
 
     public bool Includes(string serializer) =>
         Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));

@@ -24,6 +24,15 @@ public sealed class CommonOptions
         DefaultValueFactory = _ => [],
     };
 
+    public Option<string[]> Symbols { get; } = new("--symbols")
+    {
+        Description = "name native frames from the debug files in DIR (any layout: build-id tree, dotnet-symbol output, unstripped libraries) " +
+            "by running perf script on the trace folder's kernel.perf.data again; repeatable (docs/analyzer.md#native-symbols)",
+        HelpName = "DIR",
+        AllowMultipleArgumentsPerToken = false,
+        DefaultValueFactory = _ => [],
+    };
+
     public Option<bool> StackTagsOnly { get; } = new("--stacktags-only") { Description = "use only the --stacktags file(s), not the built-in serializer tags" };
 
     public Option<string?> Html { get; } = new(HtmlExporter.Option)
@@ -43,6 +52,12 @@ public sealed class CommonOptions
 
     public CommonOptions()
     {
+        Symbols.Validators.Add(r =>
+        {
+            foreach (var path in r.Tokens.Select(t => t.Value))
+                try { Analyzer.Symbols.SymbolFolders.Validate(path); }
+                catch (UsageException ex) { r.AddError(ex.Message); }
+        });
         StackTags.Validators.Add(r =>
         {
             foreach (var path in r.Tokens.Select(t => t.Value))

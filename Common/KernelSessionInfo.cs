@@ -26,6 +26,23 @@ public sealed record KernelSessionInfo
     public string? ScriptFile { get; init; }
     public long? ScriptBytes { get; init; }
     public long? LostChunks { get; init; }
+    /// <summary>
+    /// Native modules whose frames perf could not name (no symbols where perf looks), with the build id their debug
+    /// file is found by: what to fetch for `esp analyze --symbols DIR` (docs/analyzer.md#native-symbols).
+    /// Null in manifests written before it existed (read back and written again, they stay the same bytes).
+    /// </summary>
+    public List<UnnamedNativeModule>? UnnamedNativeModules { get; init; }
 
     public static KernelSessionInfo Off(string reason) => new() { Status = NotRecorded, Reason = reason };
+}
+
+/// <summary>A native module perf left frames unnamed in: its path, build id, and the CPU samples ending in it.</summary>
+public sealed record UnnamedNativeModule
+{
+    public required string Path { get; init; }
+    public required string BuildId { get; init; }
+    /// <summary>CPU samples whose innermost frame is in the module.</summary>
+    public long LeafSamples { get; init; }
+    /// <summary>Of those, the ones perf could not name.</summary>
+    public long UnnamedLeafSamples { get; init; }
 }

@@ -51,6 +51,16 @@ public static class PerfRecording
     public static IReadOnlyList<string> ScriptArguments(string dataPath) =>
         ["script", "-i", dataPath, "--ns", "--show-mmap-events", "--show-switch-events", "--show-lost-events", "-F", ScriptFields];
 
+    /// <summary>
+    /// The same `perf script`, with perf's build-id cache moved to <paramref name="buildIdDir"/> (`perf --buildid-dir`):
+    /// perf then looks for each module's debug file at DIR/.build-id/xx/rest/debug, which is how `esp analyze --symbols`
+    /// hands it a symbol folder without touching the user's own cache (Analyzer/Symbols).
+    /// </summary>
+    public static IReadOnlyList<string> ScriptArguments(string dataPath, string buildIdDir) => ["--buildid-dir", buildIdDir, .. ScriptArguments(dataPath)];
+
+    /// <summary>`perf buildid-list`: the build id and path of each module perf recorded samples in (from perf.data's header).</summary>
+    public static IReadOnlyList<string> BuildIdListArguments(string dataPath) => ["buildid-list", "-i", dataPath];
+
     /// <summary>The cpu-clock event spec: "cpu-clock/period=1001001,call-graph=fp/".</summary>
     public static string CpuClockSpec(long periodNs, bool stacks) =>
         $"{CpuClock}/period={periodNs.ToString(CultureInfo.InvariantCulture)},call-graph={(stacks ? "fp" : "no")}/";

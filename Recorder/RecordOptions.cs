@@ -24,6 +24,8 @@ public sealed record RecordOptions
     /// <summary>--runtime 8.0|9.0|10.0: the .NET runtime the benchmark runs on; null = the SDK's (the build next to the tool).</summary>
     public BenchmarkRuntime? Runtime { get; init; }
     public bool Analyze { get; init; }
+    /// <summary>--symbols DIR (repeatable, with --analyze): native debug files the analysis names native frames from.</summary>
+    public IReadOnlyList<string> SymbolFolders { get; init; } = [];
     public bool ListProfiles { get; init; }
     /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
@@ -36,6 +38,8 @@ public sealed record RecordOptions
     /// <summary>The combinations that cannot work, refused with one line before anything is created.</summary>
     public RecordOptions Validate()
     {
+        if (SymbolFolders.Count > 0 && !Analyze)
+            throw new UsageException("--symbols is for the analysis: add --analyze, or run esp analyze FOLDER --symbols DIR after recording");
         if (Command.Count > 0 && BenchmarkArgs.Count > 0)
             throw new UsageException($"benchmark option '{BenchmarkArgs[0]}' cannot be combined with '-- <command>'");
         if (Framework == BenchmarkFramework.Net472)

@@ -18,7 +18,7 @@ public static class TraceDiffer
         (RowDiff.ThreadCpuMs, r => r.InProcess!.CpuMs),
         (RowDiff.GcCount, r => r.Gen0 + r.Gen1 + r.Gen2),
         (RowDiff.GcPauseMs, r => r.GcPauseMs),
-        (RowDiff.AllocatedBytes, r => r.AllocatedBytes),
+        (RowDiff.AllocatedBytes, r => r.Counters.AllocatedBytes),
     ];
 
     public static TraceDiff Compute(DiffSide baseline, IEnumerable<RunAnalysis> baselineRuns, DiffSide trace, IEnumerable<RunAnalysis> traceRuns, DiffSettings? settings = null)

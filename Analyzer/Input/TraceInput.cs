@@ -22,6 +22,8 @@ public sealed class TraceInput : IDisposable
     public string? ManifestPath { get; init; }
     /// <summary>The Linux kernel session's `perf script` text (TraceFolderLayout.KernelScript).</summary>
     public string? KernelScriptPath { get; init; }
+    /// <summary>perf's own file of the kernel session (TraceFolderLayout.KernelData): `--symbols` runs perf script on it again.</summary>
+    public string? KernelDataPath { get; init; }
     /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
     public bool NetPerf { get; init; }
 
@@ -71,6 +73,7 @@ public sealed class TraceInput : IDisposable
         StackTagsPath = Companion(dir, TraceFolderLayout.StackTags),
         ManifestPath = Companion(dir, TraceFolderLayout.Manifest),
         KernelScriptPath = Companion(dir, TraceFolderLayout.KernelScript),
+        KernelDataPath = Companion(dir, TraceFolderLayout.KernelData),
         _extractedDir = extractedDir,
     };
 

@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Symbols;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 
@@ -16,6 +17,8 @@ internal sealed class KernelSession
     public required double PeriodMs { get; init; }
     public bool PeriodKnown { get; init; }
     public int BadLines { get; init; }
+    /// <summary>The --symbols debug files the frames were named with; null when the stored perf text was read.</summary>
+    public NativeSymbols? Symbols { get; init; }
     public bool HasSamples => Trace.Samples.Count > 0;
 }
 
@@ -32,9 +35,11 @@ internal static class KernelSessionAnalysis
     private static readonly double FallbackPeriodMs = PerfRecording.DefaultPeriodMs;
 
     /// <returns>The session, or null with the reason in <paramref name="warnings"/> (nothing when there is none to read).</returns>
-    public static KernelSession? Load(TraceInput input, AnalyzerOptions options, List<string> warnings, IProgress<string>? progress)
+    public static KernelSession? Load(TraceInput input, AnalyzerOptions options, List<string> warnings, IProgress<string>? progress, NativeSymbols? symbols = null)
     {
-        if (input.KernelScriptPath is not { } script || !options.UseKernelSession || input.Format != TraceFormat.NetTrace) return null;
+        if (!options.UseKernelSession || input.Format != TraceFormat.NetTrace) return null;
+        if (symbols is { Useless: null }) return Load(input, warnings, progress, symbols);
+        if (input.KernelScriptPath is not { } script) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         KernelTrace kernel;
@@ -45,16 +50,42 @@ internal static class KernelSessionAnalysis
             warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
             return null;
         }
+        return Session(input, warnings, script, kernel, period, periodKnown, badLines, symbols: null);
+    }
+
+    /// <summary>The kernel session named again by perf with the --symbols debug files; the stored text if perf fails.</summary>
+    private static KernelSession? Load(TraceInput input, List<string> warnings, IProgress<string>? progress, NativeSymbols symbols)
+    {
+        var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
+        progress?.Report($"naming native frames again: perf script on {TraceFolderLayout.KernelData} with {symbols.Describe()}...");
+        KernelTrace kernel;
+        int badLines;
+        try { (kernel, badLines) = symbols.Read(text => (PerfScriptReader.Read(text, period, out var bad), bad)); }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
+        {
+            if (input.KernelScriptPath is null)
+            {
+                warnings.Add($"{symbols.DataPath}: perf script with --symbols failed ({ex.Message}) and there is no {TraceFolderLayout.KernelScript}; CPU columns are EventPipe's");
+                return null;
+            }
+            warnings.Add($"perf script with --symbols failed ({ex.Message}): native frames keep the names perf gave at recording time");
+            return Load(input, new AnalyzerOptions(), warnings, progress);
+        }
+        return Session(input, warnings, symbols.DataPath, kernel, period, periodKnown, badLines, symbols);
+    }
+
+    private static KernelSession? Session(TraceInput input, List<string> warnings, string file, KernelTrace kernel, double period, bool periodKnown, int badLines, NativeSymbols? symbols)
+    {
         if (kernel.Samples.Count == 0 && kernel.SwitchOuts.Count == 0)
         {
-            warnings.Add($"{script}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
+            warnings.Add($"{file}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
             return null;
         }
         var code = ManagedCodeMap.FromNetTrace(input.TracePath);
         return new KernelSession
         {
-            File = script, Trace = kernel, Namer = new KernelFrameNamer(kernel, code), Code = code,
-            PeriodMs = period, PeriodKnown = periodKnown, BadLines = badLines,
+            File = file, Trace = kernel, Namer = new KernelFrameNamer(kernel, code), Code = code,
+            PeriodMs = period, PeriodKnown = periodKnown, BadLines = badLines, Symbols = symbols,
         };
     }
 
@@ -75,8 +106,12 @@ internal static class KernelSessionAnalysis
         if (session.HasSamples)
         {
             summary.ProcessSamples = kernel.Samples.Count;
-            summary.UnnamedLeafShare = (double)kernel.Samples.Count(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)) / kernel.Samples.Count;
+            var unnamed = kernel.Samples.Where(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)).Select(s => session.Namer.Name(kernel.Stacks[s.StackId][0]).Frame.Module).ToList();
+            summary.UnnamedLeafShare = (double)unnamed.Count / kernel.Samples.Count;
+            summary.UnnamedLeafShareByModule = unnamed.GroupBy(m => m, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
+                .ToDictionary(g => g.Key, g => (double)g.Count() / kernel.Samples.Count, StringComparer.Ordinal);
         }
+        summary.SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null;
         OffCpuClassifier.Classify(analysis.Runs, kernel, timeline);
         KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
         analysis.Trace.Kernel = summary;

@@ -57,16 +57,8 @@ public sealed class RunAnalysis
     public double GcSuspendMs { get; set; }
     /// <summary>The part of GcPauseMs spent letting threads go again (RestartEEStart to RestartEEStop).</summary>
     public double GcRestartMs { get; set; }
-    public long AllocatedBytes { get; set; }
-    public int AllocationTicks { get; set; }
-    public int Exceptions { get; set; }
-    public Dictionary<string, int> ExceptionsByTypeAndFrame { get; } = new(StringComparer.Ordinal);
-    public double ContentionMs { get; set; }
-    public int Contentions { get; set; }
-    /// <summary>Contention ms by the frame that waited for the lock ("Module!Type.Method", first frame outside System.Threading).</summary>
-    public Dictionary<string, double> ContentionMsByFrame { get; } = new(StringComparer.Ordinal);
-    public double JitMs { get; set; }
-    public int JitMethods { get; set; }
+    /// <summary>Allocations, exceptions, lock waits and JIT inside the window, as the collectors charged them (sites without tags).</summary>
+    public ActivityCounters Counters { get; } = new();
     public RunResult? InProcess { get; set; }
 
     /// <summary>

@@ -82,12 +82,12 @@ public sealed record SerializerSummary
                     Gen1 = Mean(r => r.Gen1),
                     Gen2 = Mean(r => r.Gen2),
                     GcPauseMs = Mean(r => r.GcPauseMs),
-                    AllocatedBytes = Mean(r => r.AllocatedBytes),
+                    AllocatedBytes = Mean(r => r.Counters.AllocatedBytes),
                     ReflectionShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Reflection")) / sampled,
                     ActivatorShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Activator")) / sampled,
-                    Exceptions = Mean(r => r.Exceptions),
-                    ContentionMs = Mean(r => r.ContentionMs),
-                    JitMs = Mean(r => r.JitMs),
+                    Exceptions = Mean(r => r.Counters.Exceptions),
+                    ContentionMs = Mean(r => r.Counters.ContentionMs),
+                    JitMs = Mean(r => r.Counters.JitMs),
                     Tags = measured.SelectMany(r => r.Tags)
                         .GroupBy(t => t.Key)
                         .OrderByDescending(t => t.Sum(x => x.Value))

@@ -12,20 +12,10 @@ public sealed class ThreadProfile
     public double CpuMs { get; set; }
     public int Samples { get; set; }
     public Dictionary<string, double> Tags { get; } = new(StringComparer.Ordinal);
-    public long AllocatedBytes { get; set; }
-    /// <summary>Allocation-tick bytes by the type being allocated when the tick fired (about one tick per 100 KB).</summary>
-    public Dictionary<string, long> AllocatedBytesByType { get; } = new(StringComparer.Ordinal);
-    public int Exceptions { get; set; }
-    /// <summary>"Type at Module!Method [stack tag]" -> count.</summary>
-    public Dictionary<string, int> ExceptionsByTypeAndFrame { get; } = new(StringComparer.Ordinal);
-    public double ContentionMs { get; set; }
-    public int Contentions { get; set; }
-    /// <summary>"Module!Method [stack tag]" of the code that wanted the lock -> ms waited.</summary>
-    public Dictionary<string, double> ContentionMsByFrame { get; } = new(StringComparer.Ordinal);
-    public double JitMs { get; set; }
-    public int JitMethods { get; set; }
+    /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
+    public ActivityCounters Counters { get; } = new() { SitesByTag = true };
 
-    public bool Active => Samples > 0 || AllocatedBytes > 0 || Exceptions > 0 || Contentions > 0 || JitMethods > 0;
+    public bool Active => Samples > 0 || Counters.Any;
 }
 
 /// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>

@@ -70,6 +70,13 @@ public sealed class KernelSessionSummary
     public int UnreadableLines { get; set; }
     /// <summary>Share of the process's samples whose innermost frame has no name (stripped native code, stubs).</summary>
     public double UnnamedLeafShare { get; set; }
+    /// <summary>
+    /// <see cref="UnnamedLeafShare"/> by the module of the unnamed frame ("libcoreclr.so", "?" for code perf could not
+    /// place), largest first: which debug files would name the most (docs/analyzer.md#native-symbols).
+    /// </summary>
+    public Dictionary<string, double> UnnamedLeafShareByModule { get; set; } = [];
+    /// <summary>The modules named from --symbols debug files and the folders, when the frames were named again with them.</summary>
+    public string? SymbolsFrom { get; set; }
     /// <summary>Share of managed frames in samples that the EventPipe trace's method map named.</summary>
     public int ManagedMethodsMapped { get; set; }
     /// <summary>Runs whose marker wait was found in the context switches, and the largest disagreement with RunBegin/RunEnd.</summary>

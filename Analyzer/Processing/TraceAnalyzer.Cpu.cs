@@ -56,8 +56,11 @@ public sealed partial class TraceAnalyzer
             DescribeSource(primary, session);
         }
 
-        private SampleStream EventPipeStream() =>
-            new(CpuSourceKind.EventPipe, _eventPipeSamples, new TraceLogStacks(log, stacks ?? new StackResolver(log, null)) { Code = ManagedCodeMap.FromMethods(_jitCode) }, 0);
+        private SampleStream EventPipeStream()
+        {
+            _sampleStacks.Code = ManagedCodeMap.FromMethods(_jitCode);
+            return new(CpuSourceKind.EventPipe, _eventPipeSamples, _sampleStacks, 0);
+        }
 
         /// <summary>
         /// A single-threaded run's CPU is the worker's on-CPU time from its context switches (exact where samples are

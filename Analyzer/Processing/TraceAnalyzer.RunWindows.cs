@@ -122,7 +122,7 @@ public sealed partial class TraceAnalyzer
                 return; // a wait of the marker thread that is not the run wait (e.g. its idle wait)
             if (pending is not null) _pendingByMarker.Remove(e.ThreadID);
             // Without RunStart the run is named afterwards, from its samples' stack tags (NameUnnamedRuns).
-            var key = pending?.Key ?? new RunKey(Harness.StackTagRunNames.Unnamed, OperationOf(markerMethod), 0, _unnamed++);
+            var key = pending?.Key ?? new RunKey(Harness.StackTagRunNames.Unnamed, RunEvents.OperationOfMarkerMethod(markerMethod), 0, _unnamed++);
             var run = NewRun(pending ?? new PendingRun(key, "", 0, e.TimeStampRelativeMSec, null, 1), e.ThreadID, pending?.WorkerThreadId ?? 0, e.TimeStampRelativeMSec, WindowSource.MarkerWait);
             run.MarkerWaitStartMs = e.TimeStampRelativeMSec;
             // The worker's RunBegin will move the start to its Stopwatch read; until then it is still handshaking
@@ -206,14 +206,6 @@ public sealed partial class TraceAnalyzer
             _markerMethodByStack[stack] = m;
             return m;
         }
-
-        private static string OperationOf(string? markerMethod) => markerMethod switch
-        {
-            "SerializeDuration" => "serialize",
-            "DeserializeDuration" => "deserialize",
-            "FirstCallDuration" => "firstcall",
-            _ => "other",
-        };
 
         /// <summary>
         /// Warm-up runs: as the run events say (version 1: the benchmark warms each case to steady state, a variable

@@ -34,27 +34,6 @@ public sealed partial class TraceAnalyzer
             _etwSamples.Add(new CpuSample(e.ThreadID, t, (int)e.CallStackIndex(), InGc: false, t, kernelSampleMs));
         }
 
-        /// <summary>The first frame outside System.Threading (Monitor.Enter, Lock, ...) is the code that wanted the lock.</summary>
-        private string LockTaker(CallStackIndex stack)
-        {
-            if (stacks is null || stack == CallStackIndex.Invalid) return "?";
-            var taker = stacks.Frames(stack).FirstOrDefault(f => f.Method != StackResolver.Unresolved && !f.Method.StartsWith("System.Threading.", StringComparison.Ordinal));
-            return taker == default ? "?" : StackResolver.Display(taker);
-        }
-
-        /// <summary>
-        /// Other threads count only while they run the benchmark's measured calls (--threads workers): idle
-        /// thread-pool spinning or a progress callback during the window is not the serializer's cost.
-        /// </summary>
-        private bool IsMeasuredWork(CallStackIndex stack)
-        {
-            if (stacks is null || stack == CallStackIndex.Invalid) return false;
-            if (_measuredByStack.TryGetValue(stack, out var measured)) return measured;
-            measured = MeasuredCalls.Any(stacks.Frames(stack));
-            _measuredByStack[stack] = measured;
-            return measured;
-        }
-
         private static bool IsManagedSample(TraceEvent e)
         {
             var type = e.PayloadValue(0);

@@ -15,10 +15,6 @@ public sealed partial class TraceAnalyzer
     private sealed partial class PassState
     {
         private readonly Dictionary<int, ThreadProfile> _threads = [];
-        private readonly Dictionary<int, double> _threadJitStart = [];
-        private readonly Dictionary<int, (double Ms, string Frame)> _threadContentionStart = [];
-
-        private readonly HashSet<string> _seenFamilies = [];
 
         /// <summary>
         /// A trace recorded by another tool may leave whole event families out (dotnet-trace's default has no
@@ -26,14 +22,14 @@ public sealed partial class TraceAnalyzer
         /// </summary>
         private void SayWhatIsMissing()
         {
-            (string Family, string Why)[] families =
+            (bool Seen, string Why)[] families =
             [
-                ("alloc", "allocation ticks (CLR GC keyword 0x1 at Verbose level)"),
-                ("contention", "lock contention (CLR Contention keyword 0x4000)"),
-                ("exception", "exceptions (CLR Exception keyword 0x8000)"),
-                ("jit", "JIT timing (CLR Jit keyword 0x10 at Verbose level)"),
+                (_allocations.Seen, "allocation ticks (CLR GC keyword 0x1 at Verbose level)"),
+                (_contention.Seen, "lock contention (CLR Contention keyword 0x4000)"),
+                (_exceptions.Seen, "exceptions (CLR Exception keyword 0x8000)"),
+                (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)"),
             ];
-            var missing = families.Where(f => !_seenFamilies.Contains(f.Family)).Select(f => f.Why).ToList();
+            var missing = families.Where(f => !f.Seen).Select(f => f.Why).ToList();
             if (missing.Count > 0) analysis.Warnings.Add($"this trace has no events for {string.Join(", ", missing)}: those columns show nothing, not zero");
         }
 
@@ -43,52 +39,6 @@ public sealed partial class TraceAnalyzer
             if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
             _threads[e.ThreadID] = t = new ThreadProfile { ThreadId = e.ThreadID };
             return t;
-        }
-
-        private void ThreadAllocation(Microsoft.Diagnostics.Tracing.Parsers.Clr.GCAllocationTickTraceData e)
-        {
-            _seenFamilies.Add("alloc");
-            if (ThreadOf(e) is not { } t) return;
-            t.AllocatedBytes += e.AllocationAmount64;
-            var type = string.IsNullOrEmpty(e.TypeName) ? "?" : e.TypeName;
-            t.AllocatedBytesByType[type] = t.AllocatedBytesByType.GetValueOrDefault(type) + e.AllocationAmount64;
-        }
-
-        private void ThreadException(TraceEvent e, string type, string frame, CallStackIndex stack)
-        {
-            _seenFamilies.Add("exception");
-            if (ThreadOf(e) is not { } t) return;
-            t.Exceptions++;
-            var key = $"{type} at {frame} [{stacks?.Tag(stack) ?? StackTags.StackTagMatcher.Other}]";
-            t.ExceptionsByTypeAndFrame[key] = t.ExceptionsByTypeAndFrame.GetValueOrDefault(key) + 1;
-        }
-
-        private void ThreadContentionStart(TraceEvent e, string frame)
-        {
-            _seenFamilies.Add("contention");
-            _threadContentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, $"{frame} [{stacks?.Tag(e.CallStackIndex()) ?? StackTags.StackTagMatcher.Other}]");
-        }
-
-        private void ThreadContentionStop(TraceEvent e)
-        {
-            if (!_threadContentionStart.Remove(e.ThreadID, out var start) || ThreadOf(e) is not { } t) return;
-            var ms = e.TimeStampRelativeMSec - start.Ms;
-            t.ContentionMs += ms;
-            t.Contentions++;
-            t.ContentionMsByFrame[start.Frame] = t.ContentionMsByFrame.GetValueOrDefault(start.Frame) + ms;
-        }
-
-        private void ThreadJitStart(TraceEvent e)
-        {
-            _seenFamilies.Add("jit");
-            _threadJitStart[e.ThreadID] = e.TimeStampRelativeMSec;
-        }
-
-        private void ThreadJitEnd(TraceEvent e)
-        {
-            if (!_threadJitStart.Remove(e.ThreadID, out var start) || ThreadOf(e) is not { } t) return;
-            t.JitMs += e.TimeStampRelativeMSec - start;
-            t.JitMethods++;
         }
 
         /// <summary>Thread names from the trace, process GCs from TraceEvent's GC analysis and the pauses found in the pass.</summary>

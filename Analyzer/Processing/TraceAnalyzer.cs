@@ -29,6 +29,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
+        // --symbols mistakes (a missing folder, no perf.data, no perf) cost one line before the long pass, not after it.
+        var symbols = Symbols.NativeSymbols.Prepare(input, options);
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
         var tags = stackTags.Load();
         var matcher = tags is null ? null : new StackTagMatcher(tags);
@@ -50,9 +52,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
         var kernelWarnings = new List<string>();
-        if (input.KernelScriptPath is { } script && options.UseKernelSession)
+        if (symbols?.Useless is { } useless) kernelWarnings.Add(useless);
+        if (symbols is { Useless: null })
+            progress?.Report($"naming native frames again beside the EventPipe trace: perf script on {Common.TraceFolderLayout.KernelData} with debug files for {symbols.Describe()}...");
+        else if (input.KernelScriptPath is { } script && options.UseKernelSession)
             progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
-        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null));
+        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
         using var etlx = OpenTraceLog(input, analysis, progress);
         var log = etlx.Log;
         var etw = input.Format == TraceFormat.Etl;
@@ -154,12 +159,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private int _lateWindows;
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
-        private readonly Dictionary<int, (double Ms, string Frame)> _contentionStart = [];
-        private readonly Dictionary<int, double> _jitStart = [];
-        // Code compiled during the trace, with its tier; samples are given theirs at the end, when all of it is known.
-        private readonly List<Kernel.ManagedCodeMap.Method> _jitCode = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
-        private readonly Dictionary<CallStackIndex, bool> _measuredByStack = [];
         private readonly List<Interval> _pauses = [];
         public PassTimeline Timeline { get; } = new();
         private readonly List<Interval> _suspending = [];
@@ -197,47 +197,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 };
                 source.Kernel.PerfInfoSample += OnKernelSample;
             }
-            source.Clr.GCAllocationTick += e =>
-            {
-                ThreadAllocation(e);
-                if (RunOf(e) is not { } r) return;
-                r.AllocatedBytes += e.AllocationAmount64;
-                r.AllocationTicks++;
-            };
-            source.Clr.ExceptionStart += e =>
-            {
-                var r = RunOf(e);
-                var frame = "?";
-                if (stacks is not null)
-                {
-                    // The top managed frame that is not the runtime's own throw helper names the thrower.
-                    var frames = stacks.Frames(e.CallStackIndex());
-                    // .NET 9+ dispatches exceptions in managed code (System.Runtime.EH): that frame tops every stack.
-                    var thrower = frames.FirstOrDefault(f => f.Method != StackResolver.Unresolved && !f.Method.StartsWith("System.Runtime.ExceptionServices", StringComparison.Ordinal)
-                        && !f.Method.StartsWith("System.Runtime.EH.", StringComparison.Ordinal));
-                    if (thrower != default) frame = StackResolver.Display(thrower);
-                }
-                ThreadException(e, e.ExceptionType, frame, e.CallStackIndex());
-                if (r is null) return;
-                r.Exceptions++;
-                var key = $"{e.ExceptionType} at {frame}";
-                r.ExceptionsByTypeAndFrame[key] = r.ExceptionsByTypeAndFrame.GetValueOrDefault(key) + 1;
-            };
-            source.Clr.ContentionStart += e =>
-            {
-                var taker = LockTaker(e.CallStackIndex());
-                ThreadContentionStart(e, taker);
-                if (RunOf(e) is not null) _contentionStart[e.ThreadID] = (e.TimeStampRelativeMSec, taker);
-            };
-            source.Clr.ContentionStop += e =>
-            {
-                ThreadContentionStop(e);
-                if (!_contentionStart.Remove(e.ThreadID, out var start) || _open is not { } r || start.Ms < r.StartMs) return;
-                Timeline.Contention.Add((e.ThreadID, new Interval(start.Ms, e.TimeStampRelativeMSec)));
-                r.ContentionMs += e.TimeStampRelativeMSec - start.Ms;
-                r.Contentions++;
-                r.ContentionMsByFrame[start.Frame] = r.ContentionMsByFrame.GetValueOrDefault(start.Frame) + e.TimeStampRelativeMSec - start.Ms;
-            };
+            SubscribeCollectors(source);
             // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
             // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
             source.Clr.GCSuspendEEStart += e =>
@@ -267,34 +227,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 if (s.SuspendedMs is { } suspended) _suspending.Add(new Interval(s.StartMs, suspended));
                 if (s.RestartingMs is { } restarting) _restarting.Add(new Interval(restarting, e.TimeStampRelativeMSec));
             };
-            source.Clr.MethodJittingStarted += e =>
-            {
-                ThreadJitStart(e);
-                if (RunOf(e) is not null) _jitStart[e.ThreadID] = e.TimeStampRelativeMSec;
-            };
-            source.Clr.MethodLoadVerbose += e =>
-            {
-                _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
-                ThreadJitEnd(e);
-                if (!_jitStart.Remove(e.ThreadID, out var start) || _open is not { } r || start < r.StartMs) return;
-                r.JitMs += e.TimeStampRelativeMSec - start;
-                r.JitMethods++;
-            };
         }
+
+        /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
+        private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
 
         /// <summary>
         /// The open run, if this event belongs to it: raised on the run's worker thread, or on another thread
         /// while it executes the benchmark's measured call (--threads). Background tier-1 JIT, thread-pool
         /// spinning or the marker itself are not the serializer's cost.
         /// </summary>
-        /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
-        private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
-
         private RunAnalysis? RunOf(TraceEvent e)
         {
             if (_open is not { } run || run.Closed || _awaitingBegin || e.ThreadID == _openMarker || !Wanted(run.Key)) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
-            return IsMeasuredWork(e.CallStackIndex()) ? run : null;
+            return _sampleStacks.IsMeasuredWork((int)e.CallStackIndex()) ? run : null;
         }
 
         private void OnEvent(TraceEvent e)
@@ -365,6 +312,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 _open = null;
             }
             AssignGcs(source);
+            Timeline.Contention.AddRange(_contention.RunWaits);
             ChargeCpu(kernel);
             FinishWholeTrace(source);
             Timeline.GcPauses.AddRange(_pauses);

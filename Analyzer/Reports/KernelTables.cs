@@ -36,7 +36,8 @@ public static class KernelTables
             var windows = k.RunsWithSwitchWindow > 0
                 ? $"; marker waits in context switches for {k.RunsWithSwitchWindow} runs, within {Fmt.Ms(k.MedianSwitchWindowDisagreementMs ?? 0)} ms (median, max {Fmt.Ms(k.MaxSwitchWindowDisagreementMs ?? 0)}) of RunBegin/RunEnd"
                 : "";
-            yield return $"Kernel session: {k.File}, {k.ProcessSamples:N0} CPU samples every {k.SamplePeriodMs:F3} ms, {k.ContextSwitches:N0} context switches, {k.Wakings:N0} wake-ups{(k.LostEvents > 0 ? $", {k.LostEvents:N0} lost" : "")}; {Fmt.Pct(k.UnnamedLeafShare)} of samples end in unnamed native code (stripped libcoreclr){windows}";
+            yield return $"Kernel session: {k.File}, {k.ProcessSamples:N0} CPU samples every {k.SamplePeriodMs:F3} ms, {k.ContextSwitches:N0} context switches, {k.Wakings:N0} wake-ups{(k.LostEvents > 0 ? $", {k.LostEvents:N0} lost" : "")}; {Fmt.Pct(k.UnnamedLeafShare)} of samples end in unnamed native code{UnnamedModules(k)}{windows}";
+            if (k.SymbolsFrom is { } symbols) yield return $"Native symbols: frames named again by perf script with debug files for {symbols}";
         }
         if (analysis.Trace.OnCpu) yield break;
         var polls = SerializerSummary.From(analysis.Runs).Where(s => s.GcPollLeafShare is > BiasedShare).ToList();
@@ -45,6 +46,10 @@ public static class KernelTables
             + "EventPipe samples threads only at safe points, so those samples name where a thread was stopped, not where it spent its time, and tag shares favour code with polls "
             + "(measured here: Reflection serializer 86-91% reflection on EventPipe vs 7-10% on-CPU; docs/analyzer.md#accuracy). Record with the kernel session for on-CPU attribution (Linux: esp record --kernel perf).";
     }
+
+    /// <summary>" (libcoreclr.so 11.9%, ? 0.4%)": the modules whose debug files would name the most, at most four.</summary>
+    private static string UnnamedModules(KernelSessionSummary k) =>
+        k.UnnamedLeafShareByModule.Count == 0 ? "" : $" ({string.Join(", ", k.UnnamedLeafShareByModule.Take(4).Select(m => $"{m.Key} {Fmt.Pct(m.Value)}"))})";
 
     /// <summary>Above this share of GC-poll leaves the EventPipe tag shares are called biased (docs/analyzer.md#accuracy).</summary>
     public const double BiasedShare = 0.2;

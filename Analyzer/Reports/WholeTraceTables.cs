@@ -23,7 +23,7 @@ public static class WholeTraceTables
         foreach (var t in threads.Take(TopThreads))
             perThread.AddRow(Fmt.Int(t.ThreadId), t.Name ?? "", Fmt.Ms(t.CpuMs),
                 string.Join(", ", t.Tags.OrderByDescending(x => x.Value).Take(3).Where(x => x.Value > 0).Select(x => $"{x.Key} {Fmt.Pct(x.Value / Math.Max(t.CpuMs, 1e-9))}")),
-                Fmt.Mb(t.AllocatedBytes), Fmt.Int(t.Exceptions), Fmt.Ms(t.ContentionMs), Fmt.Ms(t.JitMs));
+                Fmt.Mb(t.Counters.AllocatedBytes), Fmt.Int(t.Counters.Exceptions), Fmt.Ms(t.Counters.ContentionMs), Fmt.Ms(t.Counters.JitMs));
         if (threads.Count > TopThreads) perThread.Notes.Add($"{threads.Count - TopThreads} more thread(s) in the JSON output");
         yield return perThread;
 
@@ -32,25 +32,25 @@ public static class WholeTraceTables
         foreach (var (tag, ms) in Sum(threads.SelectMany(t => t.Tags)).Take(TopRows)) tags.AddRow(tag, Fmt.Ms(ms), Fmt.Pct(ms / Math.Max(total, 1e-9)));
         yield return tags;
 
-        var allocated = threads.Sum(t => t.AllocatedBytes);
+        var allocated = threads.Sum(t => t.Counters.AllocatedBytes);
         if (allocated > 0)
         {
             var types = new TextTable("Whole trace, allocations by type (allocation ticks: one per ~100 KB)", ["Type", "MB", "Share"]);
-            foreach (var (type, bytes) in Sum(threads.SelectMany(t => t.AllocatedBytesByType.Select(x => KeyValuePair.Create(x.Key, (double)x.Value)))).Take(TopRows))
+            foreach (var (type, bytes) in Sum(threads.SelectMany(t => t.Counters.AllocatedBytesByType.Select(x => KeyValuePair.Create(x.Key, (double)x.Value)))).Take(TopRows))
                 types.AddRow(type, Fmt.Mb((long)bytes), Fmt.Pct(bytes / allocated));
             yield return types;
         }
-        if (threads.Any(t => t.Exceptions > 0))
+        if (threads.Any(t => t.Counters.Exceptions > 0))
         {
             var ex = new TextTable("Whole trace, exceptions by type, throwing frame [stack tag]", ["Exception", "Count"]);
-            foreach (var (key, n) in Sum(threads.SelectMany(t => t.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (double)x.Value)))).Take(TopRows))
+            foreach (var (key, n) in Sum(threads.SelectMany(t => t.Counters.ExceptionsBySite.Select(x => KeyValuePair.Create(SiteText.Of(x.Key), (double)x.Value)))).Take(TopRows))
                 ex.AddRow(key, Fmt.Int((long)n));
             yield return ex;
         }
-        if (threads.Any(t => t.Contentions > 0))
+        if (threads.Any(t => t.Counters.Contentions > 0))
         {
             var locks = new TextTable("Whole trace, lock contention by the code that waited [stack tag]", ["Frame", "Wait ms"]);
-            foreach (var (frame, ms) in Sum(threads.SelectMany(t => t.ContentionMsByFrame)).Take(TopRows)) locks.AddRow(frame, Fmt.Ms(ms));
+            foreach (var (frame, ms) in Sum(threads.SelectMany(t => t.Counters.ContentionMsBySite.Select(x => KeyValuePair.Create(SiteText.Of(x.Key), x.Value)))).Take(TopRows)) locks.AddRow(frame, Fmt.Ms(ms));
             yield return locks;
         }
     }
@@ -59,7 +59,7 @@ public static class WholeTraceTables
     {
         var p = analysis.Process;
         return string.Create(CultureInfo.InvariantCulture,
-            $"Whole trace: {analysis.Threads.Count} active thread(s); GC {p.Gen0} gen0 / {p.Gen1} gen1 / {p.Gen2} gen2, paused {p.GcPauseMs:F1} ms in all, longest {p.MaxGcPauseMs:F1} ms; {analysis.Threads.Sum(t => t.Exceptions):N0} exception(s), {analysis.Threads.Sum(t => t.ContentionMs):F1} ms lock wait, {analysis.Threads.Sum(t => t.JitMs):F1} ms JIT");
+            $"Whole trace: {analysis.Threads.Count} active thread(s); GC {p.Gen0} gen0 / {p.Gen1} gen1 / {p.Gen2} gen2, paused {p.GcPauseMs:F1} ms in all, longest {p.MaxGcPauseMs:F1} ms; {analysis.Threads.Sum(t => t.Counters.Exceptions):N0} exception(s), {analysis.Threads.Sum(t => t.Counters.ContentionMs):F1} ms lock wait, {analysis.Threads.Sum(t => t.Counters.JitMs):F1} ms JIT");
     }
 
     public static JsonObject Json(TraceAnalysis analysis)
@@ -80,15 +80,15 @@ public static class WholeTraceTables
                 ["cpuMs"] = t.CpuMs,
                 ["samples"] = t.Samples,
                 ["tags"] = Dict(t.Tags.OrderByDescending(x => x.Value)),
-                ["allocatedBytes"] = t.AllocatedBytes,
-                ["allocatedBytesByType"] = new JsonObject(t.AllocatedBytesByType.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
-                ["exceptions"] = t.Exceptions,
-                ["exceptionsByType"] = new JsonObject(t.ExceptionsByTypeAndFrame.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
-                ["contentionMs"] = t.ContentionMs,
-                ["contentions"] = t.Contentions,
-                ["contentionMsByFrame"] = Dict(t.ContentionMsByFrame.OrderByDescending(x => x.Value)),
-                ["jitMs"] = t.JitMs,
-                ["jitMethods"] = t.JitMethods,
+                ["allocatedBytes"] = t.Counters.AllocatedBytes,
+                ["allocatedBytesByType"] = new JsonObject(t.Counters.AllocatedBytesByType.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(x.Key, (JsonNode?)x.Value))),
+                ["exceptions"] = t.Counters.Exceptions,
+                ["exceptionsByType"] = new JsonObject(t.Counters.ExceptionsBySite.Select(x => KeyValuePair.Create(SiteText.Of(x.Key), (JsonNode?)x.Value))),
+                ["contentionMs"] = t.Counters.ContentionMs,
+                ["contentions"] = t.Counters.Contentions,
+                ["contentionMsByFrame"] = Dict(t.Counters.ContentionMsBySite.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(SiteText.Of(x.Key), x.Value))),
+                ["jitMs"] = t.Counters.JitMs,
+                ["jitMethods"] = t.Counters.JitMethods,
             })]),
         };
     }

@@ -46,7 +46,7 @@ public static class AnalyzeVerb
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, noCache, noKernel, common.Html, speedscope }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, noCache, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -65,6 +65,7 @@ public static class AnalyzeVerb
                     CollectHotMethods = parse.GetValue(top) > 0,
                     CacheEtlx = !parse.GetValue(noCache),
                     UseKernelSession = !parse.GetValue(noKernel),
+                    SymbolFolders = parse.GetValue(common.Symbols)!,
                 },
             };
             return Task.FromResult(Run(settings, console));

@@ -92,12 +92,15 @@ public sealed partial class RecordVerb
 
     public Command Command { get; }
 
+    private readonly Option<string[]> _symbols;
+
     private RecordVerb(CommonOptions common)
     {
         _profile = common.Profile;
+        _symbols = common.Symbols;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _env, _listProfiles,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _symbols, _env, _listProfiles,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -137,7 +140,7 @@ public sealed partial class RecordVerb
         if (options.Analyze && folder is not null && (File.Exists(folder.Trace) || File.Exists(folder.Etl)))
         {
             console.Out.WriteLine();
-            var analyzeExit = AnalyzeVerb.Run(new AnalyzeVerb.Settings(folder.Path), console);
+            var analyzeExit = AnalyzeVerb.Run(new AnalyzeVerb.Settings(folder.Path) { Options = new() { SymbolFolders = options.SymbolFolders } }, console);
             if (exit == ExitCodes.Ok) exit = analyzeExit;
         }
         return exit;
@@ -158,6 +161,7 @@ public sealed partial class RecordVerb
             Framework = parse.GetValue(_framework),
             Runtime = parse.GetValue(_runtime) is [var single] ? single : null,
             Analyze = parse.GetValue(_analyze),
+            SymbolFolders = parse.GetValue(_symbols)!,
             ListProfiles = listProfiles,
             Environment = parse.GetValue(_env)!,
             BenchmarkArgs = benchmark,

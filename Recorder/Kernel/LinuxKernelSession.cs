@@ -90,11 +90,24 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         try
         {
             var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
-            Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes };
+            Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes, UnnamedNativeModules = Unnamed(perf.PerfPath!, folder, progress) };
         }
         catch (IOException ex)
         {
             Info = info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message}" };
         }
+    }
+
+    /// <summary>The modules perf could not name, said once here (and kept in the manifest) with what names them.</summary>
+    private static List<UnnamedNativeModule> Unnamed(string perf, TraceFolder folder, IProgress<string>? progress)
+    {
+        List<UnnamedNativeModule> modules;
+        try { modules = UnnamedNativeModules.Find(perf, folder.KernelData, folder.KernelScript); }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception) { return []; }
+        var samples = modules.Sum(m => m.UnnamedLeafSamples);
+        if (samples > 0)
+            progress?.Report("kernel session: native code without symbols (esp analyze FOLDER --symbols DIR names it from debug files; docs/analyzer.md#native-symbols): "
+                + string.Join(", ", modules.Take(4).Select(m => $"{Path.GetFileName(m.Path)} build id {m.BuildId} ({m.UnnamedLeafSamples:N0} samples)")));
+        return modules;
     }
 }

@@ -18,8 +18,8 @@ public static class PerfProbe
     public static PerfAvailability Check(IReadOnlyList<PerfEvent> wanted)
     {
         if (!OperatingSystem.IsLinux()) return new(null, null, [], ["perf_events exist on Linux only"]);
-        var perf = Locate();
-        if (perf is null) return new(null, null, [], [$"perf is not installed ({(Environment.GetEnvironmentVariable(PerfVariable) is { Length: > 0 } p ? $"{PerfVariable}={p} does not exist" : "Debian/Ubuntu: apt-get install linux-perf")})"]);
+        var perf = PerfTool.Locate();
+        if (perf is null) return new(null, null, [], [PerfTool.NotFoundReason()]);
         var version = Run(perf, ["--version"], out var versionText) == 0 ? versionText.Trim().Replace("perf version ", "", StringComparison.Ordinal) : null;
         var accepted = new List<PerfEvent>();
         var missing = new List<string>();
@@ -68,23 +68,8 @@ public static class PerfProbe
         catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException) { return false; }
     }
 
-    /// <summary>ESP_PERF=/path/to/perf picks a perf that is not on PATH (a distribution's versioned linux-tools path).</summary>
-    public const string PerfVariable = "ESP_PERF";
-
-    private static string? Locate() =>
-        Environment.GetEnvironmentVariable(PerfVariable) is { Length: > 0 } explicitPath
-            ? File.Exists(explicitPath) ? explicitPath : null
-            : FindOnPath("perf");
-
-    internal static string? FindOnPath(string name)
-    {
-        foreach (var dir in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
-        {
-            var candidate = Path.Combine(dir, name);
-            if (File.Exists(candidate)) return candidate;
-        }
-        return null;
-    }
+    /// <summary>ESP_PERF=/path/to/perf picks a perf that is not on PATH (<see cref="PerfTool"/>).</summary>
+    public const string PerfVariable = PerfTool.PerfVariable;
 
     private static int Run(string file, IReadOnlyList<string> args, out string output)
     {

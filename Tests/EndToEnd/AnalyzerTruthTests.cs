@@ -78,7 +78,7 @@ public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
         foreach (var run in sizable)
         {
             var truth = (double)run.InProcess!.AllocatedBytes;
-            Assert.True(Math.Abs(run.AllocatedBytes - truth) <= truth * 0.25, $"{run.Key}: ticks {run.AllocatedBytes:N0} B vs in-process {truth:N0} B");
+            Assert.True(Math.Abs(run.Counters.AllocatedBytes - truth) <= truth * 0.25, $"{run.Key}: ticks {run.Counters.AllocatedBytes:N0} B vs in-process {truth:N0} B");
         }
     }
 

@@ -39,7 +39,7 @@ public sealed class ScenarioFindingsTests : IDisposable
         Assert.Equal([1, 2], finding.Runs.Select(k => k.Run));
         // XmlSerializer reads the same rewritten XML without a single exception (the seed's workaround 2).
         Assert.Empty(rec.Of(FindingKinds.Exceptions, "XmlSerializer"));
-        Assert.All(rec.Runs("XmlSerializer"), r => Assert.Equal(0, r.Exceptions));
+        Assert.All(rec.Runs("XmlSerializer"), r => Assert.Equal(0, r.Counters.Exceptions));
     }
 
     [Fact]
@@ -69,7 +69,7 @@ public sealed class ScenarioFindingsTests : IDisposable
         var rec = ScenarioRecording.Record(Sub("b64plain"), "--test", "deserialize", "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1", "--payload-bytes", "1024",
             "--scenario", "base64-linebreaks", "--serializers", "DataContract");
         Assert.NotEmpty(rec.Runs("DataContract"));
-        Assert.All(rec.Runs("DataContract"), r => Assert.Equal(0, r.Exceptions));
+        Assert.All(rec.Runs("DataContract"), r => Assert.Equal(0, r.Counters.Exceptions));
         Assert.DoesNotContain(rec.Findings, f => f.Kind == FindingKinds.Exceptions);
     }
 
@@ -100,7 +100,7 @@ public sealed class ScenarioFindingsTests : IDisposable
             rec = ScenarioRecording.Record(Sub($"contention{attempt}"), "--test", "deserialize", "--threads", "64", "--n", "10", "--warmup", "1", "--runs", "299", "--ops", "1",
                 "--serializers", "ServiceStack.Text,DataContract," + string.Join(",", Clean));
             var runs = rec.Runs("ServiceStack.Text");
-            attempts.Add($"attempt {attempt}: {runs.Count} runs, {runs.Sum(r => r.ContentionMs):F2} ms of lock waits in {runs.Sum(r => r.DurationMs):F1} ms; findings: {rec.Describe()}");
+            attempts.Add($"attempt {attempt}: {runs.Count} runs, {runs.Sum(r => r.Counters.ContentionMs):F2} ms of lock waits in {runs.Sum(r => r.DurationMs):F1} ms; findings: {rec.Describe()}");
             if (rec.Of(FindingKinds.Contention, "ServiceStack.Text").Any()) break;
         }
         var found = rec.Of(FindingKinds.Contention, "ServiceStack.Text");
@@ -108,7 +108,7 @@ public sealed class ScenarioFindingsTests : IDisposable
         var finding = found[0];
         Assert.Contains("CharPool", finding.Frame, StringComparison.Ordinal);
         Assert.Equal(64, finding.EvidenceValue("threads"));
-        Assert.True(rec.Runs("ServiceStack.Text").Sum(r => r.ContentionMs) > 0);
+        Assert.True(rec.Runs("ServiceStack.Text").Sum(r => r.Counters.ContentionMs) > 0);
         // In the same recording, with the same 64 threads on the same cores, the others are not flagged: a lone
         // preempted holder of some lock is not enough, it takes ServiceStack's per-call lock.
         foreach (var s in Clean.Append("DataContract"))

@@ -52,16 +52,16 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
 
         Assert.Empty(analysis.Runs);
         Assert.Contains(analysis.Warnings, w => w.StartsWith("no benchmark runs", StringComparison.Ordinal));
-        Assert.Equal(truth.ExceptionsThrown, analysis.Threads.Sum(t => t.Exceptions));
-        Assert.Equal(truth.LockContentions, analysis.Threads.Sum(t => t.Contentions));
+        Assert.Equal(truth.ExceptionsThrown, analysis.Threads.Sum(t => t.Counters.Exceptions));
+        Assert.Equal(truth.LockContentions, analysis.Threads.Sum(t => t.Counters.Contentions));
         AssertProcessGcs(analysis, truth);
         // The serializer-library tags find System.Text.Json in an app that is not the benchmark; the kernel session
         // names the app's threads.
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         var main = analysis.Threads.First();
         Assert.True(main.Tags.GetValueOrDefault("Serializer library\\System.Text.Json") > 0.1 * main.CpuMs, string.Join(", ", main.Tags.Select(t => $"{t.Key} {t.Value:F1}")));
-        Assert.Contains(analysis.Threads, t => t.Name == "Lock worker" && t.ContentionMs > 0);
-        Assert.Contains(analysis.Threads.SelectMany(t => t.AllocatedBytesByType.Keys), k => k.EndsWith("Order", StringComparison.Ordinal));
+        Assert.Contains(analysis.Threads, t => t.Name == "Lock worker" && t.Counters.ContentionMs > 0);
+        Assert.Contains(analysis.Threads.SelectMany(t => t.Counters.AllocatedBytesByType.Keys), k => k.EndsWith("Order", StringComparison.Ordinal));
 
         // The CLI: exit 0 (a trace without runs is a result), the whole-trace tables, flame graphs per busy thread.
         var flames = Path.Combine(_dir, "flames");
@@ -87,18 +87,18 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
             Assert.True(r.ExitCode == 0, $"dotnet-trace {string.Join(' ', args)}: {r.StdOut} {r.StdErr}");
             var truth = Truth(truthPath);
             var analysis = Analyze(trace);
-            output.WriteLine($"{name}: {analysis.Threads.Count} threads, {analysis.Threads.Sum(t => t.Samples)} samples, {analysis.Threads.Sum(t => t.Exceptions)} exceptions, GCs {analysis.Process.GcCount}; {string.Join(" | ", analysis.Warnings)}");
+            output.WriteLine($"{name}: {analysis.Threads.Count} threads, {analysis.Threads.Sum(t => t.Samples)} samples, {analysis.Threads.Sum(t => t.Counters.Exceptions)} exceptions, GCs {analysis.Process.GcCount}; {string.Join(" | ", analysis.Warnings)}");
             Assert.Empty(analysis.Runs);
             AssertProcessGcs(analysis, truth);
             switch (name)
             {
                 case "default": // CPU samples and exceptions are in dotnet-trace's default; allocation ticks and contention are not, and the analysis says so
-                    Assert.Equal(truth.ExceptionsThrown, analysis.Threads.Sum(t => t.Exceptions));
+                    Assert.Equal(truth.ExceptionsThrown, analysis.Threads.Sum(t => t.Counters.Exceptions));
                     Assert.Contains(analysis.Threads, t => t.Tags.GetValueOrDefault("Serializer library\\System.Text.Json") > 0);
                     Assert.Contains(analysis.Warnings, w => w.Contains("allocation ticks", StringComparison.Ordinal) && w.Contains("lock contention", StringComparison.Ordinal));
                     break;
                 case "gc-verbose":
-                    Assert.True(analysis.Threads.Sum(t => t.AllocatedBytes) > 1_000_000);
+                    Assert.True(analysis.Threads.Sum(t => t.Counters.AllocatedBytes) > 1_000_000);
                     break;
             }
             var cli = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "analyze", trace);

@@ -23,15 +23,15 @@ public sealed class ContentionDetector : IFindingDetector
             var duration = g.Sum(r => r.DurationMs);
             var share = duration <= 0 ? 0 : g.Sum(Own) / duration;
             if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
-            var top = g.Runs.SelectMany(r => r.ContentionMsByFrame)
-                .Where(p => !HarnessCode.IsHarnessFrame(p.Key))
-                .GroupBy(p => p.Key, StringComparer.Ordinal)
+            var top = g.Runs.SelectMany(r => r.Counters.ContentionMsBySite)
+                .Where(p => !HarnessCode.IsHarnessFrame(p.Key.Frame))
+                .GroupBy(p => p.Key.Frame, StringComparer.Ordinal)
                 .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Frame, StringComparer.Ordinal)
                 .FirstOrDefault();
             var frame = top.Frame ?? "?";
             var frameShare = top.Frame is null ? 0 : top.Ms / g.Sum(Own);
-            var contentions = g.Mean(r => r.Contentions);
+            var contentions = g.Mean(r => r.Counters.Contentions);
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
                 Invariant($"threads waited {perRun:F2} ms per run for locks ({Pct(share)} of the {g.Mean(r => r.DurationMs):F2} ms run on {g.Threads} thread(s), {contentions:0.#} contended acquisitions), {Pct(frameShare)} of it in {frame}: a lock shared by concurrent calls")) with
             {
@@ -51,5 +51,5 @@ public sealed class ContentionDetector : IFindingDetector
 
     /// <summary>A run's lock waits outside the harness's own code.</summary>
     private static double Own(Model.RunAnalysis run) =>
-        run.ContentionMs - run.ContentionMsByFrame.Where(p => HarnessCode.IsHarnessFrame(p.Key)).Sum(p => p.Value);
+        run.Counters.ContentionMs - run.Counters.ContentionMsBySite.Where(p => HarnessCode.IsHarnessFrame(p.Key.Frame)).Sum(p => p.Value);
 }

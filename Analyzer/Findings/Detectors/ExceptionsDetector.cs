@@ -17,19 +17,19 @@ public sealed class ExceptionsDetector : IFindingDetector
         var t = context.Thresholds;
         foreach (var g in context.Groups)
         {
-            var perRun = g.Mean(r => r.Exceptions);
+            var perRun = g.Mean(r => r.Counters.Exceptions);
             if (perRun < t.MinExceptionsPerRun) continue;
-            var pairs = g.Runs.SelectMany(r => r.ExceptionsByTypeAndFrame)
-                .GroupBy(p => p.Key, StringComparer.Ordinal)
-                .Select(p => (Key: p.Key, Count: p.Sum(x => x.Value)))
-                .OrderByDescending(p => p.Count).ThenBy(p => p.Key, StringComparer.Ordinal)
+            var pairs = g.Runs.SelectMany(r => r.Counters.ExceptionsBySite)
+                .GroupBy(p => p.Key)
+                .Select(p => (Site: p.Key, Count: p.Sum(x => x.Value)))
+                .OrderByDescending(p => p.Count).ThenBy(p => p.Site.Type, StringComparer.Ordinal).ThenBy(p => p.Site.Frame, StringComparer.Ordinal)
                 .ToList();
-            var total = g.Sum(r => r.Exceptions);
-            var (type, frame) = pairs.Count == 0 ? ("exceptions", "?") : Split(pairs[0].Key);
+            var total = g.Sum(r => r.Counters.Exceptions);
+            var (type, frame) = pairs.Count == 0 ? ("exceptions", "?") : (pairs[0].Site.Type, pairs[0].Site.Frame);
             var topShare = pairs.Count == 0 || total == 0 ? 0 : pairs[0].Count / total;
             var warning = perRun >= t.WarningExceptionsPerRun;
             // A run repeats the call Operations times: per object means per call's object.
-            var perObject = g.Mean(r => r.Exceptions / (double)r.Operations) / Math.Max(1, g.Objects);
+            var perObject = g.Mean(r => r.Counters.Exceptions / (double)r.Operations) / Math.Max(1, g.Objects);
             var others = pairs.Count > 1 ? $" (+{pairs.Count - 1} other type/frame pair{(pairs.Count > 2 ? "s" : "")})" : "";
             yield return g.FindingOf(Kind, warning ? FindingSeverity.Warning : FindingSeverity.Info,
                 warning
@@ -47,12 +47,5 @@ public sealed class ExceptionsDetector : IFindingDetector
                 ],
             };
         }
-    }
-
-    /// <summary>The analyzer keys exceptions as "Type at Module!Method".</summary>
-    private static (string Type, string Frame) Split(string key)
-    {
-        var at = key.IndexOf(" at ", StringComparison.Ordinal);
-        return at < 0 ? (key, "?") : (key[..at], key[(at + 4)..]);
     }
 }

@@ -21,9 +21,9 @@ public sealed class FirstCallDetector : IFindingDetector
         {
             var duration = g.Mean(r => r.DurationMs);
             if (duration < t.MinFirstCallMs) continue;
-            var jit = g.Mean(r => r.JitMs);
+            var jit = g.Mean(r => r.Counters.JitMs);
             var share = duration <= 0 ? 0 : jit / duration;
-            var methods = g.Mean(r => r.JitMethods);
+            var methods = g.Mean(r => r.Counters.JitMethods);
             var dominated = share >= t.FirstCallJitDominantShare;
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
                 dominated

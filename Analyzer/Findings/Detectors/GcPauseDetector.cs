@@ -22,7 +22,7 @@ public sealed class GcPauseDetector : IFindingDetector
             var share = duration <= 0 ? 0 : g.Sum(r => r.GcPauseMs) / duration;
             var (gen0, gen1, gen2) = (g.Mean(r => r.Gen0), g.Mean(r => r.Gen1), g.Mean(r => r.Gen2));
             if (pause < t.MinGcPauseMs || share < t.MinGcPauseShare || gen0 + gen1 + gen2 < t.MinGcsPerRun) continue;
-            var allocatedMb = g.Mean(r => r.AllocatedBytes) / (1024.0 * 1024.0);
+            var allocatedMb = g.Mean(r => r.Counters.AllocatedBytes) / (1024.0 * 1024.0);
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
                 Invariant($"GC paused the run {pause:F1} ms of {g.Mean(r => r.DurationMs):F1} ms ({Pct(share)}) with {gen0:0.#}/{gen1:0.#}/{gen2:0.#} gen0/gen1/gen2 GCs and {allocatedMb:F1} MB allocated per run: GC-bound, allocate less or give gen0 a larger budget")) with
             {

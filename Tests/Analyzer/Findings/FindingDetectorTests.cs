@@ -22,8 +22,7 @@ public sealed class FindingDetectorTests
 
         var few = Detect(new ExceptionsDetector(), Group("XmlSerializer", "firstcall", 1, 40, measured: 1, set: r =>
         {
-            r.Exceptions = 2;
-            r.ExceptionsByTypeAndFrame["System.IO.FileNotFoundException at System.Private.CoreLib!System.Reflection.Assembly.Load"] = 2;
+            r.Counters.CountException(new ExceptionSite("System.IO.FileNotFoundException", "System.Private.CoreLib!System.Reflection.Assembly.Load"), 2);
         }));
         var info = Assert.Single(few);
         Assert.Equal(FindingSeverity.Info, info.Severity);
@@ -31,9 +30,8 @@ public sealed class FindingDetectorTests
 
         var many = Detect(new ExceptionsDetector(), Group("DataContract", "deserialize", 100, 600, set: r =>
         {
-            r.Exceptions = (int)T.WarningExceptionsPerRun * 2;
-            r.ExceptionsByTypeAndFrame["System.FormatException at System.Private.DataContractSerialization!System.Text.Base64Encoding.GetBytes"] = r.Exceptions - 10;
-            r.ExceptionsByTypeAndFrame["System.Xml.XmlException at X!Y.Z"] = 10;
+            r.Counters.CountException(new ExceptionSite("System.FormatException", "System.Private.DataContractSerialization!System.Text.Base64Encoding.GetBytes"), (int)T.WarningExceptionsPerRun * 2 - 10);
+            r.Counters.CountException(new ExceptionSite("System.Xml.XmlException", "X!Y.Z"), 10);
         }));
         var warning = Assert.Single(many);
         Assert.Equal(FindingSeverity.Warning, warning.Severity);
@@ -49,7 +47,7 @@ public sealed class FindingDetectorTests
     {
         var runs = new[]
         {
-            Run("Newtonsoft.Json", "deserialize", 10, 0, 30, warmup: true, set: r => r.Exceptions = 500),
+            Run("Newtonsoft.Json", "deserialize", 10, 0, 30, warmup: true, set: r => r.Counters.CountException(new ExceptionSite("System.FormatException", "M!T.Throw"), 500)),
             Run("Newtonsoft.Json", "deserialize", 10, 1, 3),
         };
         Assert.Empty(Detect(new ExceptionsDetector(), runs));
@@ -64,9 +62,7 @@ public sealed class FindingDetectorTests
     {
         var found = Detect(new ContentionDetector(), Group("ServiceStack.Text", "deserialize", 1, durationMs, set: r =>
         {
-            r.ContentionMs = contentionMs;
-            r.Contentions = 1;
-            r.ContentionMsByFrame["ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer"] = contentionMs;
+            r.Counters.CountContention(new CodeSite("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", null), contentionMs);
         }));
         Assert.Equal(expected, found.Count == 1);
         if (expected) Assert.Equal("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", found[0].Frame);
@@ -80,14 +76,12 @@ public sealed class FindingDetectorTests
         const string pool = "ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer";
         Assert.Empty(Detect(new ContentionDetector(), Group("System.Text.Json.SourceGen", "deserialize", 10, 3.0, set: r =>
         {
-            r.ContentionMs = 0.6;
-            r.ContentionMsByFrame[crew] = 0.6;
+            r.Counters.CountContention(new CodeSite(crew, null), 0.6);
         })));
         var found = Assert.Single(Detect(new ContentionDetector(), Group("ServiceStack.Text", "deserialize", 10, 3.0, set: r =>
         {
-            r.ContentionMs = 1.2;
-            r.ContentionMsByFrame[crew] = 0.6;
-            r.ContentionMsByFrame[pool] = 0.6;
+            r.Counters.CountContention(new CodeSite(crew, null), 0.6);
+            r.Counters.CountContention(new CodeSite(pool, null), 0.6);
         })));
         Assert.Equal(pool, found.Frame);
         Assert.Equal(0.6, found.EvidenceValue("contentionMsPerRun")!.Value, 6);
@@ -99,14 +93,14 @@ public sealed class FindingDetectorTests
     [Fact]
     public void First_call_reports_slow_first_calls_and_says_whether_JIT_dominates()
     {
-        Assert.Empty(Detect(new FirstCallDetector(), Group("Google.Protobuf", "firstcall", 1, 7, measured: 1, set: r => r.JitMs = 6)));
-        var jit = Assert.Single(Detect(new FirstCallDetector(), Group("Newtonsoft.Json", "firstcall", 1, 116, measured: 1, set: r => { r.JitMs = 82; r.JitMethods = 579; })));
+        Assert.Empty(Detect(new FirstCallDetector(), Group("Google.Protobuf", "firstcall", 1, 7, measured: 1, set: r => r.Counters.CountJit(6))));
+        var jit = Assert.Single(Detect(new FirstCallDetector(), Group("Newtonsoft.Json", "firstcall", 1, 116, measured: 1, set: r => r.Counters.CountJit(82, methods: 579))));
         Assert.Contains("JIT-compiling 579 methods", jit.Message, StringComparison.Ordinal);
         Assert.Equal(82.0 / 116, jit.EvidenceValue("jitShare")!.Value, 6);
-        var codegen = Assert.Single(Detect(new FirstCallDetector(), Group("XmlSerializer", "firstcall", 1, 80, measured: 1, set: r => r.JitMs = 10)));
+        var codegen = Assert.Single(Detect(new FirstCallDetector(), Group("XmlSerializer", "firstcall", 1, 80, measured: 1, set: r => r.Counters.CountJit(10))));
         Assert.Contains("JIT only", codegen.Message, StringComparison.Ordinal);
         // Steady-state operations are never first calls, however slow.
-        Assert.Empty(Detect(new FirstCallDetector(), Group("YamlDotNet", "deserialize", 1000, 900, set: r => r.JitMs = 500)));
+        Assert.Empty(Detect(new FirstCallDetector(), Group("YamlDotNet", "deserialize", 1000, 900, set: r => r.Counters.CountJit(500))));
     }
 
     [Fact]
@@ -206,8 +200,7 @@ public sealed class FindingDetectorTests
     {
         var runs = Group("DataContract", "deserialize", 100, 600, set: r =>
         {
-            r.Exceptions = 12_800;
-            r.ExceptionsByTypeAndFrame["System.FormatException at M!T.Throw"] = 12_800;
+            r.Counters.CountException(new ExceptionSite("System.FormatException", "M!T.Throw"), 12_800);
         }).ToList();
         var findings = FindingEngine.Detect(new FindingContext(Analysis(runs), Results("Debug"), T));
         Assert.Equal([FindingKinds.DebugBuild, FindingKinds.Exceptions], findings.Select(f => f.Kind));

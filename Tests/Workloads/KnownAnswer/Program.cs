@@ -1,14 +1,16 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Workloads;
 
-// KnownAnswer [--workload parts|invoke,attributes,harness] [--runs R] [--run-ms M] [--truth FILE]: runs the parts in
+// KnownAnswer [--workload parts|invoke,attributes,harness|native] [--native-lib F] [--runs R] [--run-ms M] [--truth FILE]: runs the parts in
 // random interleaved chunks inside marked runs and writes each part's thread CPU time per run to FILE (JSON), the truth
 // the analyzer's stack tags are held to. The other workloads hold its reflection attribution to known answers
-// (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write.
+// (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write. The native
+// workload calls two C functions of the library F (Native/espburn.c) and writes each one's thread CPU time per run.
 var runs = 4;
 var workloads = "parts";
 var runMs = 250.0;
 string? truthPath = null;
+string? nativeLibrary = null;
 for (var i = 0; i < args.Length; i++)
 {
     switch (args[i])
@@ -17,6 +19,7 @@ for (var i = 0; i < args.Length; i++)
         case "--run-ms": runMs = double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
         case "--truth": truthPath = args[++i]; break;
         case "--workload": workloads = args[++i]; break;
+        case "--native-lib": nativeLibrary = args[++i]; break;
         default: Console.Error.WriteLine($"KnownAnswer: unknown argument '{args[i]}'"); return 2;
     }
 }
@@ -24,6 +27,11 @@ object truth;
 if (workloads == "parts")
 {
     truth = new PartsWorkload().Run(runs, runMs);
+}
+else if (workloads == "native")
+{
+    if (nativeLibrary is null) { Console.Error.WriteLine("KnownAnswer: --workload native needs --native-lib F"); return 2; }
+    truth = new NativeWorkload(nativeLibrary).Run(runs, runMs);
 }
 else
 {

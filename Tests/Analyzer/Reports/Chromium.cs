@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>
 /// Debian's headless Chromium, run the way the report tests need it: a fresh profile, no background traffic, and

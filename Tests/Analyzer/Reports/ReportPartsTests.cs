@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>The report's building blocks, without a trace.</summary>
 public sealed class ReportPartsTests

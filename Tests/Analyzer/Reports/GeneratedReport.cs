@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>
 /// `esp analyze --html --speedscope` run once on the shared recording, as a user runs it, and reused by the report

@@ -2,7 +2,7 @@ using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>
 /// The report opened in a real browser, offline: its scripts run without errors and draw every chart. The page

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>`--format markdown` as it lands in a GitHub pull request: tables that render, no raw HTML, the tag breakdown.</summary>
 [EndToEnd]

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>`esp diff --html`: the comparison page is valid, self-contained, and marks what changed beyond noise.</summary>
 public sealed class DiffHtmlReportTests

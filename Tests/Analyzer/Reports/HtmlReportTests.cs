@@ -10,7 +10,7 @@ using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Report;
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
 /// <summary>The HTML report of a real recording: well-formed, complete, self-contained.</summary>
 [EndToEnd]

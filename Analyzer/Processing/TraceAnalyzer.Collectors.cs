@@ -1,0 +1,53 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing.Collectors;
+using EtwSerializerProfiler.Analyzer.StackTags;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+public sealed partial class TraceAnalyzer
+{
+    /// <summary>
+    /// The adapter from TraceEvent's events to the collectors (Processing/Collectors): it reads the payload, names
+    /// the code from the stack, and finds the run (RunOf at a start, the open run at a stop) and the thread; the
+    /// collectors, which know nothing of TraceEvent, count.
+    /// </summary>
+    private sealed partial class PassState
+    {
+        private readonly AllocationCollector _allocations = new();
+        private readonly ExceptionCollector _exceptions = new();
+        private readonly ContentionCollector _contention = new();
+        private readonly JitCollector _jit = new();
+        // Code compiled during the trace, with its tier; samples are given theirs at the end, when all of it is known.
+        private readonly List<Kernel.ManagedCodeMap.Method> _jitCode = [];
+        /// <summary>The trace's stacks as the samples read them: whether an event's stack is the benchmark's measured work is answered once, for both.</summary>
+        private readonly TraceLogStacks _sampleStacks = new(log, stacks ?? new StackResolver(log, null));
+
+        private void SubscribeCollectors(TraceLogEventSource source)
+        {
+            source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, e.TypeName);
+            source.Clr.ExceptionStart += e =>
+            {
+                var stack = e.CallStackIndex();
+                var frame = stacks is null ? ExceptionCollector.UnknownFrame : ExceptionCollector.ThrowerOf(stacks.Frames(stack));
+                _exceptions.Thrown(RunOf(e), ThreadOf(e), new ExceptionSite(e.ExceptionType, frame, TagOf(stack)));
+            };
+            source.Clr.ContentionStart += e =>
+            {
+                var stack = e.CallStackIndex();
+                var taker = stacks is null || stack == CallStackIndex.Invalid ? ExceptionCollector.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
+                _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, new CodeSite(taker, TagOf(stack)), inRun: RunOf(e) is not null);
+            };
+            source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, _open, ThreadOf(e));
+            source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
+            source.Clr.MethodLoadVerbose += e =>
+            {
+                _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
+                _jit.Loaded(e.ThreadID, e.TimeStampRelativeMSec, _open, ThreadOf(e));
+            };
+        }
+
+        private string TagOf(CallStackIndex stack) => stacks?.Tag(stack) ?? StackTagMatcher.Other;
+    }
+}

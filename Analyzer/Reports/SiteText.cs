@@ -1,0 +1,14 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>
+/// How sites are written in every format (the JSON's "exceptionsByType" and "contentionMsByFrame" keys, the
+/// whole-trace tables): "Type at Module!Method", then " [stack tag]" where the site has one (a thread's).
+/// </summary>
+public static class SiteText
+{
+    public static string Of(CodeSite site) => site.Tag is null ? site.Frame : $"{site.Frame} [{site.Tag}]";
+
+    public static string Of(ExceptionSite site) => $"{site.Type} at {Of(site.Thrower)}";
+}

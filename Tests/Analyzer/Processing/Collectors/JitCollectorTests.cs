@@ -1,0 +1,52 @@
+using EtwSerializerProfiler.Analyzer.Processing.Collectors;
+using static EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors.CollectorInputs;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
+
+public sealed class JitCollectorTests
+{
+    [Fact]
+    public void Pairs_on_two_threads_interleaved_are_matched_by_thread()
+    {
+        var jit = new JitCollector();
+        Assert.False(jit.Seen);
+        var run = Run(10, 20);
+        var worker = Thread(Worker);
+        var background = Thread(Other);   // tier-1 compilation: RunOf says not the run's
+        jit.Start(Worker, 11, inRun: true);
+        jit.Start(Other, 11.5, inRun: false);
+        jit.Loaded(Other, 12.5, run, background);
+        jit.Loaded(Worker, 13, run, worker);
+        jit.Start(Other, 13.25, inRun: false);
+        jit.Start(Worker, 14, inRun: true);
+        jit.Loaded(Worker, 14.5, run, worker);
+        jit.Loaded(Other, 16.25, run, background);
+
+        Assert.True(jit.Seen);
+        Assert.Equal(2, run.Counters.JitMethods);
+        Assert.Equal(2 + 0.5, run.Counters.JitMs, 9);
+        Assert.Equal(2, worker.Counters.JitMethods);
+        Assert.Equal(2.5, worker.Counters.JitMs, 9);
+        Assert.Equal(2, background.Counters.JitMethods);
+        Assert.Equal(1 + 3, background.Counters.JitMs, 9);
+    }
+
+    [Fact]
+    public void A_method_load_without_its_start_counts_nothing_and_a_start_before_the_window_is_not_the_runs()
+    {
+        var jit = new JitCollector();
+        var run = Run(10, 20);
+        var thread = Thread();
+        jit.Loaded(Worker, 10.5, run, thread);     // precompiled code, or jitting began before the trace
+        jit.Start(Worker, 9.5, inRun: true);       // the marker's wait opened the run; RunBegin moved its start to 10
+        jit.Loaded(Worker, 10.5, run, thread);
+        jit.Start(Worker, 19.5, inRun: true);
+        run.Closed = true;
+        jit.Loaded(Worker, 21, run, thread);       // finished after RunEnd, before RunStop: the run's
+
+        Assert.Equal(1, run.Counters.JitMethods);
+        Assert.Equal(1.5, run.Counters.JitMs, 9);
+        Assert.Equal(2, thread.Counters.JitMethods);
+        Assert.Equal(2.5, thread.Counters.JitMs, 9);
+    }
+}

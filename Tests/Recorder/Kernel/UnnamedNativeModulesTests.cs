@@ -1,0 +1,42 @@
+using System.IO.Compression;
+using EtwSerializerProfiler.Recorder.Kernel;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.Recorder.Kernel;
+
+/// <summary>The recorder's count of CPU samples ending in unnamed native code, per module, on perf's own text.</summary>
+public sealed class UnnamedNativeModulesTests : IDisposable
+{
+    private readonly string _dir = Repo.NewTempDir("unnamedmods");
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+
+    [Fact]
+    public void Only_the_innermost_frame_of_cpu_samples_counts()
+    {
+        // Lines as perf 6.1 writes them with PerfRecording.ScriptArguments (from a recording of the native workload).
+        const string Coreclr = "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so";
+        var text = string.Join('\n',
+            "dotnet  8689/8689    445.199237864: cpu-clock/period=1001001,call-graph=fp/: ",
+            $"\t          4d4df0 [unknown] ({Coreclr})",
+            $"\t          32f1d8 [unknown] ({Coreclr})",
+            "",
+            "dotnet  8689/8689    445.200238000: cpu-clock/period=1001001,call-graph=fp/: ",
+            "\t            1120 alpha_spin (/tmp/x/libespburn.so)",
+            $"\t          32f1d8 [unknown] ({Coreclr})",
+            "",
+            "dotnet  8689/8689    445.201000000: sched:sched_switch: prev_comm=dotnet prev_pid=8689 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+            $"\t          4d4df0 [unknown] ({Coreclr})",
+            "",
+            "dotnet  8689/8689    445.202238000: cpu-clock/period=1001001,call-graph=fp/: ",
+            "\t            1153 [unknown] (/tmp/x/libespburn.so)",
+            "");
+        var path = Path.Combine(_dir, "kernel.perf-script.txt.gz");
+        using (var gz = new GZipStream(File.Create(path), CompressionLevel.Fastest))
+        using (var w = new StreamWriter(gz)) w.Write(text);
+        var counts = UnnamedNativeModules.LeafCounts(path);
+        Assert.Equal((1L, 1L), counts[Coreclr]);
+        Assert.Equal((2L, 1L), counts["/tmp/x/libespburn.so"]);
+        Assert.Equal(2, counts.Count);
+    }
+}
