@@ -8,7 +8,8 @@ internal sealed class SampleCharges(CpuSourceKind kind)
 {
     private readonly Dictionary<RunAnalysis, CpuAccount> _runs = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<RunAnalysis, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
-    private readonly Dictionary<StackTags.StackFrame, string> _displayNames = [];
+    // By instance: frames are made once per code address and recur in every sample (StackTags.SameStrings).
+    private readonly Dictionary<StackTags.StackFrame, string> _displayNames = new(StackTags.SameStrings.Instance);
 
     public CpuSourceKind Kind { get; } = kind;
     public Dictionary<int, CpuAccount> Threads { get; } = [];

@@ -44,6 +44,14 @@ public sealed partial class StackTagMatcher
 
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
 
+    /// <summary>
+    /// <see cref="_cache"/> again, keyed by the name instances (<see cref="SameStrings"/>): most lookups are frames
+    /// already seen, and hashing their names by content cost more than all else in classifying. Capped, so callers
+    /// that make new strings for every frame cost only the content lookup they cost before.
+    /// </summary>
+    private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _byInstance = new(SameStrings.Instance);
+    private const int MaxByInstance = 1 << 18;
+
     private long _frameResolutions;
 
     public StackTagFile File { get; }
@@ -109,8 +117,13 @@ public sealed partial class StackTagMatcher
             tagIndex[r.TagPath], r.Priority, Glob.Compile(r.ModulePattern), Glob.Compile(r.MethodPattern)))];
     }
 
-    private FrameMatch Lookup(string module, string method) =>
-        _cache.GetOrAdd((module, method), static (key, self) => self.Resolve(key.Module, key.Method), this);
+    private FrameMatch Lookup(string module, string method)
+    {
+        if (_byInstance.TryGetValue((module, method), out var known)) return known;
+        var match = _cache.GetOrAdd((module, method), static (key, self) => self.Resolve(key.Module, key.Method), this);
+        if (_byInstance.Count < MaxByInstance) _byInstance.TryAdd((module, method), match);
+        return match;
+    }
 
     private FrameMatch Resolve(string module, string method)
     {
