@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.Diff;
 /// A serializer is compared when at least one (operation, N) row is in both traces; it is "only in" a side when all its
 /// rows are there; "not run" when neither trace has rows for it but a side said why (results.json "unsupported").
 /// </summary>
-public sealed record SerializerSets(
+internal sealed record SerializerSets(
     IReadOnlyList<string> Compared,
     IReadOnlyList<string> OnlyInBaseline,
     IReadOnlyList<string> OnlyInTrace,

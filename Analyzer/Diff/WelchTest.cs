@@ -34,7 +34,7 @@ public sealed record NoiseVerdict(bool? Significant, double? PValue, double? CiL
 /// difference of means, mean(trace) − mean(baseline) ± t(1 − α/2, ν) · SE, with Welch–Satterthwaite ν.
 /// The Student t distribution (for real ν) is MathNet.Numerics'; the test itself is the few lines below.
 /// </summary>
-public static class WelchTest
+internal static class WelchTest
 {
     public static NoiseVerdict Compare(SampleStats baseline, SampleStats trace, double alpha)
     {

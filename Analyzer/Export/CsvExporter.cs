@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.Export;
 /// --format csv: the report's machine-readable table(s), not the terminal's. One table is the whole output; several
 /// (esp stats) are each followed by a blank line, as esp always wrote them.
 /// </summary>
-public sealed class CsvExporter : DocumentExporter
+internal sealed class CsvExporter : DocumentExporter
 {
     public const string FormatName = "csv";
 

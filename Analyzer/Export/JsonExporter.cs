@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>--format json: the report's documented contract, indented.</summary>
-public sealed class JsonExporter : DocumentExporter
+internal sealed class JsonExporter : DocumentExporter
 {
     public const string FormatName = "json";
 

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>--format markdown: a "##" heading, "###" tables (every detail table too), notes and findings as bullets.</summary>
-public sealed class MarkdownExporter : DocumentExporter
+internal sealed class MarkdownExporter : DocumentExporter
 {
     public const string FormatName = "markdown";
 

@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>Writing where the user said: a place that cannot be written is the user's to fix (one line, exit 2), not a crash.</summary>
-public static class OutputFile
+internal static class OutputFile
 {
     public static void Write(string option, string path, string content) => Writable(option, path, () =>
     {

@@ -42,7 +42,7 @@ public sealed record TablePart(TextTable Table, bool Detail = false, bool BlankL
 
 /// <summary>Lines of prose (the trace notes, the diff's header), then a blank line; bullets in Markdown, escaped when
 /// <paramref name="EscapeMarkdown"/> (a path with underscores is not emphasis; a `command` stays a code span).</summary>
-public sealed record LinesPart(IReadOnlyList<string> Lines, bool EscapeMarkdown) : ReportPart;
+internal sealed record LinesPart(IReadOnlyList<string> Lines, bool EscapeMarkdown) : ReportPart;
 
 /// <summary>A titled list (the findings): the title, then indented items; a "###" heading and bullets in Markdown.</summary>
-public sealed record ListPart(string Title, IReadOnlyList<string> Items) : ReportPart;
+internal sealed record ListPart(string Title, IReadOnlyList<string> Items) : ReportPart;

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>--format text (the default): aligned tables, notes as lines, findings indented under their title.</summary>
-public sealed class TextExporter : DocumentExporter
+internal sealed class TextExporter : DocumentExporter
 {
     public const string FormatName = "text";
 

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>What detectors see: the analysis, the benchmark's own results.json (if the trace folder had one) and the thresholds.</summary>
-public sealed class FindingContext(TraceAnalysis analysis, BenchmarkResults? results, FindingThresholds thresholds)
+internal sealed class FindingContext(TraceAnalysis analysis, BenchmarkResults? results, FindingThresholds thresholds)
 {
     public TraceAnalysis Analysis { get; } = analysis;
     public BenchmarkResults? Results { get; } = results;

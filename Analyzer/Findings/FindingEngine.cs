@@ -5,7 +5,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>Runs every detector over an analysis; findings come out most severe first, in detector order within a severity.</summary>
-public static class FindingEngine
+internal static class FindingEngine
 {
     /// <summary>The order here is the order of the findings list: validity of the measurement first, then causes.</summary>
     public static IReadOnlyList<IFindingDetector> DefaultDetectors { get; } =

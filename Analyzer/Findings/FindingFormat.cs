@@ -3,7 +3,7 @@ using System.Globalization;
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>Number formatting for finding messages: invariant culture, so messages read the same on every machine and in tests.</summary>
-public static class FindingFormat
+internal static class FindingFormat
 {
     public static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 

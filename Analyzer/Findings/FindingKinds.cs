@@ -1,7 +1,7 @@
 namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>The kind names of findings: stable strings, because they are the JSON contract (findings[].kind).</summary>
-public static class FindingKinds
+internal static class FindingKinds
 {
     public const string Exceptions = "exceptions";
     public const string Contention = "contention";

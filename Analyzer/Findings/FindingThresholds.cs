@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings;
 /// them. The defaults were chosen from measurements on .NET 10 (docs/findings.md has the numbers): far enough from
 /// the clean serializers (Google.Protobuf, System.Text.Json.SourceGen) that a loaded 2-core machine does not flip them.
 /// </summary>
-public sealed record FindingThresholds
+internal sealed record FindingThresholds
 {
     public static FindingThresholds Default { get; } = new();
 

@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings;
 /// time ~ N^k. Linear work gives ~1, the seeds' BinaryFormatter object table ~2; fixed per-call costs pull the slope
 /// below 1, never above.
 /// </summary>
-public static class LogLogFit
+internal static class LogLogFit
 {
     /// <summary>The slope, or null with fewer than two distinct positive points (no line is defined).</summary>
     public static double? Slope(IReadOnlyList<(double N, double Ms)> points)

@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings;
 /// The measured runs of one serializer, operation and object count: what a finding is about. Warm-up runs are left
 /// out (one-time costs belong to --test firstcall), unless a group has nothing else (a single run is never a warm-up).
 /// </summary>
-public sealed record RunGroup(string Serializer, string Operation, int Objects, IReadOnlyList<RunAnalysis> Runs)
+internal sealed record RunGroup(string Serializer, string Operation, int Objects, IReadOnlyList<RunAnalysis> Runs)
 {
     public IReadOnlyList<RunKey> Keys => [.. Runs.Select(r => r.Key)];
 

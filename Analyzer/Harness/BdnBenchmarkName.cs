@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// <c>Namespace.Type.Method(arg: value, Param: value, ...)</c>, nested types as <c>Outer+Inner</c>, generic ones as
 /// <c>Type&lt;int, string&gt;</c>, strings in quotes with escapes, arrays as <c>[1, 2, ...]</c>.
 /// </summary>
-public sealed record BdnBenchmarkName(string Type, string Method, IReadOnlyList<(string Name, string Value)> Parameters)
+internal sealed record BdnBenchmarkName(string Type, string Method, IReadOnlyList<(string Name, string Value)> Parameters)
 {
     /// <summary>The parameter that becomes the tables' N (object count) when it holds a whole number.</summary>
     public const string ObjectsParameter = "N";

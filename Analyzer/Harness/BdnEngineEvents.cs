@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// the engine's clock reads (Engine.RunIteration), with the GC it forces between iterations outside them. The
 /// jitting iterations run before BenchmarkStart (EngineFactory), so they are named by the BenchmarkStart after them.
 /// </summary>
-public static class BdnEngineEvents
+internal static class BdnEngineEvents
 {
     public const string ProviderName = "BenchmarkDotNet.EngineEventSource";
 

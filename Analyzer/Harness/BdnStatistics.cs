@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// BenchmarkDotNet): the median, and Tukey's upper fence Q3 + 1.5 IQR with quartiles by linear interpolation between
 /// order statistics (Hyndman and Fan's type 7, perfolizer's default and Excel's PERCENTILE.INC).
 /// </summary>
-public static class BdnStatistics
+internal static class BdnStatistics
 {
     public const double TukeyK = 1.5;
 

@@ -21,7 +21,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// run to this rule; a single-operation trace (<c>--test serialize</c>) runs the sizes of one serializer back to back,
 /// one batch, whose measured runs are taken as its last R.
 /// </summary>
-public static class InferredWarmups
+internal static class InferredWarmups
 {
     /// <summary>Consecutive runs of one serializer and operation, as indices into the runs in time order.</summary>
     public sealed record Batch(string Serializer, string Operation, int First, int Count);

@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// Serialize\X, Deserialize\X). N and the operations per run are not in such a trace; neither is which runs were
 /// warm-ups, so that is inferred from the benchmark's structure (<see cref="InferredWarmups"/>).
 /// </summary>
-public static class StackTagRunNames
+internal static class StackTagRunNames
 {
     public const string Unnamed = "(unnamed)";
 

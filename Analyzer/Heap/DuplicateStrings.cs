@@ -4,7 +4,7 @@ namespace EtwSerializerProfiler.Analyzer.Heap;
 /// Same content, different instances: what a serializer without object identity does to one shared string. The
 /// first instance of each value is needed; every further one is waste (it could have been a reference).
 /// </summary>
-public static class DuplicateStrings
+internal static class DuplicateStrings
 {
     public const int PreviewChars = 40;
 

@@ -4,7 +4,7 @@ namespace EtwSerializerProfiler.Analyzer.Heap;
 /// Everything reachable from one root in a dump: objects and bytes per type, and every string with its content
 /// (for the duplicate-string count). Sizes are the GC's object sizes, the unit GC.GetTotalMemory counts in.
 /// </summary>
-public sealed class GraphCensus
+internal sealed class GraphCensus
 {
     public Dictionary<string, TypeTally> ByType { get; } = new(StringComparer.Ordinal);
     public List<StringInstance> Strings { get; } = [];
@@ -26,7 +26,7 @@ public sealed class GraphCensus
     }
 }
 
-public readonly record struct TypeTally(long Count, long Bytes);
+internal readonly record struct TypeTally(long Count, long Bytes);
 
 /// <summary>One string object: where it is (identity), its GC size, its content.</summary>
-public readonly record struct StringInstance(ulong Address, long Size, string Value);
+internal readonly record struct StringInstance(ulong Address, long Size, string Value);

@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Heap;
 /// once, which is exactly what makes one shared title one string). Iterative, so deep graphs (long linked lists)
 /// cannot overflow the stack.
 /// </summary>
-public static class GraphWalker
+internal static class GraphWalker
 {
     /// <summary>Longer strings are compared by this prefix plus their length; serializer graphs rarely hold such strings.</summary>
     public const int MaxStringChars = 1 << 20;

@@ -17,7 +17,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// --no-cache and where the trace's folder can be written; otherwise the .etlx is a temp file removed when the lease
 /// ends (or, if esp is killed, by the exit janitor and the next run's sweep).
 /// </summary>
-public static class EtlxCache
+internal static class EtlxCache
 {
     public const string TruncatedWarning = "the trace ends abruptly (truncated or the process was killed): results cover the readable part";
     private const int RecordFormat = 1;
@@ -244,7 +244,7 @@ public static class EtlxCache
 }
 
 /// <summary>An open .etlx with what its conversion found; disposing it closes the log and removes a temp .etlx.</summary>
-public sealed class EtlxLease(TraceLog log, string? tempPath, bool truncated, IReadOnlyList<string> warnings) : IDisposable
+internal sealed class EtlxLease(TraceLog log, string? tempPath, bool truncated, IReadOnlyList<string> warnings) : IDisposable
 {
     /// <summary>A log that needs no cache (an .etl TraceEvent converted and keeps itself).</summary>
     public EtlxLease(TraceLog log) : this(log, null, false, []) { }

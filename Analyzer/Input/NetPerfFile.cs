@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// without that magic. TraceEvent reads them through the same EventPipeEventSource and TraceLog conversion as
 /// .nettrace files, from format version 3 (.NET Core 2.1) on; .NET Core 2.0 wrote versions 1 and 2.
 /// </summary>
-public static class NetPerfFile
+internal static class NetPerfFile
 {
     /// <summary>Enough of the file for <see cref="Recognize"/>: serializer name and the first object's type header.</summary>
     public const int HeaderBytes = 96;

@@ -16,7 +16,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// that exact type is the reader's wherever it seems to come from.
 /// </para>
 /// </summary>
-public static class ReaderFault
+internal static class ReaderFault
 {
     /// <summary>TraceEvent and the FastSerialization library it reads .etlx and .nettrace framing with.</summary>
     public static readonly IReadOnlySet<string> TraceEvent = new HashSet<string>(StringComparer.Ordinal)

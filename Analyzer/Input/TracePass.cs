@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// damaged trace can end in the middle of an event, and the runs before that point are still valid (runs left open
 /// are removed by the pass's own end). A fault of our own handlers is not the trace's and is not caught.
 /// </summary>
-public static class TracePass
+internal static class TracePass
 {
     public static void ProcessReadable(TraceLogEventSource source, TraceAnalysis analysis)
     {

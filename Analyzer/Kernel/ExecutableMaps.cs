@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// code (in the mapped .dll) are named by absolute addresses in the EventPipe trace, so the offset is turned back
 /// into the address with the mapping that was current when the sample was taken.
 /// </summary>
-public sealed class ExecutableMaps
+internal sealed class ExecutableMaps
 {
     private readonly record struct Mapping(ulong Start, ulong Length, ulong FileOffset);
 

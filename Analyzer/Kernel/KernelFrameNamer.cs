@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// map (TraceLog's spelling, so tags and hot methods agree across sources), native code by module file and perf's
 /// symbol where the module has one ("libcoreclr.so!?" where it is stripped), the kernel as module "kernel".
 /// </summary>
-public sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
+internal sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
 {
     public const string KernelModule = StackTags.SerializerStackTagsGenerator.KernelModule;
     private readonly (StackFrame Frame, CodeTier? Tier)[] _named = new (StackFrame, CodeTier?)[trace.Frames.Count];

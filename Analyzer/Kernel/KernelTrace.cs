@@ -1,25 +1,25 @@
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>A frame as perf recorded it: the address (absolute, or relative to <see cref="Dso"/> as perf prints it), perf's symbol and file.</summary>
-public readonly record struct RawFrame(ulong Address, string Symbol, string Dso, bool Kernel);
+internal readonly record struct RawFrame(ulong Address, string Symbol, string Dso, bool Kernel);
 
 /// <summary>An on-CPU sample: one sample period of the thread's CPU time.</summary>
-public readonly record struct KernelSample(long TimeNs, int ThreadId, int StackId);
+internal readonly record struct KernelSample(long TimeNs, int ThreadId, int StackId);
 
 /// <summary>
 /// A thread leaving the CPU (sched_switch). State is the kernel's prev_state: 'R' preempted while runnable,
 /// 'S' sleeping (a wait), 'D' uninterruptible (I/O, page-in). The stack is where it stopped.
 /// </summary>
-public readonly record struct KernelSwitchOut(long TimeNs, int ThreadId, char State, int NextThreadId, int StackId);
+internal readonly record struct KernelSwitchOut(long TimeNs, int ThreadId, char State, int NextThreadId, int StackId);
 
 /// <summary>A thread made runnable (sched_waking), in the waker's context.</summary>
-public readonly record struct KernelWaking(long TimeNs, int WakerThreadId, int ThreadId, int StackId);
+internal readonly record struct KernelWaking(long TimeNs, int WakerThreadId, int ThreadId, int StackId);
 
 /// <summary>
 /// The Linux kernel session of a trace folder (perf), in perf's clock (CLOCK_MONOTONIC ns). Stacks and frames
 /// are interned: a stack is an array of frame ids, leaf first. Lists are in time order.
 /// </summary>
-public sealed class KernelTrace
+internal sealed class KernelTrace
 {
     public const int NoStack = -1;
 

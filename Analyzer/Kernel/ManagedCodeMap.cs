@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// This names JIT and ReadyToRun frames in perf samples without perf maps, and gives any sample's code its tier.
 /// TraceLog keeps rundown method events to itself, so the map is built from a raw pass over the .nettrace.
 /// </summary>
-public sealed class ManagedCodeMap
+internal sealed class ManagedCodeMap
 {
     public sealed record Method(ulong Start, uint Size, string Name, string Module, CodeTier Tier, double LoadedMs);
 

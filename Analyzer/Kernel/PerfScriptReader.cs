@@ -18,7 +18,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// the first time they are seen, and a stack is looked up by its frame ids without copying them; so a line already
 /// seen allocates nothing.
 /// </remarks>
-public static partial class PerfScriptReader
+internal static partial class PerfScriptReader
 {
     public static KernelTrace Read(string path, double samplePeriodMs, out int badLines)
     {

@@ -21,7 +21,7 @@ public enum CodeTier
 }
 
 /// <summary>What the tables and the not-steady-state finding call unoptimized, defined once for both.</summary>
-public static class CodeTiers
+internal static class CodeTiers
 {
     public static readonly CodeTier[] Unoptimized = [CodeTier.Tier0, CodeTier.Instrumented, CodeTier.MinOpts];
 

@@ -11,7 +11,7 @@ public enum CpuSourceKind
     Perf,
 }
 
-public static class CpuSourceKinds
+internal static class CpuSourceKinds
 {
     /// <summary>The name in JSON and CSV ("cpuSource"): "kernel" for both kernel samplers (on-CPU time), "eventpipe" for the managed sampler.</summary>
     public static string WireName(this CpuSourceKind kind) => kind == CpuSourceKind.EventPipe ? "eventpipe" : "kernel";

@@ -22,7 +22,7 @@ public enum RunSource
 public sealed record InferredRunNames(int Runs, int BySamples, int ByNeighbour, int Unnamed, int Batches, int MeasuredPerCase);
 
 /// <summary>The text wording of <see cref="RunSource"/> (its wire name is <see cref="WireNames"/>').</summary>
-public static class RunSourceText
+internal static class RunSourceText
 {
 
     /// <summary>The "Runs:" line of the text outputs.</summary>

@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>Runs of one serializer, operation and size, aggregated over the measured (non warm-up) runs.</summary>
-public sealed record SerializerSummary
+internal sealed record SerializerSummary
 {
     public required string Serializer { get; init; }
     public required string Operation { get; init; }

@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// since that thread's previous sample (PerfView's rule). GC pauses are taken out of a gap by the caller; what
 /// remains is a sampler that was starved while the thread ran, so only absurd gaps are capped.
 /// </summary>
-public sealed class SampleWeigher
+internal sealed class SampleWeigher
 {
     private const double AssumedIntervalMs = 1.0;
     private const int IntervalSamplesNeeded = 64;

@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// Turns TraceLog call-stack indexes into frames and stack tags, caching per stack and per code address so a
 /// stack seen a million times is resolved once. Unresolved frames become "module!?" and are counted.
 /// </summary>
-public sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
+internal sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
 {
     public const string Unresolved = StackFrame.Unresolved;
     public StackTagMatcher? Matcher => matcher;

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// modules, or with module names spelled differently from the trace's, would otherwise just add nothing, silently.
 /// The built-in file is listed but never warned about: it names every serializer, and a trace holds a few.
 /// </summary>
-public static class StackTagUsage
+internal static class StackTagUsage
 {
     /// <summary>Tag names shown in a warning line; the JSON (trace.stackTagFiles) lists them all.</summary>
     private const int NamesShown = 5;

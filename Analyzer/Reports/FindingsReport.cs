@@ -7,7 +7,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports;
 
 /// <summary>The findings list that ends `esp analyze`: one line per finding in text/Markdown, the "findings" array in JSON.</summary>
-public static class FindingsReport
+internal static class FindingsReport
 {
     public const string ThresholdsDoc = "docs/findings.md";
 

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// on-CPU time by group and off-CPU time by reason): the CPU sources side by side with the thread CPU clock, and
 /// what EventPipe-only figures can and cannot be trusted for.
 /// </summary>
-public static class KernelTables
+internal static class KernelTables
 {
     /// <summary>
     /// The same runs through both sampling sources, against the benchmark's thread CPU clock: how far EventPipe's

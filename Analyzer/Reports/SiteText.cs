@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// How sites are written in every format (the JSON's "exceptionsByType" and "contentionMsByFrame" keys, the
 /// whole-trace tables): "Type at Module!Method", then " [stack tag]" where the site has one (a thread's).
 /// </summary>
-public static class SiteText
+internal static class SiteText
 {
     public static string Of(CodeSite site) => site.Tag is null ? site.Frame : $"{site.Frame} [{site.Tag}]";
 

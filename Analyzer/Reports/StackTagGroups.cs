@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// the benchmark's own tags and untagged stacks are Other. A first level this list does not know (a custom stack
 /// tags file) keeps its own name instead of disappearing into Other.
 /// </summary>
-public static class StackTagGroups
+internal static class StackTagGroups
 {
     public const string SerializerCode = "Serializer code";
     public const string Reflection = "Reflection";

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// A trace without benchmark runs (any app, any recorder): the whole trace per thread, the way the seeds read a
 /// trace in WPA with stack tags. The serializer tags find serializer code in any app; a user's tags file adds its own.
 /// </summary>
-public static class WholeTraceTables
+internal static class WholeTraceTables
 {
     public const int TopThreads = 20;
     public const int TopRows = 15;

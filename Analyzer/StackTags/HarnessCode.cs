@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// <see cref="Namespaces"/>), and findings leave it out: a lock the benchmark's own worker crew waits on is not the
 /// serializer's contention (a 64-thread run once charged System.Text.Json.SourceGen with WorkerCrew.Run's lock).
 /// </summary>
-public static class HarnessCode
+internal static class HarnessCode
 {
     public static readonly IReadOnlyList<string> Namespaces =
     [

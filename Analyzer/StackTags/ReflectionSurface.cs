@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// caller used outranks what it does inside (custom-attribute parsing runs member lookups and type queries). Whether
 /// a sample is reflection at all is not a matter of priority: <see cref="StackTagMatcher"/>'s owner rule decides.
 /// </param>
-public sealed record ReflectionFamily(string TagPath, int Priority, IReadOnlyList<string> Modules, IReadOnlyList<string> Methods);
+internal sealed record ReflectionFamily(string TagPath, int Priority, IReadOnlyList<string> Modules, IReadOnlyList<string> Methods);
 
 /// <summary>
 /// The reflection API surface, defined by where the runtime puts it rather than by a list of methods a serializer
@@ -20,7 +20,7 @@ public sealed record ReflectionFamily(string TagPath, int Priority, IReadOnlyLis
 /// which frames are reflection when it looks for the frame that owns a sample (docs/analyzer.md#attribution).
 /// The last families are catch-alls, so no frame of the surface falls through to the caller's tag.
 /// </summary>
-public static class ReflectionSurface
+internal static class ReflectionSurface
 {
     public const string ReflectionRoot = "Reflection";
     public const string ActivatorRoot = "Activator";

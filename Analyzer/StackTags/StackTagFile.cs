@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// <param name="MethodPattern">Wildcard pattern (<c>*</c>, <c>?</c>); <c>*</c> when the attribute is absent.</param>
 /// <param name="Priority">The nearest <c>Priority</c> attribute on this tag or an ancestor; 0 if none.</param>
 /// <param name="Line">1-based line of the <c>Entrypoint</c> element, for diagnostics.</param>
-public sealed record StackTagRule(string TagPath, string ModulePattern, string MethodPattern, int Priority, int Line)
+internal sealed record StackTagRule(string TagPath, string ModulePattern, string MethodPattern, int Priority, int Line)
 {
     /// <summary>The file the entrypoint came from (its <see cref="StackTagFile.SourceName"/>): combined files keep it per rule.</summary>
     public string Source { get; init; } = "";
@@ -22,7 +22,7 @@ public sealed record StackTagRule(string TagPath, string ModulePattern, string M
 /// Only <c>Tag</c> and <c>Entrypoint</c> carry meaning here; anything else (HintTag, comments, attributes WPA
 /// added in later versions) is skipped so that real-world files load.
 /// </summary>
-public sealed class StackTagFile
+internal sealed class StackTagFile
 {
     private const string TagElement = "Tag";
     private const string EntrypointElement = "Entrypoint";

@@ -17,7 +17,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// priority says so. Under a reflection owner, the native and runtime frames below it rank at the owner's depth, so
 /// a page fault or an allocation inside FieldInfo.SetValue is reflection unless a tag of higher priority claims it.
 /// </summary>
-public sealed partial class StackTagMatcher
+internal sealed partial class StackTagMatcher
 {
     /// <summary>What a frame is to the owner rule.</summary>
     private enum FrameKind : byte

@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// matched against the patterns once and the result cached; classifying a stack is then one lookup per frame.
 /// Safe to share between threads.
 /// </summary>
-public sealed partial class StackTagMatcher
+internal sealed partial class StackTagMatcher
 {
     public const string Other = "Other";
     /// <summary>The tag of GC work and GC pauses, whatever the tags file calls its own GC tags.</summary>

@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.StackTags;
 /// </summary>
 /// <param name="BuiltIn">The built-in serializer tags file, or null (none found, or --stacktags-only).</param>
 /// <param name="User">The user's files, in command-line order, without repeats.</param>
-public sealed record StackTagSources(string? BuiltIn, IReadOnlyList<string> User)
+internal sealed record StackTagSources(string? BuiltIn, IReadOnlyList<string> User)
 {
     private static readonly StringComparer s_pathComparer = OperatingSystem.IsWindows() ? StringComparer.OrdinalIgnoreCase : StringComparer.Ordinal;
 

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Symbols;
 /// place perf looks for a module's debug file by build id. `perf --buildid-dir OVERLAY script` then names frames from
 /// both, and nothing is written into the user's cache. Only links are made, and only links are removed.
 /// </summary>
-public sealed class BuildIdCacheOverlay : IDisposable
+internal sealed class BuildIdCacheOverlay : IDisposable
 {
     private const string BuildIdFolder = ".build-id";
     /// <summary>The name perf gives a module's debug file inside its build-id folder.</summary>

@@ -11,7 +11,7 @@ public sealed record ElfDebugFile(string Path, string BuildId, bool HasSymbols);
 /// unstripped libraries all carry both; a stripped library has the build id and no table. Anything that is not a
 /// well-formed ELF file is null, never an exception: a symbol folder may hold anything.
 /// </summary>
-public static class ElfBuildId
+internal static class ElfBuildId
 {
     private const uint ShtSymtab = 2;
     private const uint ShtNote = 7;

@@ -12,7 +12,7 @@ namespace EtwSerializerProfiler.Analyzer.Symbols;
 /// nothing else (times, stacks and records are the same). Not cached: perf script on a default-benchmark recording
 /// takes seconds, read beside the EventPipe pass, and a cache would have to know the folder's contents to be correct.
 /// </summary>
-public sealed class NativeSymbols
+internal sealed class NativeSymbols
 {
     public required string PerfPath { get; init; }
     public required string DataPath { get; init; }

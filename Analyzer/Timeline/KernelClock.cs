@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 /// perf with -k CLOCK_MONOTONIC; the runtime's QueryPerformanceCounter reads the same clock), so one origin and
 /// one rate, read off two EventPipe events (raw QPC and TraceEvent's relative milliseconds), convert exactly.
 /// </summary>
-public sealed class KernelClock
+internal sealed class KernelClock
 {
     private long? _firstQpc;
     private double _firstMs;

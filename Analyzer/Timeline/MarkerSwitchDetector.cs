@@ -2,10 +2,10 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 
 /// <summary>One kernel context switch, reduced to what run detection needs.</summary>
 /// <param name="OldThreadWaiting">The thread switched out went into a wait (ETW OldThreadState = Wait), not preempted.</param>
-public readonly record struct ContextSwitch(double TimeMs, int OldThreadId, int NewThreadId, bool OldThreadWaiting);
+internal readonly record struct ContextSwitch(double TimeMs, int OldThreadId, int NewThreadId, bool OldThreadWaiting);
 
 /// <summary>A run's marker wait: the marker thread switched out into its wait at StartMs and back in at EndMs.</summary>
-public readonly record struct MarkerWait(int MarkerThreadId, double StartMs, double EndMs);
+internal readonly record struct MarkerWait(int MarkerThreadId, double StartMs, double EndMs);
 
 /// <summary>
 /// Finds each benchmark run's marker wait in ETW context switches. Per run the marker thread wakes from its idle wait
@@ -17,7 +17,7 @@ public readonly record struct MarkerWait(int MarkerThreadId, double StartMs, dou
 /// in without a switch out, or the reverse) mean lost events: that run gets no marker wait rather than a wrong one.
 /// Pure and portable: fed by the analyzer on Windows, by synthetic sequences in tests.
 /// </summary>
-public sealed class MarkerSwitchDetector
+internal sealed class MarkerSwitchDetector
 {
     private enum CpuState { Unknown, Running, Waiting, Preempted }
 

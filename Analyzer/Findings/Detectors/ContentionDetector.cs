@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// type caches under concurrent requests). Waits in the harness's own code (<see cref="HarnessCode"/>: the
 /// benchmark's worker crew, the run markers) are left out: they are the measurement's, not the serializer's.
 /// </summary>
-public sealed class ContentionDetector : IFindingDetector
+internal sealed class ContentionDetector : IFindingDetector
 {
     public string Kind => FindingKinds.Contention;
 

@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// The benchmark ran as a Debug build (results.json "configuration"): the JIT optimizer was off, so every number
 /// in the trace is inflated and serializers may rank differently (seed 000's tester warns about the same).
 /// </summary>
-public sealed class DebugBuildDetector : IFindingDetector
+internal sealed class DebugBuildDetector : IFindingDetector
 {
     public string Kind => FindingKinds.DebugBuild;
 

@@ -4,7 +4,7 @@ using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 
 /// <summary>A debugger was attached to the benchmark (results.json "debuggerAttached"): it slows JIT, exceptions and startup.</summary>
-public sealed class DebuggerAttachedDetector : IFindingDetector
+internal sealed class DebuggerAttachedDetector : IFindingDetector
 {
     public string Kind => FindingKinds.DebuggerAttached;
 

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// first-chance cost on the serializer's own path (seed 003: DataContractSerializer throwing FormatException per
 /// base64 chunk). Reports the exception type and throwing frame that account for most of them.
 /// </summary>
-public sealed class ExceptionsDetector : IFindingDetector
+internal sealed class ExceptionsDetector : IFindingDetector
 {
     public string Kind => FindingKinds.Exceptions;
 

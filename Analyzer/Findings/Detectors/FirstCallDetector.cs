@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// until NGen). JIT-dominated first calls are what ReadyToRun removes; the rest is type loading, reflection and
 /// run-time code generation (XmlSerializer, emit-based serializers), which precompiling the app does not remove.
 /// </summary>
-public sealed class FirstCallDetector : IFindingDetector
+internal sealed class FirstCallDetector : IFindingDetector
 {
     public const string Operation = "firstcall";
 

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// you are effectively GC bound"; 7 s Gen1 pauses). Deserialization builds a graph that survives, so every
 /// collection during it copies what was read so far.
 /// </summary>
-public sealed class GcPauseDetector : IFindingDetector
+internal sealed class GcPauseDetector : IFindingDetector
 {
     public string Kind => FindingKinds.GcBound;
 

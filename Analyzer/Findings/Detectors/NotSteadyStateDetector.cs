@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// run). The tiers come from the trace's own method load events, per sample's innermost managed frame. First calls
 /// are left out: being unoptimized is what a first call measures.
 /// </summary>
-public sealed class NotSteadyStateDetector : IFindingDetector
+internal sealed class NotSteadyStateDetector : IFindingDetector
 {
     public string Kind => FindingKinds.NotSteadyState;
 

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// .NET Core's slowdown explained by FieldInfo.SetValue and Activator). First calls are left to
 /// <see cref="FirstCallDetector"/>: building metadata by reflection once is expected there.
 /// </summary>
-public sealed class ReflectionDetector : IFindingDetector
+internal sealed class ReflectionDetector : IFindingDetector
 {
     private const string ReflectionTag = "Reflection";
     private const string ActivatorTag = "Activator";

@@ -12,7 +12,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// code: 0.8-1.6 measured). Otherwise the worker's CPU time from results.json when the run was single-threaded (GCs included),
 /// else the run's duration minus its GC pauses. The cheapest measured run of each N is used.
 /// </summary>
-public sealed class SuperLinearScalingDetector : IFindingDetector
+internal sealed class SuperLinearScalingDetector : IFindingDetector
 {
     public string Kind => FindingKinds.SuperLinear;
 

@@ -7,7 +7,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 
 /// <summary>The sections of `esp analyze --html`, in reading order: the answer first, the evidence after.</summary>
-public static class AnalysisHtmlReport
+internal static class AnalysisHtmlReport
 {
     /// <param name="notes">Findings to list before the analyzer's warnings (the findings branch plugs in here).</param>
     public static IReadOnlyList<IReportSection> Sections(TraceAnalysis analysis, RunStacks stacks, string? htmlPath, IReadOnlyList<ReportNote>? notes = null)

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 
 /// <summary>The charts of one page: sections place a chart's container where they want it, the page writes them all out as JSON for report.js.</summary>
-public sealed class ChartSet
+internal sealed class ChartSet
 {
     private readonly List<(string Id, ChartSpec Spec)> _charts = [];
 

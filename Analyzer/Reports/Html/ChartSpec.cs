@@ -2,7 +2,7 @@ using System.Text.Json.Nodes;
 
 namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 
-public enum ChartKind { Bar, Line }
+internal enum ChartKind { Bar, Line }
 
 /// <summary>
 /// One chart, as Chartist takes it: <see cref="Data"/> (labels and series) and <see cref="Options"/> are passed to
@@ -11,7 +11,7 @@ public enum ChartKind { Bar, Line }
 /// "unit": " ms" (label functions), and "lineSmooth": "none" (straight lines that keep gaps).
 /// Every value may carry a "meta" string: it becomes the tooltip of its bar or point.
 /// </summary>
-public sealed record ChartSpec
+internal sealed record ChartSpec
 {
     /// <summary>Stable name (e.g. "stack-tags-serialize"): tests and other reports find a chart by it.</summary>
     public required string Name { get; init; }

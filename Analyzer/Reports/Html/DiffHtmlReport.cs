@@ -5,7 +5,7 @@ using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 
 /// <summary>`esp diff --html F`: the comparison as one self-contained page built from the same sections as analyze's.</summary>
-public static class DiffHtmlReport
+internal static class DiffHtmlReport
 {
     public static string Render(TraceDiff diff)
     {

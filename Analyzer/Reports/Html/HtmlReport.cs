@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// (#report-status, data-status="ok" once every chart is drawn, "error" with the message otherwise) tells a
 /// reader, and the tests, whether the scripts ran.
 /// </summary>
-public static class HtmlReport
+internal static class HtmlReport
 {
     public static string Render(string title, string subtitle, IReadOnlyList<IReportSection> sections)
     {

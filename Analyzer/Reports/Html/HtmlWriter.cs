@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// only XML's predefined entities), so the report can be checked with an XML reader as well as a browser.
 /// Text and attribute values are always escaped; only the report's own assets go in raw.
 /// </summary>
-public sealed class HtmlWriter
+internal sealed class HtmlWriter
 {
     private static readonly HashSet<string> VoidElements = new(StringComparer.Ordinal) { "br", "hr", "meta", "img", "col", "input", "link", "wbr" };
     private readonly StringBuilder _sb = new();

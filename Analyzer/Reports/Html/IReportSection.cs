@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// anchor in the table of contents and access to the charts; a section only writes its body. The analysis report
 /// is a list of these, and `esp diff --html` is meant to be another list (docs/report.md).
 /// </summary>
-public interface IReportSection
+internal interface IReportSection
 {
     /// <summary>Anchor id, unique in the page (letters, digits and '-').</summary>
     string Id { get; }

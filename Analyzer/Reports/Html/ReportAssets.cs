@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// of ReportGenerator.Core.dll. The build embeds that DLL (Analyzer.csproj); here its resources are read with a
 /// PEReader, without loading or running any of its code. report.js and report.css are this project's own.
 /// </summary>
-public sealed class ReportAssets
+internal sealed class ReportAssets
 {
     private const string ReportGeneratorResource = "ReportGenerator.Core.dll";
     private const string ChartistPrefix = "Palmmedia.ReportGenerator.Core.Reporting.Builders.Rendering.resources.";

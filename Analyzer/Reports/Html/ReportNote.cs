@@ -5,4 +5,4 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// "warning"; the findings of `esp analyze` (another branch) are meant to map onto kind "finding" with their
 /// headline as <see cref="Text"/> and their evidence as <see cref="Detail"/> (docs/report.md).
 /// </summary>
-public sealed record ReportNote(string Kind, string Text, string? Detail = null, string? Subject = null);
+internal sealed record ReportNote(string Kind, string Text, string? Detail = null, string? Subject = null);

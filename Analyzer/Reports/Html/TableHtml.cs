@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// A <see cref="TextTable"/> as an HTML table: the same titles, columns and formatted cells as the terminal and
 /// Markdown output, so numbers in the report always match what `esp analyze` prints.
 /// </summary>
-public static class TableHtml
+internal static class TableHtml
 {
     public static void Write(HtmlWriter html, TextTable table)
     {

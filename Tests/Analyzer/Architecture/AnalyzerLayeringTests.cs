@@ -22,3 +22,37 @@ public sealed class AnalyzerLayeringTests(ITestOutputHelper output)
         Assert.True(cycles.Count == 0, "namespace cycles:\n" + string.Join("\n", cycles.Select(c => string.Join(" <-> ", c) + "\n  " + string.Join("\n  ", graph.Explain(c)))));
     }
 }
+
+/// <summary>
+/// The analyzer's public types are what its one outside user, the esp tool (Cli/), names, and the types those expose
+/// in their own public members; everything else is internal (the tests and the stack-tag micro-benchmark see it
+/// through InternalsVisibleTo). A new public type nobody outside uses fails here: make it internal.
+/// </summary>
+public sealed class AnalyzerPublicSurfaceTests(ITestOutputHelper output)
+{
+    [Fact]
+    public void PublicTypesAreThoseTheToolUses()
+    {
+        var analyzer = typeof(TraceAnalysis).Assembly;
+        var cli = System.Reflection.Assembly.Load("esp");
+        var needed = new HashSet<Type>();
+        var queue = new Queue<Type>(cli.GetTypes().SelectMany(t => NamespaceGraph.UsedTypes(t)).Where(t => t.Assembly == analyzer));
+        // A const (an option's name) is compiled into esp as its value: the type that declares it is used too.
+        var literals = cli.GetTypes().SelectMany(NamespaceGraph.Literals).ToHashSet(StringComparer.Ordinal);
+        foreach (var t in analyzer.GetExportedTypes())
+            if (t.GetFields().Any(f => f.IsLiteral && f.GetRawConstantValue() is string v && literals.Contains(v))) queue.Enqueue(t);
+        const System.Reflection.BindingFlags visible = System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.DeclaredOnly;
+        while (queue.TryDequeue(out var t))
+        {
+            var outer = t;
+            while (outer.DeclaringType is { } d) outer = d;
+            if (!needed.Add(outer)) continue;
+            foreach (var u in NamespaceGraph.UsedTypes(outer, bodies: false, visible).Where(u => u.Assembly == analyzer)) queue.Enqueue(u);
+            foreach (var nested in outer.GetNestedTypes().SelectMany(n => NamespaceGraph.UsedTypes(n, bodies: false, visible)).Where(u => u.Assembly == analyzer)) queue.Enqueue(nested);
+        }
+        var publicTypes = analyzer.GetExportedTypes().Where(t => t.DeclaringType is null).ToList();
+        output.WriteLine($"{publicTypes.Count} public types, {needed.Count} needed by esp");
+        var unneeded = publicTypes.Where(t => !needed.Contains(t)).Select(t => t.FullName).Order().ToList();
+        Assert.True(unneeded.Count == 0, "public but not used by esp (make them internal):\n" + string.Join("\n", unneeded));
+    }
+}

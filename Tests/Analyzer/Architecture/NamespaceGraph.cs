@@ -80,26 +80,36 @@ internal sealed class NamespaceGraph
     private void AddType(Type type)
     {
         if (Fold(type) is not { } from) return;
-        void Use(Type? t)
-        {
-            if (t is null) return;
-            if (t.IsGenericType && !t.IsGenericTypeDefinition) foreach (var a in t.GetGenericArguments()) Use(a);
+        foreach (var t in UsedTypes(type))
             if (Fold(t) is { } to && to != from)
             {
                 if (!Edges.TryGetValue(from, out var targets)) Edges[from] = targets = new(StringComparer.Ordinal);
                 targets.TryAdd(to, t.FullName ?? t.Name);
             }
+    }
+
+    /// <summary>Every type a type's compiled code names: base, interfaces, members' signatures, method bodies (generic arguments unfolded).</summary>
+    public static IEnumerable<Type> UsedTypes(Type type, bool bodies = true, BindingFlags members = All)
+    {
+        var found = new List<Type>();
+        void Use(Type? t)
+        {
+            if (t is null) return;
+            while (t.HasElementType) t = t.GetElementType()!;
+            if (t.IsGenericType && !t.IsGenericTypeDefinition) foreach (var a in t.GetGenericArguments()) Use(a);
+            found.Add(t);
         }
         Use(type.BaseType);
         foreach (var i in type.GetInterfaces()) Use(i);
-        foreach (var f in type.GetFields(All)) Use(f.FieldType);
-        foreach (var p in type.GetProperties(All)) Use(p.PropertyType);
-        foreach (var m in type.GetMethods(All).Cast<MethodBase>().Concat(type.GetConstructors(All)))
+        foreach (var f in type.GetFields(members)) Use(f.FieldType);
+        foreach (var p in type.GetProperties(members)) Use(p.PropertyType);
+        foreach (var m in type.GetMethods(members).Cast<MethodBase>().Concat(type.GetConstructors(members)))
         {
             if (m is MethodInfo mi) Use(mi.ReturnType);
             foreach (var p in m.GetParameters()) Use(p.ParameterType);
-            foreach (var used in BodyTypes(m)) Use(used);
+            if (bodies) foreach (var used in BodyTypes(m)) Use(used);
         }
+        return found;
     }
 
     /// <summary>Types named by the tokens in a method's IL (calls, fields, casts, allocations, ldtoken).</summary>
@@ -127,6 +137,23 @@ internal sealed class NamespaceGraph
                 if (member is FieldInfo f) yield return f.FieldType;
             }
             i += operand;
+        }
+    }
+
+    /// <summary>The string literals in a type's methods: how a const of another assembly shows in compiled code.</summary>
+    public static IEnumerable<string> Literals(Type type)
+    {
+        foreach (var m in type.GetMethods(All).Cast<MethodBase>().Concat(type.GetConstructors(All)))
+        {
+            var il = m.GetMethodBody()?.GetILAsByteArray();
+            if (il is null) continue;
+            for (var i = 0; i < il.Length;)
+            {
+                var code = il[i] == 0xFE ? OpCodesByValue[(short)(0xFE00 | il[i + 1])] : OpCodesByValue[il[i]];
+                i += code.Size;
+                if (code == OpCodes.Ldstr) yield return m.Module.ResolveString(BitConverter.ToInt32(il, i));
+                i += OperandSize(code, il, i);
+            }
         }
     }
 

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// A folding call tree per serializer and operation (root frames first, the hot path unfolded), plus links to the
 /// speedscope files with the same samples for a real flame graph. Plain HTML details elements: no script needed.
 /// </summary>
-public sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IReportSection
+internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IReportSection
 {
     /// <summary>Frames under this share of the total are left out, so a tree stays readable and the page small.</summary>
     private const double MinShare = 0.005;

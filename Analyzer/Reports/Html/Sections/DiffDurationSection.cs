@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// Baseline and trace duration side by side per serializer for one operation. A label marked "▲"/"▼" is a
 /// significant change (beyond run-to-run noise); unmarked bars differ within noise or could not be judged.
 /// </summary>
-public sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff> rows) : IReportSection
+internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff> rows) : IReportSection
 {
     public string Id => "diff-" + operation;
     public string Title => $"{operation}: baseline vs trace";

@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>GC count by generation and GC pause per serializer and operation (means of measured runs).</summary>
-public sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
 {
     public string Id => "gc";
     public string Title => "Garbage collection";

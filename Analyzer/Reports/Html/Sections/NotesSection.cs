@@ -4,7 +4,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// Findings and warnings, as a list. This is the extension point for findings: whoever has them passes them in
 /// as <see cref="ReportNote"/>s of kind "finding" (listed first) next to the warnings.
 /// </summary>
-public sealed class NotesSection(IReadOnlyList<ReportNote> notes) : IReportSection
+internal sealed class NotesSection(IReadOnlyList<ReportNote> notes) : IReportSection
 {
     public string Id => "notes";
     public string Title => "Findings and warnings";

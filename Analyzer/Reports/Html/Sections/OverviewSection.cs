@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Analyzer.Reports;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>What was traced and how: the same notes `esp analyze` prints under its tables, and how to read the page.</summary>
-public sealed class OverviewSection(TraceAnalysis analysis) : IReportSection
+internal sealed class OverviewSection(TraceAnalysis analysis) : IReportSection
 {
     public string Id => "overview";
     public string Title => "Trace";

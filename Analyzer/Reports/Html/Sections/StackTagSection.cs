@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>Per operation, each serializer's mean run split by stack tag group: the report's main chart.</summary>
 /// <param name="onCpu">The tags come from a kernel session's on-CPU samples (then off-CPU time is shown too).</param>
-public sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries, bool onCpu = false) : IReportSection
+internal sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries, bool onCpu = false) : IReportSection
 {
     public string Id => "stack-tags";
     public string Title => "Where the time goes";

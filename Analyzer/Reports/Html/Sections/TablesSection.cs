@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>Tables as `esp analyze` prints them; the long ones (every run) folded away behind a summary line.</summary>
-public sealed class TablesSection(string id, string title, IReadOnlyList<TextTable> tables, IReadOnlyList<TextTable> folded) : IReportSection
+internal sealed class TablesSection(string id, string title, IReadOnlyList<TextTable> tables, IReadOnlyList<TextTable> folded) : IReportSection
 {
     public string Id => id;
     public string Title => title;

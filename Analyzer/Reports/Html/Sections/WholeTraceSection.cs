@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Analyzer.Reports;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>A trace without benchmark runs: the whole trace per thread (the same tables as the text output).</summary>
-public sealed class WholeTraceSection(TraceAnalysis analysis) : IReportSection
+internal sealed class WholeTraceSection(TraceAnalysis analysis) : IReportSection
 {
     public string Id => "whole-trace";
     public string Title => "Whole trace, per thread";
