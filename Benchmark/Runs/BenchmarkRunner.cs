@@ -71,8 +71,6 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 }
             }
         }
-        if (tiering is not null && Environment.GetEnvironmentVariable("ESP_TIERING_DEBUG") is not null)
-            Console.Error.WriteLine($"TIERING-DEBUG events={tiering.Read().Events} maxDeliveryMs={tiering.MaxDeliveryMs:F1}");
     }
 
     private void RunOne(Serializer serializer, RunScope scope, string dataName, int count, bool doSerialize, bool doDeserialize, CancellationToken cancel)

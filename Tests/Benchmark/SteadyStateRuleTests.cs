@@ -204,6 +204,11 @@ public sealed class SteadyStateRuleTests
         Assert.Contains("tiering idle for 800 ms", steady.Reason, StringComparison.Ordinal);
         // Durations are judged from the same point: the runs before 400 ms are not "stable".
         Assert.Equal(16, Rule.StableFrom(new WarmupHistory(runs, 0, Tiering: idle)));
+        // Events that took 100 ms to reach the listener: a promotion queued by the 30th call may not have shown yet,
+        // so 100 ms more of slack (1,300 ms, not 1,200).
+        TieringView late = idle with { DeliveryMs = 100 };
+        Assert.False(Rule.Evaluate(new WarmupHistory(runs[..51], 0, Tiering: late)).Done);
+        Assert.True(Rule.Evaluate(new WarmupHistory(runs[..52], 0, Tiering: late)).Steady);
     }
 
     [Fact]

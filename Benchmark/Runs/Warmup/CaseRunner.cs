@@ -109,7 +109,7 @@ public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns, TieringWat
 
     [MethodImpl(HarnessCode.Optimized)]
     private TieringView? Tiering(CaseState s) =>
-        tiering?.Read() is { } t ? new TieringView(t.Phase, t.Pending, JitWatch.Ms(s.Origin, t.LastEventTimestamp)) : null;
+        tiering?.Read() is { } t ? new TieringView(t.Phase, t.Pending, JitWatch.Ms(s.Origin, t.LastEventTimestamp), t.MaxDeliveryMs) : null;
 
     private static (bool, string) Fixed(int n, WarmupVerdict rule) =>
         rule.Steady ? (true, $"fixed: --warmup {n}; the steady-state rule held ({rule.Reason})")

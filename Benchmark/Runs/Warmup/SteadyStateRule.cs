@@ -39,6 +39,7 @@ public sealed record SteadyStateRule
     /// in milliseconds; a later one still shows as measuredCompiledMethods).
     /// </summary>
     public TimeSpan CompileSlack { get; init; } = TimeSpan.FromMilliseconds(50);
+    private const double MaxDeliverySlackMs = 1000;
     public TieringSettings Tiering { get; init; } = TieringSettings.Current;
     /// <summary>
     /// The warm-up budget in calls (--warmup-min-calls; default: the call-count threshold twice, for the instrumented
@@ -125,9 +126,10 @@ public sealed record SteadyStateRule
         if (CountedFrom(history) is not { } countedFrom) return new(true, 0, 0, 0);
         var runs = history.Runs;
         var now = history.NowMs;
-        var slack = CompileSlack.TotalMilliseconds;
         // Operations the runtime counted that ended long enough ago for a tier-up they triggered to have compiled and
-        // shown in the count (or, with tiering events, to have woken the background compiler) by now.
+        // shown in the count (or, with tiering events, to have woken the background compiler and reached the listener:
+        // 20-112 ms measured on a busy machine, so the slowest delivery seen is added, up to a second) by now.
+        var slack = CompileSlack.TotalMilliseconds + (history.Tiering is { } v ? Math.Min(v.DeliveryMs, MaxDeliverySlackMs) : 0);
         long counted = 0;
         for (var i = runs.Count - 1; i >= 0 && runs[i].StartMs >= countedFrom; i--)
             if (runs[i].EndMs <= now - slack) counted += runs[i].Operations;

@@ -16,7 +16,8 @@ public enum TieringPhase
 }
 
 /// <summary>The tiering machine at one moment: its phase, the methods queued, and when it last reported (Stopwatch timestamp).</summary>
-public readonly record struct TieringState(TieringPhase Phase, int Pending, long LastEventTimestamp, long Events);
+/// <param name="MaxDeliveryMs">The longest an event took to reach the listener so far (EventListener dispatches from its own thread).</param>
+public readonly record struct TieringState(TieringPhase Phase, int Pending, long LastEventTimestamp, long Events, double MaxDeliveryMs);
 
 /// <summary>
 /// The runtime's own account of tiered compilation, in process: an EventListener on the runtime's event source
@@ -50,8 +51,7 @@ public sealed class TieringWatch : EventListener
     private long _last;
     private long _events;
 
-    /// <summary>The largest delay seen from an event to its delivery here, ms (EventListener dispatches on its own thread).</summary>
-    public double MaxDeliveryMs { get; private set; }
+    private double _maxDeliveryMs;
 
     /// <summary>A watch when the runtime tiers and has the event (.NET 5+); null otherwise (the JIT's count decides alone).</summary>
     public static TieringWatch? Start(TieringSettings tiering)
@@ -71,7 +71,7 @@ public sealed class TieringWatch : EventListener
     [MethodImpl(HarnessCode.Optimized)]
     public TieringState Read()
     {
-        lock (_gate) return new TieringState(_phase, _pending, _last, _events);
+        lock (_gate) return new TieringState(_phase, _pending, _last, _events, _maxDeliveryMs);
     }
 
     protected override void OnEventSourceCreated(EventSource source)
@@ -97,7 +97,7 @@ public sealed class TieringWatch : EventListener
             _events++;
             // Dated at delivery, never earlier than it happened: the safe side for "idle since".
             _last = now;
-            if (delivery > MaxDeliveryMs) MaxDeliveryMs = delivery;
+            if (delivery > _maxDeliveryMs) _maxDeliveryMs = delivery;
             switch (e.EventId)
             {
                 case Pause: _phase = TieringPhase.Delay; break;

@@ -27,8 +27,11 @@ public sealed record WarmupHistory(IReadOnlyList<WarmupSample> Runs, double? Las
     public double NowMs => Runs.Count == 0 ? 0 : Runs[^1].EndMs;
 }
 
-/// <summary>The tiering machine's phase and queue as the stopping rule sees them: its last event on the samples' clock (ms).</summary>
-public readonly record struct TieringView(TieringPhase Phase, int Pending, double LastEventMs);
+/// <summary>
+/// The tiering machine's phase and queue as the stopping rule sees them: its last event on the samples' clock (ms), and
+/// the longest an event has taken to reach the listener (a promotion queued just now may not have shown yet).
+/// </summary>
+public readonly record struct TieringView(TieringPhase Phase, int Pending, double LastEventMs, double DeliveryMs = 0);
 
 /// <summary>The rule's answer after a run: go on, or stop (at steady state, or at a bound).</summary>
 public sealed record WarmupVerdict(bool Done, bool Steady, string Reason)
