@@ -21,7 +21,9 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
     {
         using var heap = _heap = options.Heap is { } plan ? new HeapSnapshotPoint(plan, DataFactory.TypeOf(options.Data).Name, progress) : null;
         if (heap is not null) HeapSnapshots = [];
-        _cases = new CaseRunner(options.Warmup, options.Runs);
+        // Listening from the start: the runtime's call-counting delay is on after start-up, and its end is an event.
+        using var tiering = TieringWatch.Start(options.Warmup.Rule.Tiering);
+        _cases = new CaseRunner(options.Warmup, options.Runs, tiering);
         Warmups = [];
         using var marker = new MarkerThread();
         var scope = new RunScope(marker, allThreads: options.Threads > 1, options.FailAfterRuns);

@@ -163,4 +163,65 @@ public sealed class SteadyStateRuleTests
         Assert.Equal(TimeSpan.FromMilliseconds(50), Read([], new() { ["System.Runtime.TieredCompilation.CallCountingDelayMs"] = "50" }).CallCountingDelay);
         Assert.Equal(new TieringSettings(true, 1, TimeSpan.Zero), Read(new() { ["DOTNET_TC_AggressiveTiering"] = "1" }));
     }
+
+    // The runtime's tiering events (TieringWatch) on hand-made histories. The case issue 22 saw, in numbers from its
+    // trace (.NET 10, Reflection deserialize N=1,000, load average 25): the last compile at 912 ms, the JIT count flat
+    // until 1,351 ms, the JIT-only rule steady at 1,141 ms with 47 calls "counted", perf 29% tier-0 in the measured runs:
+    // the delay had been restarted by first calls of precompiled methods, which compile nothing.
+
+    [Fact]
+    public void The_JIT_count_alone_takes_a_flat_count_for_steady_while_the_runtime_still_delays_counting()
+    {
+        var runs = Runs(20, 23, Flat(12));
+        Assert.True(Rule.Evaluate(new WarmupHistory(runs, LastCompileMs: 0)).Steady);
+        var delayed = Rule.Evaluate(new WarmupHistory(runs, 0, Tiering: new TieringView(TieringPhase.Delay, 0, LastEventMs: -500)));
+        Assert.False(delayed.Done);
+        Assert.Contains("call-counting delay is on", Rule.Evaluate(new WarmupHistory(runs, 0, Tiering: new TieringView(TieringPhase.Delay, 0, -500)), bounded: false).Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Methods_queued_for_the_background_compiler_are_not_steady_and_the_bound_says_how_many()
+    {
+        var runs = Runs(25, 23, Flat(81)); // 2,025 ms
+        var verdict = Rule.Evaluate(new WarmupHistory(runs, 0, Tiering: new TieringView(TieringPhase.Compiling, 131, 2150)));
+        Assert.True(verdict.Done);
+        Assert.False(verdict.Steady);
+        Assert.Contains("bound: 2000 ms of warm-up reached; not steady: 131 method(s) queued for the runtime's background compiler", verdict.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Idle_tiering_counts_calls_from_its_last_event_not_from_the_last_compile_plus_the_delay()
+    {
+        // Compiled at 0; the delay really ended (Resume) at 400 ms. One call per 25 ms run: the JIT-only rule counts from
+        // 100 ms and is steady at 900; the runtime counts from 400, so 30 calls and the 50 ms slack end at 1,200.
+        var runs = Runs(25, 1, Flat(60));
+        TieringView idle = new(TieringPhase.Idle, 0, LastEventMs: 400);
+        Assert.True(Rule.Evaluate(new WarmupHistory(runs[..36], 0)).Steady);
+        Assert.False(Rule.Evaluate(new WarmupHistory(runs[..47], 0, Tiering: idle)).Done);
+        Assert.Contains("of 30 calls counted since", Rule.Evaluate(new WarmupHistory(runs[..47], 0, Tiering: idle), bounded: false).Reason, StringComparison.Ordinal);
+        var steady = Rule.Evaluate(new WarmupHistory(runs[..48], 0, Tiering: idle));
+        Assert.True(steady.Steady, steady.Reason);
+        Assert.Contains("tiering idle for 800 ms", steady.Reason, StringComparison.Ordinal);
+        // Durations are judged from the same point: the runs before 400 ms are not "stable".
+        Assert.Equal(16, Rule.StableFrom(new WarmupHistory(runs, 0, Tiering: idle)));
+        // Events that took 100 ms to reach the listener: a promotion queued by the 30th call may not have shown yet,
+        // so 100 ms more of slack (1,300 ms, not 1,200).
+        TieringView late = idle with { DeliveryMs = 100 };
+        Assert.False(Rule.Evaluate(new WarmupHistory(runs[..51], 0, Tiering: late)).Done);
+        Assert.True(Rule.Evaluate(new WarmupHistory(runs[..52], 0, Tiering: late)).Steady);
+    }
+
+    [Fact]
+    public void A_compile_after_the_last_tiering_event_starts_the_count_over_without_the_delay()
+    {
+        // A dynamic method or stub compiles without tiering (no event): 30 calls again, but no 100 ms delay assumed.
+        var runs = Runs(20, 10, Flat(30));
+        TieringView idle = new(TieringPhase.Idle, 0, LastEventMs: 0);
+        var history = new WarmupHistory(runs[..7], LastCompileMs: 60, Tiering: idle);
+        Assert.False(Rule.Evaluate(history, bounded: false).Steady);
+        // Counted from 60 ms: at 140 ms only the run ending at 80 ms is past the slack (10 calls); at 240 ms six runs are (60).
+        var later = Rule.Evaluate(new WarmupHistory(runs[..12], 60, Tiering: idle));
+        Assert.True(later.Steady, later.Reason);
+        Assert.Contains("no JIT for 180 ms", later.Reason, StringComparison.Ordinal);
+    }
 }

@@ -21,7 +21,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// The first run on a machine publishes the .NET 8 benchmark (~100 s, cached in Benchmark/bin/runtimes).
 /// </summary>
 [EndToEnd]
-public sealed class RuntimeDiffTests : IDisposable
+public sealed class RuntimeDiffTests(Xunit.Abstractions.ITestOutputHelper output) : IDisposable
 {
     private const string SetValueTag = "Reflection\\FieldInfo.SetValue";
     private readonly string _dir = Repo.NewTempDir("runtimes");
@@ -37,15 +37,20 @@ public sealed class RuntimeDiffTests : IDisposable
     {
         var record = ProcessRunner.Run("dotnet", [Esp, "record", "--runtime", "8.0,10.0", "--launches", "3", "--out", _dir,
             "--serializers", "Reflection", "--test", "deserialize", "--n", "1000", "--runs", "5",
-            // A fixed warm-up long enough for tiering on both runtimes: the automatic one once ended a .NET 10 launch
-            // "steady" with 59% of the measured CPU still in tier-0 code (0.376 ms per operation against .NET 8's
-            // 0.252, and a clean-clone CI run failed on it); with 100 runs both sides measured 0% unoptimized
-            // (0.253 vs 0.140 ms per operation). This test is about the runtimes, not the warm-up rule.
-            "--warmup", "100", "--quiet"], TimeSpan.FromMinutes(12));
+            // The automatic warm-up, with room: it once ended a .NET 10 launch "steady" with 59% of the measured CPU
+            // still in tier-0 code (0.376 ms per operation against .NET 8's 0.252; a clean-clone CI run failed on it),
+            // because the JIT count alone cannot see the runtime's call-counting delay. It now waits on the runtime's
+            // own tiering events (docs/benchmark.md#warm-up), which on this busy VM takes 2.7-3.8 s for this case, more
+            // than the default 2 s bound: hence the raised bound (the rule, not a fixed count, still decides). Measured:
+            // 3 of 3 test runs passed, all 18 launches steady after 60-192 runs (1.9-4.4 s, load average 9-19).
+            "--warmup-max-ms", "10000", "--warmup-max-runs", "1000", "--quiet"], TimeSpan.FromMinutes(12));
         Assert.True(record.ExitCode == 0, record.StdErr);
         string[] baseline = [.. Enumerable.Range(1, 3).Select(i => Path.Combine(_dir, $"8.0-{i}"))];
         string[] trace = [.. Enumerable.Range(1, 3).Select(i => Path.Combine(_dir, $"10.0-{i}"))];
         Assert.Contains($"esp diff {string.Join(' ', baseline)} vs {string.Join(' ', trace)}", record.StdOut, StringComparison.Ordinal);
+        foreach (var launch in baseline.Concat(trace))
+            foreach (var w in Common.BenchmarkResults.Load(Path.Combine(launch, "results.json")).Warmups ?? [])
+                output.WriteLine($"{Path.GetFileName(launch)}: {(w.SteadyState ? "steady" : "NOT steady")} after {w.WarmupRuns} runs ({w.WarmupMs:F0} ms): {w.Reason}");
 
         var text = ProcessRunner.Run("dotnet", [Esp, "diff", .. baseline, "vs", .. trace], TimeSpan.FromMinutes(5));
         Assert.True(text.ExitCode == 0, text.StdErr);

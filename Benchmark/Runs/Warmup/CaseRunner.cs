@@ -27,7 +27,8 @@ public sealed record CaseOutcome(IReadOnlyList<(RunContext Run, RunMeasurement M
 /// right before its measured runs, the structure the benchmark always had.
 /// </para>
 /// </summary>
-public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns)
+/// <param name="tiering">The runtime's tiering events (null: the JIT's count decides alone).</param>
+public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns, TieringWatch? tiering = null)
 {
     private readonly JitWatch _jit = new();
     private readonly HashSet<(string Serializer, string Operation)> _steadyCode = [];
@@ -104,7 +105,11 @@ public sealed class CaseRunner(WarmupPolicy policy, int measuredRuns)
 
     [MethodImpl(HarnessCode.Optimized)]
     private WarmupHistory History(CaseState s) =>
-        new(s.Samples, _jit.LastChangeTimestamp is { } t ? JitWatch.Ms(s.Origin, t) : null, _steadyCode.Contains((s.Spec.Key.Serializer, s.Spec.Key.Operation)));
+        new(s.Samples, _jit.LastChangeTimestamp is { } t ? JitWatch.Ms(s.Origin, t) : null, _steadyCode.Contains((s.Spec.Key.Serializer, s.Spec.Key.Operation)), Tiering(s));
+
+    [MethodImpl(HarnessCode.Optimized)]
+    private TieringView? Tiering(CaseState s) =>
+        tiering?.Read() is { } t ? new TieringView(t.Phase, t.Pending, JitWatch.Ms(s.Origin, t.LastEventTimestamp), t.MaxDeliveryMs) : null;
 
     private static (bool, string) Fixed(int n, WarmupVerdict rule) =>
         rule.Steady ? (true, $"fixed: --warmup {n}; the steady-state rule held ({rule.Reason})")

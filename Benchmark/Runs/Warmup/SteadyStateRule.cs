@@ -39,6 +39,7 @@ public sealed record SteadyStateRule
     /// in milliseconds; a later one still shows as measuredCompiledMethods).
     /// </summary>
     public TimeSpan CompileSlack { get; init; } = TimeSpan.FromMilliseconds(50);
+    private const double MaxDeliverySlackMs = 1000;
     public TieringSettings Tiering { get; init; } = TieringSettings.Current;
     /// <summary>
     /// The warm-up budget in calls (--warmup-min-calls; default: the call-count threshold twice, for the instrumented
@@ -88,19 +89,33 @@ public sealed record SteadyStateRule
     }
 
     /// <summary>
-    /// Index of the first "stable" run: the first that started after the JIT's last compile plus the call-counting
-    /// delay, when the code is what the runtime will keep (unless it compiles again, which starts the count over).
-    /// Without a JIT counter, every run but the first (which holds the compiles nobody could count).
+    /// Index of the first "stable" run: the first that started once the code was what the runtime will keep (unless it
+    /// compiles again, which starts the count over). Without a JIT counter, every run but the first (which holds the
+    /// compiles nobody could count).
     /// </summary>
     [MethodImpl(HarnessCode.Optimized)]
     public int StableFrom(WarmupHistory history)
     {
         var runs = history.Runs;
-        if (history.LastCompileMs is not { } last) return Math.Min(1, runs.Count);
-        var from = last + Tiering.CallCountingDelay.TotalMilliseconds;
+        if (CountedFrom(history) is not { } from) return Math.Min(1, runs.Count);
         var i = runs.Count;
         while (i > 0 && runs[i - 1].StartMs >= from) i--;
         return i;
+    }
+
+    /// <summary>
+    /// From when the runtime counts calls toward the next tier, on the samples' clock; null without a JIT counter. With
+    /// the runtime's tiering events: its last event (the delay ended, or the background compiler reported), or a later
+    /// compile. Without them, the last compile plus the call-counting delay: an estimate, since the delay also restarts
+    /// on first calls that compile nothing (precompiled code) and ends only when the runtime's worker thread gets to
+    /// run (issue 22: 440 ms after the last compile on a busy machine, not 100).
+    /// </summary>
+    [MethodImpl(HarnessCode.Optimized)]
+    private double? CountedFrom(WarmupHistory history)
+    {
+        if (history.LastCompileMs is not { } last) return null;
+        if (history.Tiering is { } t) return Math.Max(t.LastEventMs, last);
+        return last + Tiering.CallCountingDelay.TotalMilliseconds;
     }
 
     private readonly record struct Jit(bool Settled, double QuietMs, long Counted, long Needed);
@@ -108,25 +123,34 @@ public sealed record SteadyStateRule
     [MethodImpl(HarnessCode.Optimized)]
     private Jit JitState(WarmupHistory history)
     {
-        if (history.LastCompileMs is not { } last) return new(true, 0, 0, 0);
+        if (CountedFrom(history) is not { } countedFrom) return new(true, 0, 0, 0);
         var runs = history.Runs;
         var now = history.NowMs;
-        var slack = CompileSlack.TotalMilliseconds;
-        var countedFrom = last + Tiering.CallCountingDelay.TotalMilliseconds;
-        // Operations the runtime counted (after the delay) that ended long enough ago for a tier-up they triggered
-        // to have compiled and shown in the count by now.
+        // Operations the runtime counted that ended long enough ago for a tier-up they triggered to have compiled and
+        // shown in the count (or, with tiering events, to have woken the background compiler and reached the listener:
+        // 20-112 ms measured on a busy machine, so the slowest delivery seen is added, up to a second) by now.
+        var slack = CompileSlack.TotalMilliseconds + (history.Tiering is { } v ? Math.Min(v.DeliveryMs, MaxDeliverySlackMs) : 0);
         long counted = 0;
         for (var i = runs.Count - 1; i >= 0 && runs[i].StartMs >= countedFrom; i--)
             if (runs[i].EndMs <= now - slack) counted += runs[i].Operations;
         long needed = history.CodeSteadyBefore ? 0 : Tiering.CallCountThreshold;
-        var quietMs = now - last;
-        return new(quietMs >= Tiering.CallCountingDelay.TotalMilliseconds + slack && counted >= needed, quietMs, counted, needed);
+        var quietMs = now - countedFrom;
+        var idle = history.Tiering is not { } t || t.Phase == TieringPhase.Idle;
+        return new(idle && quietMs >= slack && counted >= needed, now - (history.LastCompileMs ?? now), counted, needed);
     }
 
-    private static string JitText(WarmupHistory history, Jit jit) =>
-        history.LastCompileMs is null ? "no JIT counter on this runtime"
-        : jit.Settled ? $"no JIT for {Ms(jit.QuietMs)} ms ({jit.Counted} calls counted after the call-counting delay{(history.CodeSteadyBefore ? "; code steady at an earlier N" : "")})"
-        : $"JIT compiled {Ms(jit.QuietMs)} ms ago ({jit.Counted} of {jit.Needed} calls counted since)";
+    private static string JitText(WarmupHistory history, Jit jit)
+    {
+        if (history.LastCompileMs is null) return "no JIT counter on this runtime";
+        var earlier = history.CodeSteadyBefore ? "; code steady at an earlier N" : "";
+        if (history.Tiering is { } t)
+            return jit.Settled ? $"tiering idle for {Ms(history.NowMs - t.LastEventMs)} ms, no JIT for {Ms(jit.QuietMs)} ms ({jit.Counted} calls counted since{earlier})"
+                : t.Phase == TieringPhase.Delay ? $"the runtime's call-counting delay is on (methods still run for the first time, so no call counts yet; JIT compiled {Ms(jit.QuietMs)} ms ago)"
+                : t.Phase == TieringPhase.Compiling ? $"{t.Pending} method(s) queued for the runtime's background compiler (JIT compiled {Ms(jit.QuietMs)} ms ago)"
+                : $"tiering idle for {Ms(history.NowMs - t.LastEventMs)} ms, JIT compiled {Ms(jit.QuietMs)} ms ago ({jit.Counted} of {jit.Needed} calls counted since)";
+        return jit.Settled ? $"no JIT for {Ms(jit.QuietMs)} ms ({jit.Counted} calls counted after the call-counting delay{earlier})"
+            : $"JIT compiled {Ms(jit.QuietMs)} ms ago ({jit.Counted} of {jit.Needed} calls counted since)";
+    }
 
     private string Missing(WarmupHistory history, Jit jit, int stableRuns, int fluctuations) =>
         !jit.Settled ? $"not steady: {JitText(history, jit)}"

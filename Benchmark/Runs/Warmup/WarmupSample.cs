@@ -17,11 +17,21 @@ public readonly record struct WarmupSample(double StartMs, double EndMs, int Ope
 /// An earlier case of the same serializer and operation (another N) ended at steady state: the code it calls every
 /// operation has been promoted already, so this case need not count calls again (it still waits for a quiet JIT).
 /// </param>
-public sealed record WarmupHistory(IReadOnlyList<WarmupSample> Runs, double? LastCompileMs, bool CodeSteadyBefore = false)
+/// <param name="Tiering">
+/// The runtime's tiering machine by its own events (<see cref="TieringWatch"/>), its last event on the samples' clock;
+/// null without those events (.NET Framework, no tiering, or none seen yet): the JIT's count then decides alone.
+/// </param>
+public sealed record WarmupHistory(IReadOnlyList<WarmupSample> Runs, double? LastCompileMs, bool CodeSteadyBefore = false, TieringView? Tiering = null)
 {
     public IReadOnlyList<WarmupSample> Runs { [MethodImpl(HarnessCode.Optimized)] get; init; } = Runs;
     public double NowMs => Runs.Count == 0 ? 0 : Runs[^1].EndMs;
 }
+
+/// <summary>
+/// The tiering machine's phase and queue as the stopping rule sees them: its last event on the samples' clock (ms), and
+/// the longest an event has taken to reach the listener (a promotion queued just now may not have shown yet).
+/// </summary>
+public readonly record struct TieringView(TieringPhase Phase, int Pending, double LastEventMs, double DeliveryMs = 0);
 
 /// <summary>The rule's answer after a run: go on, or stop (at steady state, or at a bound).</summary>
 public sealed record WarmupVerdict(bool Done, bool Steady, string Reason)
