@@ -196,6 +196,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 };
                 source.Kernel.PerfInfoSample += OnKernelSample;
             }
+            SubscribeRuntimeWork(source);
             source.Clr.GCAllocationTick += e =>
             {
                 ThreadAllocation(e);

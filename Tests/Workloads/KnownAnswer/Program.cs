@@ -1,10 +1,11 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Workloads;
 
-// KnownAnswer [--workload parts|invoke,attributes,harness] [--runs R] [--run-ms M] [--truth FILE]: runs the parts in
+// KnownAnswer [--workload parts|invoke,attributes,harness|jit,typeload] [--runs R] [--run-ms M] [--truth FILE]: runs the parts in
 // random interleaved chunks inside marked runs and writes each part's thread CPU time per run to FILE (JSON), the truth
 // the analyzer's stack tags are held to. The other workloads hold its reflection attribution to known answers
-// (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write.
+// (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write. jit and
+// typeload interleave runtime work with arithmetic and write RuntimeWorkTruth per run (Tests/EndToEnd/NativeRuntimeTruthTests.cs).
 var runs = 4;
 var workloads = "parts";
 var runMs = 250.0;
@@ -30,6 +31,9 @@ else
     using var marker = new EtwSerializerProfiler.RunMarkers.MarkerThread();
     var scope = new EtwSerializerProfiler.Benchmark.Runs.RunScope(marker, allThreads: false);
     IReadOnlyList<AttributesTruth> attributes = [];
+    var runtimeWork = new List<RuntimeWorkTruth>();
+    JitWorkload jit;
+    TypeLoadWorkload types;
     foreach (var workload in workloads.Split(','))
     {
         switch (workload)
@@ -37,10 +41,12 @@ else
             case "invoke": new InvokeWorkload().Run(scope, runs, runMs); break;
             case "attributes": attributes = new AttributesWorkload().Run(scope, runs, runMs); break;
             case "harness": new HarnessWorkload().Run(scope, runs, runMs); break;
+            case "jit": runtimeWork.AddRange(new InterleavedParts("Jit", (jit = new JitWorkload()).Compile, jit.Again).Run(scope, runs, runMs, warmups: 2)); break;
+            case "typeload": runtimeWork.AddRange(new InterleavedParts("TypeLoad", (types = new TypeLoadWorkload()).Load, types.Again).Run(scope, runs, runMs, warmups: 2)); break;
             default: Console.Error.WriteLine($"KnownAnswer: unknown workload '{workload}'"); return 2;
         }
     }
-    truth = attributes;
+    truth = runtimeWork.Count > 0 ? runtimeWork : attributes;
 }
 var json = JsonSerializer.Serialize(truth, new JsonSerializerOptions { WriteIndented = true });
 if (truthPath is null) Console.WriteLine(json);
