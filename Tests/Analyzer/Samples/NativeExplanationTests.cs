@@ -195,3 +195,36 @@ public sealed class RuntimeWorkTests
         Assert.Equal(RuntimeWorkKind.TypeLoad, work.At(1, 11.5));
     }
 }
+
+/// <summary>Native frames above the owner only called into managed code: their tags do not take its samples.</summary>
+public sealed class NativeCallerFramesTests
+{
+    private static readonly StackTagMatcher s_tags = new(StackTagFile.Parse(SerializerStackTagsGenerator.Generate(
+        [new SerializerTagInfo("Newtonsoft.Json", "EtwSerializerProfiler.Benchmark.Serializers.NewtonsoftJsonSerializer")]), "built-in"));
+
+    private static readonly StackFrame Harness = new("SerializerBenchmark.dll", "EtwSerializerProfiler.Benchmark.Runs.RunScope.Measure(class System.Action)");
+
+    [Fact]
+    public void Code_the_runtime_called_through_an_invoke_is_not_native_runtime()
+    {
+        // Untagged work called by the runtime's native invoke frames (interpreted MethodInfo.Invoke): by WPA's rule the
+        // deepest tagged frame, the stripped runtime between, took it (measured: the invoke workload's arithmetic).
+        StackFrame[] invoked =
+        [
+            new("KnownAnswer.dll", "Work.Compute(int32)"), new("libcoreclr.so", "?"), new("libcoreclr.so", "?"),
+            new("System.Private.CoreLib.dll", "System.Reflection.MethodBaseInvoker.InterpretedInvoke_Method(class System.Object,int*)"), Harness,
+        ];
+        Assert.Equal("Test Infrastructure", s_tags.Classify(invoked));
+    }
+
+    [Fact]
+    public void Native_frames_below_the_owner_still_say_what_the_time_was()
+    {
+        StackFrame[] allocating = [new("libc.so.6", "__memset_avx512_unaligned_erms"), new("libcoreclr.so", "?"), new("KnownAnswer.dll", "Work.Compute(int32)"), Harness];
+        Assert.Equal(@"Native runtime\Memory clearing", s_tags.Classify(allocating));
+        StackFrame[] stripped = [new("libcoreclr.so", "?"), new("KnownAnswer.dll", "Work.Compute(int32)"), Harness];
+        Assert.Equal(@"Native runtime\Runtime (libcoreclr, stripped)", s_tags.Classify(stripped));
+        // A thread with no managed frame at all keeps its native tags.
+        Assert.Equal(@"Native runtime\Runtime (libcoreclr, stripped)", s_tags.Classify([new("libcoreclr.so", "?"), new("libc.so.6", "start_thread")]));
+    }
+}

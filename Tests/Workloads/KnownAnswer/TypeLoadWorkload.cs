@@ -25,6 +25,10 @@ public sealed class TypeLoadWorkload
         public virtual int Count() => As?.Count ?? 0;
         public virtual bool Has(int key) => Map?.ContainsKey(key) ?? false;
         public virtual TB? Lookup(int key) => Map is not null && Map.TryGetValue(key, out var b) ? b : default;
+        public virtual TA? V0() => default; public virtual TB? V1() => default; public virtual TA? V2() => default; public virtual TB? V3() => default;
+        public virtual TA? V4() => default; public virtual TB? V5() => default; public virtual TA? V6() => default; public virtual TB? V7() => default;
+        public virtual TA? V8() => default; public virtual TB? V9() => default; public virtual TA? V10() => default; public virtual TB? V11() => default;
+        public virtual TA? V12() => default; public virtual TB? V13() => default; public virtual TA? V14() => default; public virtual TB? V15() => default;
         public override bool Equals(object? obj) => obj is Loaded<TA, TB> other && Equals(other);
         public override int GetHashCode() => 0;
     }
