@@ -67,15 +67,18 @@ internal static class NativeExplanation
         var module = f.Module;
         if (module == "?") return f.Method == StackFrame.Unresolved;
         if (module is "kernel" or "jitted-code" or "[vdso]") return true;
-        var file = module[(module.LastIndexOfAny(['/', '\\']) + 1)..];
+        // Once per sample: spans, not substrings.
+        var file = module.AsSpan(module.LastIndexOfAny(s_separators) + 1);
         return file.EndsWith(".so", StringComparison.Ordinal) || file.Contains(".so.", StringComparison.Ordinal)
             || s_windowsNative.Contains(file);
     }
 
-    private static readonly HashSet<string> s_windowsNative = new(StringComparer.OrdinalIgnoreCase)
+    private static readonly char[] s_separators = ['/', '\\'];
+
+    private static readonly HashSet<string>.AlternateLookup<ReadOnlySpan<char>> s_windowsNative = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
     {
         "coreclr.dll", "clrjit.dll", "clr.dll", "mscorwks.dll", "ntdll.dll", "ntoskrnl.exe", "kernelbase.dll", "kernel32.dll",
-    };
+    }.GetAlternateLookup<ReadOnlySpan<char>>();
 
     /// <summary>Code in no module and in no method: "?" (anonymous memory) or "jitted-code" (the JIT's double-mapped memory).</summary>
     public static bool IsAnonymousCode(StackFrame f) =>
