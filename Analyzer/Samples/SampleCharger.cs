@@ -108,7 +108,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
-            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId));
+            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId), why);
             charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
         }

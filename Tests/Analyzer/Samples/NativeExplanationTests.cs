@@ -142,6 +142,20 @@ public sealed class NativeExplanationTests
     }
 
     [Fact]
+    public void Hot_methods_name_the_runtimes_work_by_its_caller_where_the_events_say_it()
+    {
+        var run = new RunAnalysis { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Worker };
+        List<CpuSample> samples = [new(Worker, 11, 0, false, 11, 1.0), new(Worker, 31, 0, false, 31, 1.0), new(Worker, 50, 0, false, 50, 1.0)];
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([])) { Work = Work() }.Charge([run]);
+        var hot = charges.HotMethods([run])[("Newtonsoft.Json", "deserialize")];
+        const string Caller = "SerializerBenchmark!EtwSerializerProfiler.Benchmark.Serializers.NewtonsoftJsonSerializer.Deserialize";
+        Assert.Equal(1.0, hot[$"libcoreclr!? (JIT, called from {Caller})"].Exclusive, 9);
+        Assert.Equal(1.0, hot[$"libcoreclr!? (type loading, called from {Caller})"].Exclusive, 9);
+        Assert.Equal(1.0, hot[$"libcoreclr!? (native, called from {Caller})"].Exclusive, 9);
+        Assert.Equal(3.0, hot["libcoreclr!?"].Exclusive, 9);
+    }
+
+    [Fact]
     public void The_JITs_own_frames_are_JIT_by_module_and_not_unexplained()
     {
         var (tag, a) = Charge(Other, 50, 5);
