@@ -74,6 +74,8 @@ public sealed class RunAnalysis
     public double NoTierMs { get; set; }
     /// <summary>CPU time whose innermost frame has no name (stripped native runtime code, stubs): how much the tags and hot methods cannot name.</summary>
     public double UnnamedLeafMs { get; set; }
+    /// <summary>The part of <see cref="UnnamedLeafMs"/> that the trace's events do not explain either (not in a GC pause, JIT or type load span, not a stub): native runtime time nobody can name.</summary>
+    public double UnexplainedLeafMs { get; set; }
     /// <summary>The marker's wait as the kernel saw it: switched out into its wait, woken after RunEnd (WPA's CSwitch/ReadyThread view).</summary>
     public double? SwitchWaitStartMs { get; set; }
     public double? SwitchWaitEndMs { get; set; }

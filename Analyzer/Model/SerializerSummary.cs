@@ -49,6 +49,8 @@ internal sealed record SerializerSummary
     public double? EventPipeCpuMs { get; init; }
     /// <summary>Share of the measured runs' CPU whose innermost frame has no name (stripped native code); null without CPU.</summary>
     public double? UnnamedShare { get; init; }
+    /// <summary>The part of it the trace's events do not explain either (no GC pause, JIT or type load span, not a stub): docs/analyzer.md "Native runtime".</summary>
+    public double? UnexplainedShare { get; init; }
     public double? EventPipeReflectionShare { get; init; }
     /// <summary>EventPipe samples of the measured runs whose leaf is a GC-poll helper (safe-point bias), as a share.</summary>
     public double? GcPollLeafShare { get; init; }
@@ -101,6 +103,7 @@ internal sealed record SerializerSummary
                     UnoptimizedShare = CodeTiers.UnoptimizedShare(measured),
                     InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs / r.Operations) : null,
                     UnnamedShare = measured.Sum(r => r.CpuMs) is var cpu and > 0 ? measured.Sum(r => r.UnnamedLeafMs) / cpu : null,
+                    UnexplainedShare = measured.Sum(r => r.CpuMs) is var cpuMs and > 0 ? measured.Sum(r => r.UnexplainedLeafMs) / cpuMs : null,
                     EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs / r.Operations) : null,
                     EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0
                         ? measured.Sum(r => r.EventPipeCpu!.TagMs("Reflection")) / ep : null,

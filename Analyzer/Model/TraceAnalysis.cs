@@ -47,6 +47,8 @@ public sealed class TraceInfo
     public int HarnessOutliers { get; set; }
     public bool HasRundown { get; set; }
     public double UnresolvedSampleShare { get; set; }
+    /// <summary>The trace has type load events (keyword TypeDiagnostic): native time in the type loader can be told apart.</summary>
+    public bool TypeLoadEvents { get; set; }
     public bool Truncated { get; set; }
     /// <summary>Where the CPU columns come from: a kernel sampler (perf, ETW: on-CPU time) or EventPipe's (managed-code time); its wire name in every format.</summary>
     public CpuSourceKind CpuSource { get; set; } = CpuSourceKind.EventPipe;

@@ -45,6 +45,7 @@ public sealed partial class TraceAnalyzer
             }
             var charger = new SampleCharger(primary, Matcher, pauses)
             {
+                Work = _runtimeWork.Build(),
                 PreciseRunMs = precise is null ? null : run => PreciseRunMs(precise, run),
                 PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
             };
@@ -85,6 +86,7 @@ public sealed partial class TraceAnalyzer
                     run.Samples = 0;
                     run.NoTierMs = 0;
                     run.UnnamedLeafMs = 0;
+                    run.UnexplainedLeafMs = 0;
                     continue;
                 }
                 run.CpuMs = a.CpuMs;
@@ -93,6 +95,7 @@ public sealed partial class TraceAnalyzer
                 foreach (var (tier, ms) in a.TierMs) run.TierMs[tier] = ms;
                 run.NoTierMs = a.NoTierMs;
                 run.UnnamedLeafMs = a.UnnamedLeafMs;
+                run.UnexplainedLeafMs = a.UnexplainedLeafMs;
                 if (cpu.Kind == CpuSourceKind.EventPipe) run.GcPollLeafSamples = a.GcPollLeafSamples;
             }
         }
@@ -115,6 +118,7 @@ public sealed partial class TraceAnalyzer
         {
             var trace = analysis.Trace;
             trace.CpuSource = primary.Kind;
+            trace.TypeLoadEvents = _sawTypeLoads;
             if (primary.Kind == CpuSourceKind.Perf && session is not null)
             {
                 trace.SamplingSource = KernelSessionAnalysis.SamplingSource(session);

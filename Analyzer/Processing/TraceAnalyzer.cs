@@ -198,6 +198,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 source.Kernel.PerfInfoSample += OnKernelSample;
             }
             SubscribeCollectors(source);
+            SubscribeRuntimeWork(source);
             // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
             // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
             source.Clr.GCSuspendEEStart += e =>

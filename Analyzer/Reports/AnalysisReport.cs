@@ -119,6 +119,7 @@ public static class AnalysisReport
         };
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
+        if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;
     }
@@ -158,6 +159,9 @@ public static class AnalysisReport
             ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
+            ["typeLoadEvents"] = t.TypeLoadEvents,
+            ["unnamedRunShare"] = NativeRuntimeNote.Shares(analysis.Runs).Unnamed,
+            ["unexplainedRunShare"] = NativeRuntimeNote.Shares(analysis.Runs).Unexplained,
             ["truncated"] = t.Truncated,
             ["analysisSeconds"] = t.AnalysisSeconds,
         };
@@ -196,6 +200,7 @@ public static class AnalysisReport
                 ["jitMethods"] = r.Counters.JitMethods,
                 ["gcPollLeafSamples"] = r.GcPollLeafSamples,
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
+                ["unexplainedLeafMs"] = r.UnexplainedLeafMs,
             };
             if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
@@ -248,6 +253,7 @@ public static class AnalysisReport
                 ["inProcessCpuMs"] = s.InProcessCpuMs,
                 ["eventPipeCpuMs"] = s.EventPipeCpuMs,
                 ["unnamedShare"] = s.UnnamedShare,
+                ["unexplainedShare"] = s.UnexplainedShare,
                 ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
                 ["gcPollLeafShare"] = s.GcPollLeafShare,
             });

@@ -73,8 +73,8 @@ internal static class StackTagGroups
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var what = onCpu ? "on-CPU" : "sampled";
-            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per run by stack tag group, share of {what} time; Unnamed: share ending in code without a name, stripped native runtime{(offCpu ? "; off-CPU time by reason" : "")})",
-                ["Serializer", "N", onCpu ? "On-CPU ms" : "Sampled ms", .. order, "Unnamed", .. (offCpu ? new[] { "Off-CPU ms", "Off-CPU reasons" } : [])]);
+            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per run by stack tag group, share of {what} time; Unnamed: share ending in code without a name, stripped native runtime; Unexplained: the part of it no GC pause, JIT, type load or stub explains{(offCpu ? "; off-CPU time by reason" : "")})",
+                ["Serializer", "N", onCpu ? "On-CPU ms" : "Sampled ms", .. order, "Unnamed", "Unexplained", .. (offCpu ? new[] { "Off-CPU ms", "Off-CPU reasons" } : [])]);
             foreach (var s in op)
             {
                 var groups = Group(s.Tags, order);
@@ -82,6 +82,7 @@ internal static class StackTagGroups
                 table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Ms(total),
                     .. order.Select(g => total <= 0 ? "-" : $"{Fmt.Ms(groups[g])} ({Fmt.Pct(groups[g] / total)})"),
                     s.UnnamedShare is { } unnamed ? Fmt.Pct(unnamed) : "-",
+                    s.UnexplainedShare is { } unexplained ? Fmt.Pct(unexplained) : "-",
                     .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-", Reasons(s) } : [])]);
             }
             yield return table;

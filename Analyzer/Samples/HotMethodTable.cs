@@ -7,21 +7,23 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// helper leaf (where a safe-point sampler stopped the thread) gives its exclusive time to the method that polled; the
 /// unwinder's end of the chain ("?!?") is no method; recursion counts once per sample. Time in code without a name
 /// (the stripped native runtime: `libcoreclr!?`) is also listed by the managed method that called into it
-/// ("libcoreclr!? (native, called from X.Y)"), so the bucket a user cannot act on says whose call it was.
+/// ("libcoreclr!? (native, called from X.Y)"), so the bucket a user cannot act on says whose call it was; where the
+/// trace's events say what the runtime was doing, the row says that instead of "native" ("JIT, called from X.Y").
 /// </summary>
 internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames)
 {
     private readonly Dictionary<string, (double Exclusive, double Inclusive)> _methods = new(StringComparer.Ordinal);
     private readonly HashSet<string> _seen = new(StringComparer.Ordinal);
 
-    public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll)
+    /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
+    public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why = NativeWork.None)
     {
         var leaf = 0;
         if (leafIsGcPoll)
             while (leaf < framesLeafFirst.Length - 1 && framesLeafFirst[leaf].IsGcPoll) leaf++;
         _seen.Clear();
         if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == StackFrame.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
-            Add($"{Display(framesLeafFirst[leaf])} (native, called from {Display(caller)})", weight, weight);
+            Add($"{Display(framesLeafFirst[leaf])} ({Said(why)}, called from {Display(caller)})", weight, weight);
         for (var i = leaf; i < framesLeafFirst.Length; i++)
         {
             if (framesLeafFirst[i] is { Module: "?", Method: StackFrame.Unresolved }) continue;
@@ -30,6 +32,15 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
             Add(name, i == leaf ? weight : 0, weight);
         }
     }
+
+    private static string Said(NativeWork why) => why switch
+    {
+        NativeWork.GcPause => "GC",
+        NativeWork.Jit => "JIT",
+        NativeWork.TypeLoad => "type loading",
+        NativeWork.Stub => "stub",
+        _ => "native",
+    };
 
     private void Add(string name, double exclusive, double inclusive)
     {

@@ -14,18 +14,15 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// </summary>
 internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matcher, GcPauses pauses)
 {
-    /// <summary>
-    /// What the stripped libcoreclr frames of a sample taken during a GC pause would be called with symbols: the GC's
-    /// own code. Classified like any frame, so a tag ranked above GC (a user's) still claims it, as in WPA.
-    /// </summary>
-    internal static readonly StackFrame GcWork = new("libcoreclr.so", "WKS::gc_heap::garbage_collect");
-
-    private readonly Dictionary<(int Stack, string? Serializer, string? Operation, bool InGc), string> _tags = [];
+    private readonly Dictionary<(int Stack, string? Serializer, string? Operation, NativeWork Why), string> _tags = [];
     private readonly Dictionary<int, string?> _serializerOfStack = [];
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
     public Func<RunAnalysis, double?>? PreciseRunMs { get; init; }
     public Func<int, (double FirstMs, double LastMs), double?>? PreciseThreadMs { get; init; }
+
+    /// <summary>Each thread's JIT and type load spans from the runtime's events: what its native runtime samples were doing.</summary>
+    public RuntimeWork? Work { get; init; }
 
     public SampleCharges Charge(IReadOnlyList<RunAnalysis> allRuns)
     {
@@ -106,11 +103,13 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             }
             var weight = share.WeightMs * factor;
             var frames = stream.Stacks.Frames(s.StackId, run.Key);
-            account.Add(Tag(s.StackId, run.Key, s.InGc, frames), weight);
+            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
+            account.Add(Tag(s.StackId, run.Key, why, frames), weight);
             if (stream.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
-            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId));
+            if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
+            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId), why);
             charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
         }
@@ -139,17 +138,21 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
             var frames = stream.Stacks.Frames(s.StackId, null);
-            account.Add(Tag(s.StackId, null, s.InGc, frames), weight);
+            account.Add(Tag(s.StackId, null, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
             charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
 
-    private string Tag(int stack, RunKey? run, bool inGc, StackFrame[] frames)
+    /// <summary>
+    /// The sample's tag on its whole stack, with what the trace says its native runtime code was doing in front
+    /// (<see cref="NativeExplanation"/>), classified like any frame.
+    /// </summary>
+    private string Tag(int stack, RunKey? run, NativeWork why, StackFrame[] frames)
     {
-        if (matcher is null) return inGc ? StackTagMatcher.Gc : StackTagMatcher.Other;
-        var key = (stack, run?.Serializer, run?.Operation, inGc);
+        if (matcher is null) return why == NativeWork.GcPause ? StackTagMatcher.Gc : StackTagMatcher.Other;
+        var key = (stack, run?.Serializer, run?.Operation, why);
         if (_tags.TryGetValue(key, out var tag)) return tag;
-        tag = matcher.Classify(inGc ? [GcWork, .. frames] : frames);
+        tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
         _tags[key] = tag;
         return tag;
     }

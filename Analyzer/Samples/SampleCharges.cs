@@ -68,6 +68,8 @@ internal sealed class CpuAccount
     public double NoTierMs { get; set; }
     /// <summary>CPU whose innermost frame has no name (stripped native code, stubs): what the tags cannot say more of.</summary>
     public double UnnamedLeafMs { get; set; }
+    /// <summary>The part of <see cref="UnnamedLeafMs"/> the trace's events cannot explain either (no GC pause, JIT or type load span, not a stub, not the JIT's module).</summary>
+    public double UnexplainedLeafMs { get; set; }
 
     public void Add(string tag, double ms)
     {

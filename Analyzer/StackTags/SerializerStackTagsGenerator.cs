@@ -48,6 +48,13 @@ public static class SerializerStackTagsGenerator
     /// <summary>The tag's name under Reflection\ (docs and tests name it).</summary>
     public const string InterpretedInvokeTag = "Interpreted invoke";
 
+    /// <summary>Sub-tags of Native runtime the trace's events tell apart (Analyzer/Samples/NativeExplanation.cs).</summary>
+    public const string TypeLoadingTag = "Type loading";
+    public const string StubsTag = "Stubs (no module, no method)";
+
+    /// <summary>The runtime's type loader as its symbols name it (coreclr's clsload.cpp, methodtablebuilder.cpp).</summary>
+    private static readonly string[] TypeLoaderMethods = ["ClassLoader::*", "MethodTableBuilder::*"];
+
     /// <summary>How the analyzer names kernel frames of perf samples (Analyzer/Kernel/KernelFrameNamer.cs).</summary>
     public const string KernelModule = "kernel";
 
@@ -130,8 +137,15 @@ public static class SerializerStackTagsGenerator
         // EventPipe stacks are managed-only and never reach these. At the serializers' priority, the deepest frame
         // wins, so the serializer's time spent in the runtime's native helpers is shown as such; reflection, which
         // ranks above, keeps the native work it causes ("under reflection frames").
+        //
+        // What the stripped runtime was doing, where the trace's events say it (esp analyze puts a frame named as the
+        // runtime's symbols would name that work in front of such a sample: docs/analyzer.md, "Native runtime"): type
+        // loading ranks with GC and JIT, above the code (reflection included) that asked for the type; stubs are
+        // code in no module and in no method, at the leaf only.
         var nativeRuntime = new Node("Native runtime")
             .Add(new Node("Runtime (libcoreclr, stripped)").Entry("libcoreclr.*", "*").Entry("coreclr.*", "*"))
+            .Add(new Node(TypeLoadingTag, RuntimePriority).Entry("libcoreclr.*", TypeLoaderMethods).Entry("coreclr.*", TypeLoaderMethods))
+            .Add(new Node(StubsTag).Entry("jitted-code", "[stub]"))
             // Ranked one above the C library's catch-all: both match memset, and on a tie the first rule in the file wins.
             .Add(new Node("Memory clearing", 1).Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
             .Add(new Node("C library").Entry("libc.so*", "*").Entry("ld-linux*", "*").Entry("libstdc++*", "*").Entry("libgcc_s*", "*").Entry("libm.so*", "*"));

@@ -60,6 +60,24 @@ internal sealed partial class StackTagMatcher
         return IsRuntimeHelper(names) ? FrameKind.Runtime : FrameKind.CoreLib;
     }
 
+    /// <summary>
+    /// The runtime's native code and what perf cannot name: no name, a shared object, the kernel, the runtime's own
+    /// DLLs, a C++ symbol. Not the OS's DLLs (ntdll, kernelbase): a Windows stack of native code alone has frames the
+    /// owner rule takes for code (user32.dll), under which those must keep WPA's rule.
+    /// </summary>
+    private static bool IsNative(string method, FrameNames names)
+    {
+        if (method.Length == 0 || method == UnresolvedMethod) return true;
+        if (names.Module == "?") return false;
+        return s_runtimeModules.Contains(names.Module) || names.Module.Contains(".SO", StringComparison.Ordinal)
+            || (method.Contains("::", StringComparison.Ordinal) && !method.Contains("IL_STUB", StringComparison.Ordinal));
+    }
+
+    private static readonly HashSet<string> s_runtimeModules = new(StringComparer.Ordinal)
+    {
+        "KERNEL", "JITTED-CODE", "[VDSO]", "CORECLR.DLL", "CLR.DLL", "CLRJIT.DLL", "MSCORWKS.DLL",
+    };
+
     private static bool IsCoreLib(FrameNames names) =>
         names.Module.StartsWith("SYSTEM.PRIVATE.CORELIB", StringComparison.Ordinal) || names.Module.StartsWith("MSCORLIB", StringComparison.Ordinal);
 
@@ -102,6 +120,9 @@ internal sealed partial class StackTagMatcher
         {
             var m = matches[i];
             if (m.TagIndex < 0 || (m.ReflectionTag && i >= reflectionEnd)) continue;
+            // Native frames above the owner called into managed code (an invoke, a static constructor, a callback):
+            // the sample is that code's work, not theirs, whatever tag they have.
+            if (owner >= 0 && i > owner && m.Native) continue;
             // Under a reflection owner, the frames working for it compete at its depth, and a tie goes to reflection.
             var depth = reflectionOwner && i < owner && !m.ReflectionTag ? owner : i;
             if (best >= 0 && !(m.Priority > bestPriority

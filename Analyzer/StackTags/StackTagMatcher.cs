@@ -130,7 +130,7 @@ internal sealed partial class StackTagMatcher
         Interlocked.Increment(ref _frameResolutions);
         var names = FrameNames.Create(module, method);
         var kind = _ownerRule ? KindOf(module, method, names) : FrameKind.Code;
-        var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method) };
+        var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method), Native = kind == FrameKind.Runtime && IsNative(method, names) };
         for (var i = 0; i < _rules.Length; i++)
         {
             var rule = _rules[i];
@@ -146,7 +146,8 @@ internal sealed partial class StackTagMatcher
     /// <param name="Kind">What the frame is to the owner rule.</param>
     /// <param name="ReflectionTag">The frame's tag is a Reflection or Activator tag.</param>
     /// <param name="CallsTarget">The frame is reflection's invoke machinery, whose callee is the invoked method.</param>
-    private readonly record struct FrameMatch(int TagIndex, int Priority, FrameKind Kind = FrameKind.Code, bool ReflectionTag = false, bool CallsTarget = false)
+    /// <param name="Native">Native code (a native module, a C++ symbol, code without a name): above an owner it only called into managed code.</param>
+    private readonly record struct FrameMatch(int TagIndex, int Priority, FrameKind Kind = FrameKind.Code, bool ReflectionTag = false, bool CallsTarget = false, bool Native = false)
     {
         public static readonly FrameMatch None = new(-1, 0);
     }

@@ -30,7 +30,7 @@ public sealed class RecordingContentsTests(RecordedBenchmark recorded)
         Assert.Equal(1.0, manifest.CpuSamplingMs);
         Assert.Contains(manifest.Providers, p => p.Name == RunEvents.ProviderName);
         var clr = Assert.Single(manifest.Providers, p => p.Name == "Microsoft-Windows-DotNETRuntime");
-        Assert.Equal("0x4000000C019", clr.Keywords); // GC|Loader|Jit|Contention|Exception|WaitHandle
+        Assert.Equal("0x4800000C019", clr.Keywords); // GC|Loader|Jit|TypeDiagnostic|Contention|Exception|WaitHandle
         Assert.Equal("Verbose", clr.Level);
         Assert.Contains("SerializerBenchmark.dll", manifest.CommandLine, StringComparison.Ordinal);
     }

@@ -78,7 +78,7 @@ public sealed class RecordOptionsAndProfilesTests
 
         var byName = EventPipeProviders.For(ProfileCatalog.Get("default")).ToDictionary(p => p.Name);
         var clr = byName["Microsoft-Windows-DotNETRuntime"];
-        Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000 | 0x40000000000, clr.Keywords);
+        Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000 | 0x8000000000 | 0x40000000000, clr.Keywords); // 0x8000000000: TypeDiagnostic (type loads)
         Assert.Equal(EventLevel.Verbose, clr.EventLevel); // allocation ticks and WaitHandle events are Verbose
         Assert.True(byName.ContainsKey(RunEvents.ProviderName));
         Assert.True(byName.ContainsKey("Microsoft-DotNETCore-SampleProfiler"));

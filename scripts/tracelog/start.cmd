@@ -10,7 +10,7 @@ if errorlevel 1 goto failed
 tracelog -start EtwSerializerProfiler-Script -f "%TRACE_DIR%\user.etl" -b 1024 -min 64 -max 256
 if errorlevel 1 goto failed
 rem Stacks only for the listed event ids, and high-volume events dropped at the source (Windows 8.1+).
-tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86
+tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4800000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86
 if errorlevel 1 goto failed
 tracelog -enableex EtwSerializerProfiler-Script -guid #3c205442-14fb-5713-c99e-4e4e92f1abe2 -matchanykw 0xFFFFFFFFFFFFFFFF -level 4
 if errorlevel 1 goto failed

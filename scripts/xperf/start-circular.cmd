@@ -6,10 +6,10 @@ setlocal
 if "%TRACE_DIR%"=="" set TRACE_DIR=%CD%
 rem PROFINT is in 100 ns units: 10000 = 1 ms. For long sessions set PROFINT=100000 (10 ms): a tenth of the samples.
 if "%PROFINT%"=="" set PROFINT=10000
-xperf -start "NT Kernel Logger" -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER -stackwalk Profile+CSwitch+ReadyThread -SetProfInt %PROFINT% -buffering -BufferSize 1024 -MinBuffers 256 -MaxBuffers 1024 -start EtwSerializerProfiler-Script -on e13c0d23-ccbc-4e12-931b-d9cc2eee27e4:0x4000000C019:5+3c205442-14fb-5713-c99e-4e4e92f1abe2:0xFFFFFFFFFFFFFFFF:4+b72d0890-7a18-5b01-3bbd-89af5f3b954f:0xFFFFFFFFFFFFFFFF:4 -buffering -BufferSize 1024 -MinBuffers 64 -MaxBuffers 256
+xperf -start "NT Kernel Logger" -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER -stackwalk Profile+CSwitch+ReadyThread -SetProfInt %PROFINT% -buffering -BufferSize 1024 -MinBuffers 256 -MaxBuffers 1024 -start EtwSerializerProfiler-Script -on e13c0d23-ccbc-4e12-931b-d9cc2eee27e4:0x4800000C019:5+3c205442-14fb-5713-c99e-4e4e92f1abe2:0xFFFFFFFFFFFFFFFF:4+b72d0890-7a18-5b01-3bbd-89af5f3b954f:0xFFFFFFFFFFFFFFFF:4 -buffering -BufferSize 1024 -MinBuffers 64 -MaxBuffers 256
 if errorlevel 1 goto failed
 rem xperf has no per-event stack or event-id filters; tracelog (Windows SDK), if present, re-enables the CLR provider with them.
-where tracelog >nul 2>nul && tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86
+where tracelog >nul 2>nul && tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4800000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86
 echo tracing: sessions "NT Kernel Logger" and EtwSerializerProfiler-Script
 exit /b 0
 :failed

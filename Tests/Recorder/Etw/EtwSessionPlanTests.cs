@@ -39,7 +39,7 @@ public sealed class EtwSessionPlanTests
     {
         var clr = Assert.Single(Default().Providers, p => p.Name == KeywordNames.ClrProvider);
         Assert.Equal(new Guid("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"), clr.Guid);
-        Assert.Equal(0x1UL | 0x8 | 0x10 | 0x8000 | 0x4000 | 0x40000000000, clr.Keywords);
+        Assert.Equal(0x1UL | 0x8 | 0x10 | 0x8000 | 0x4000 | 0x8000000000 | 0x40000000000, clr.Keywords);
         Assert.Equal(EventLevel.Verbose, clr.Level);
         Assert.Equal([1, 10, 80, 81], clr.StackEventIds);
         Assert.Equal([5, 23, 33, 38, 39, 40, 41, 82, 86], clr.DisabledEventIds);
@@ -160,6 +160,6 @@ public sealed class EtwSessionPlanTests
         Assert.Equal(["NT Kernel Logger", Session], m.EtwSessions);
         Assert.Equal(TraceFolderLayout.Etl, m.TraceFile);
         Assert.Equal([Session], EtwManifest.Apply(baseManifest, EtwSessionPlan.ForRecording(ProfileCatalog.Get("default"), 4242)).EtwSessions);
-        Assert.Equal("0x4000000C019", m.Providers.Single(p => p.Name == KeywordNames.ClrProvider).Keywords);
+        Assert.Equal("0x4800000C019", m.Providers.Single(p => p.Name == KeywordNames.ClrProvider).Keywords);
     }
 }

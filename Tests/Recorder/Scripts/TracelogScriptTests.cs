@@ -35,7 +35,7 @@ public sealed class TracelogScriptTests
     {
         var clr = Plan.Providers.Single(p => p.Guid == Clr);
         Assert.Equal(
-            "tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4000000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86",
+            "tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23-ccbc-4e12-931b-d9cc2eee27e4 -matchanykw 0x4800000C019 -level 5 -stackwalkFilter -in 4 1 10 80 81 -EventIdFilter -out 9 5 23 33 38 39 40 41 82 86",
             TracelogCommands.EnableProvider(Plan.SessionName, clr));
     }
 

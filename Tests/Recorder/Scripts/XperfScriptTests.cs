@@ -38,7 +38,7 @@ public sealed class XperfScriptTests
         Assert.Contains("if \"%PROFINT%\"==\"\" set PROFINT=10000", lines);
         Assert.Contains(
             "xperf -start \"NT Kernel Logger\" -on PROC_THREAD+LOADER+PROFILE+CSWITCH+DISPATCHER -stackwalk Profile+CSwitch+ReadyThread -SetProfInt %PROFINT% -f \"%TRACE_DIR%\\kernel.etl\" -BufferSize 1024 -MinBuffers 256 -MaxBuffers 1024"
-            + " -start EtwSerializerProfiler-Script -on e13c0d23-ccbc-4e12-931b-d9cc2eee27e4:0x4000000C019:5+3c205442-14fb-5713-c99e-4e4e92f1abe2:0xFFFFFFFFFFFFFFFF:4+b72d0890-7a18-5b01-3bbd-89af5f3b954f:0xFFFFFFFFFFFFFFFF:4 -f \"%TRACE_DIR%\\user.etl\" -BufferSize 1024 -MinBuffers 64 -MaxBuffers 256",
+            + " -start EtwSerializerProfiler-Script -on e13c0d23-ccbc-4e12-931b-d9cc2eee27e4:0x4800000C019:5+3c205442-14fb-5713-c99e-4e4e92f1abe2:0xFFFFFFFFFFFFFFFF:4+b72d0890-7a18-5b01-3bbd-89af5f3b954f:0xFFFFFFFFFFFFFFFF:4 -f \"%TRACE_DIR%\\user.etl\" -BufferSize 1024 -MinBuffers 64 -MaxBuffers 256",
             lines);
         // The per-event filters xperf lacks are added by tracelog when it is installed.
         Assert.Contains(lines, l => l.StartsWith("where tracelog >nul 2>nul && tracelog -enableex EtwSerializerProfiler-Script -guid #e13c0d23", StringComparison.Ordinal) && l.Contains("-stackwalkFilter -in 4 1 10 80 81", StringComparison.Ordinal));

@@ -1,0 +1,90 @@
+namespace EtwSerializerProfiler.Analyzer.Samples;
+
+/// <summary>What the runtime's own events say a thread was doing natively: compiling a method, loading a type.</summary>
+internal enum RuntimeWorkKind
+{
+    /// <summary>MethodJittingStarted to the method's MethodLoad on the same thread (JitInfo.GetCompilationTime's span).</summary>
+    Jit,
+    /// <summary>TypeLoadStart to its TypeLoadStop on the same thread (keyword TypeDiagnostic, 0x8000000000).</summary>
+    TypeLoad,
+}
+
+/// <summary>
+/// Per thread, the spans in which the runtime's events put it inside the JIT or the type loader: what a sample in
+/// stripped native code was doing, which its frames cannot say. Only the outermost span of each kind is kept (type
+/// loads nest; a JIT asks for type loads): when both kinds hold a time, the one that began first is what the thread
+/// set out to do, so a type load the JIT asked for is JIT, as JitInfo.GetCompilationTime counts it.
+/// </summary>
+internal sealed class RuntimeWork
+{
+    /// <summary>Per thread, per kind (by its value), outermost spans sorted by start: within a kind they do not overlap.</summary>
+    private readonly Dictionary<int, Span[][]> _byThread;
+
+    private readonly record struct Span(double StartMs, double EndMs);
+
+    private static readonly RuntimeWorkKind[] s_kinds = Enum.GetValues<RuntimeWorkKind>();
+
+    private RuntimeWork(Dictionary<int, Span[][]> byThread) => _byThread = byThread;
+
+    public static readonly RuntimeWork None = new([]);
+
+    public bool IsEmpty => _byThread.Count == 0;
+
+    /// <summary>The kind of the outermost span of <paramref name="threadId"/> holding the time, or null.</summary>
+    public RuntimeWorkKind? At(int threadId, double ms)
+    {
+        if (!_byThread.TryGetValue(threadId, out var byKind)) return null;
+        RuntimeWorkKind? found = null;
+        var foundStart = double.PositiveInfinity;
+        foreach (var kind in s_kinds)
+        {
+            var spans = byKind[(int)kind];
+            // The last span starting at or before the time is the only one of its kind that can hold it.
+            int lo = 0, hi = spans.Length;
+            while (lo < hi)
+            {
+                var mid = (lo + hi) >>> 1;
+                if (spans[mid].StartMs <= ms) lo = mid + 1; else hi = mid;
+            }
+            if (lo == 0 || spans[lo - 1].EndMs <= ms || spans[lo - 1].StartMs >= foundStart) continue;
+            (found, foundStart) = (kind, spans[lo - 1].StartMs);
+        }
+        return found;
+    }
+
+    /// <summary>Collects spans from start/stop events in time order; unmatched stops are ignored, unclosed starts dropped.</summary>
+    public sealed class Builder
+    {
+        private readonly Dictionary<(int Thread, RuntimeWorkKind Kind), List<(long Id, double StartMs)>> _open = [];
+        private readonly Dictionary<int, List<(RuntimeWorkKind Kind, Span Span)>> _spans = [];
+
+        public void Start(int threadId, RuntimeWorkKind kind, long id, double ms)
+        {
+            if (!_open.TryGetValue((threadId, kind), out var stack)) _open[(threadId, kind)] = stack = [];
+            // The JIT does not compile another method from inside one: an open start on the thread was abandoned (the
+            // JIT failed, or its MethodLoad was lost), and must not swallow every later span. Type loads do nest.
+            if (kind == RuntimeWorkKind.Jit) stack.Clear();
+            stack.Add((id, ms));
+        }
+
+        /// <summary>Closes the start with this id (and any abandoned starts inside it); the outermost close makes a span.</summary>
+        public void Stop(int threadId, RuntimeWorkKind kind, long id, double ms)
+        {
+            if (!_open.TryGetValue((threadId, kind), out var stack)) return;
+            var at = stack.FindLastIndex(s => s.Id == id);
+            if (at < 0) return;
+            var start = stack[at].StartMs;
+            stack.RemoveRange(at, stack.Count - at);
+            if (stack.Count > 0 || ms <= start) return;
+            if (!_spans.TryGetValue(threadId, out var spans)) _spans[threadId] = spans = [];
+            spans.Add((kind, new Span(start, ms)));
+        }
+
+        public RuntimeWork Build() =>
+            new(_spans.ToDictionary(kv => kv.Key, kv => s_kinds.Select(k => kv.Value.Where(s => s.Kind == k).Select(s => s.Span).OrderBy(s => s.StartMs).ToArray()).ToArray()));
+
+        /// <summary>The spans of one kind over all threads, in milliseconds.</summary>
+        public double TotalMs(RuntimeWorkKind kind) =>
+            _spans.Values.Sum(spans => spans.Where(s => s.Kind == kind).Sum(s => s.Span.EndMs - s.Span.StartMs));
+    }
+}
