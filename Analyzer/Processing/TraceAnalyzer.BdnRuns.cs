@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Timeline;
 using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
@@ -27,7 +28,7 @@ public sealed partial class TraceAnalyzer
         private readonly Dictionary<RunKey, List<double>> _bdnOverheadMs = [];
         private int _bdnRuns, _bdnOverhead;
 
-        private bool OwnRunsSeen => _sawRunEvents || _unnamed > 0;
+        private bool OwnRunsSeen => _windows.SawRunEvents || _windows.Unnamed > 0;
 
         private void OnBdnEvent(TraceEvent e)
         {
@@ -44,12 +45,8 @@ public sealed partial class TraceAnalyzer
                 if (!_bdnOverheadMs.TryGetValue(key, out var list)) _bdnOverheadMs[key] = list = [];
                 list.Add(e.TimeStampRelativeMSec - began);
             }
-            else if (BdnEngineEvents.IsIterationStop(id) && _open is { Closed: false, Source: WindowSource.HarnessEvents } open && open.WorkerThreadId == e.ThreadID)
-            {
-                open.EndMs = e.TimeStampRelativeMSec;
-                open.Closed = true;
+            else if (BdnEngineEvents.IsIterationStop(id) && _windows.HarnessIterationStop(e.ThreadID, e.TimeStampRelativeMSec))
                 _bdnRuns++;
-            }
         }
 
         private void OnBdnBenchmarkStart(TraceEvent e)
@@ -73,7 +70,7 @@ public sealed partial class TraceAnalyzer
             var key = name is null ? new RunKey(CaseNotYetNamed, "", 0, 0) : NextBdnKey(name);
             var operations = e.PayloadByName(BdnEngineEvents.Fields.TotalOperations) is { } ops
                 ? Math.Max(1L, Convert.ToInt64(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1L;
-            var run = NewRun(new PendingRun(key, "", e.ThreadID, e.TimeStampRelativeMSec, !stage.Measured, operations), 0, e.ThreadID, e.TimeStampRelativeMSec, WindowSource.HarnessEvents);
+            var run = _windows.HarnessIterationStart(new RunStarted(key, "", 0, e.ThreadID, e.TimeStampRelativeMSec, !stage.Measured, operations));
             run.Stage = stage.Label;
             if (name is null)
             {

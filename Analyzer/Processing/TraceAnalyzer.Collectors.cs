@@ -39,12 +39,12 @@ public sealed partial class TraceAnalyzer
                 var taker = stacks is null || stack == CallStackIndex.Invalid ? ExceptionCollector.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
                 _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, new CodeSite(taker, TagOf(stack)), inRun: RunOf(e) is not null);
             };
-            source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, _open, ThreadOf(e));
+            source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
             source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
             source.Clr.MethodLoadVerbose += e =>
             {
                 _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
-                _jit.Loaded(e.ThreadID, e.TimeStampRelativeMSec, _open, ThreadOf(e));
+                _jit.Loaded(e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
             };
         }
 

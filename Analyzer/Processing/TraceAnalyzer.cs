@@ -156,28 +156,17 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
         private readonly MarkerSwitchDetector? _switches = etw ? new MarkerSwitchDetector() : null;
         private int _processId;
-        private int _lateWindows;
         private readonly SampleWeigher _weigher = new();
-        private readonly Dictionary<int, PendingRun> _pendingByMarker = [];
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         private readonly List<Interval> _pauses = [];
         public PassTimeline Timeline { get; } = new();
         private readonly List<Interval> _suspending = [];
         private readonly List<Interval> _restarting = [];
         private readonly Dictionary<int, Suspension> _suspensions = [];
-        private RunAnalysis? _open;
-        private int _openMarker;
         private long _events;
         private long _samples;
-        private bool _sawRunEvents;
-        private bool _sawRunBegin;
-        private bool _awaitingBegin;
-        /// <summary>The last RunBegin on the raw clock and in ms: RunEnd's Stopwatch reads are placed from it.</summary>
-        private (long Ticks, double Ms)? _runBeginClock;
-        private bool _sawWaits;
-        private int _unnamed;
-
-        private sealed record PendingRun(RunKey Key, string Data, int WorkerThreadId, double StartEventMs, bool? Warmup, long Operations);
+        /// <summary>The run windows: the open run is what the collectors charge.</summary>
+        private readonly RunWindows _windows = new(analysis.Runs, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
         /// <summary>
         /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),
@@ -193,7 +182,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 source.Kernel.ThreadCSwitch += e =>
                 {
                     var cs = new ContextSwitch(e.TimeStampRelativeMSec, e.OldThreadID, e.NewThreadID, e.OldThreadState == System.Diagnostics.ThreadState.Wait);
-                    if (_switches.OnContextSwitch(cs) is { } wait) OnMarkerWait(wait);
+                    if (_switches.OnContextSwitch(cs) is { } wait) _windows.MarkerWait(wait);
                 };
                 source.Kernel.PerfInfoSample += OnKernelSample;
             }
@@ -240,7 +229,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// </summary>
         private RunAnalysis? RunOf(TraceEvent e)
         {
-            if (_open is not { } run || run.Closed || _awaitingBegin || e.ThreadID == _openMarker || !Wanted(run.Key)) return null;
+            if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
             return _sampleStacks.IsMeasuredWork((int)e.CallStackIndex()) ? run : null;
         }
@@ -275,7 +264,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                         break;
                     case RunEvents.RunStopId:
                         Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) OnMarkerWait(wait);
+                        if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) _windows.MarkerWait(wait);
                         OnRunStop(e);
                         break;
                     case RunEvents.RunBeginId:
@@ -296,7 +285,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
-        private bool Wanted(RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or CaseNotYetNamed;
+        private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or CaseNotYetNamed;
 
         private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
 
@@ -305,13 +294,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         public void Finish(TraceLogEventSource source, Kernel.KernelSession? kernel)
         {
-            if (_open is not null && !_open.Closed)
-            {
-                // Partial results are kept only where valid: a run without an end has no duration to report.
-                analysis.Runs.Remove(_open);
-                analysis.Warnings.Add($"run {Describe(_open.Key)} never ended (trace cut short): left out");
-                _open = null;
-            }
+            // Partial results are kept only where valid: a run without an end has no duration to report.
+            if (_windows.DropUnended() is { } unended) analysis.Warnings.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             AssignGcs(source);
             Timeline.Contention.AddRange(_contention.RunWaits);
             ChargeCpu(kernel);
@@ -328,7 +312,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_switches is { LostSwitches: > 0 } lost) analysis.Warnings.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
-            if (_lateWindows > 0) analysis.Warnings.Add($"{_lateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
+            if (_windows.LateWindows > 0) analysis.Warnings.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
             if (!trace.HasRundown) analysis.Warnings.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
             if (trace.UnresolvedSampleShare > 0.05) analysis.Warnings.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.Warnings.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
@@ -341,7 +325,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             if (disagreements.Count > 0)
                 analysis.Warnings.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
-            if (_sawRunEvents) trace.RunSource = RunSource.RunEvents;
+            if (_windows.SawRunEvents) trace.RunSource = RunSource.RunEvents;
             else if (analysis.Runs.Count > 0 && trace.RunSource == RunSource.None) trace.RunSource = RunSource.MarkerWaits;
             NameUnnamedRuns();
             MarkWarmups();
@@ -351,10 +335,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>
         private void SayHowRunsWereFound()
         {
-            if (analysis.Runs.Count == 0 && !_sawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
-            else if (!_sawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
-            else if (!_sawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
-            else if (!_sawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
+            if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
+            else if (!_windows.SawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
+            else if (!_windows.SawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
+            else if (!_windows.SawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
         }
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";

@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Timeline;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing;
+namespace EtwSerializerProfiler.Tests.Analyzer.Timeline;
 
 /// <summary>
 /// ETW run windows from the marker thread's context switches, on synthetic sequences shaped like the benchmark's
