@@ -31,31 +31,9 @@ internal sealed class IntervalOverlaps
 
     public double Sum(double from, double to)
     {
-        var (first, last) = _sorted ? (FirstAbove(_maxEnds, from), FirstAtOrAbove(_starts, to)) : (0, _intervals.Count);
+        var (first, last) = _sorted ? (SortedIntervals.FirstAbove(_maxEnds, from), SortedIntervals.FirstAtOrAbove(_starts, to)) : (0, _intervals.Count);
         var total = 0.0;
         for (var i = first; i < last; i++) total += _intervals[i].Overlap(from, to);
         return total;
-    }
-
-    private static int FirstAbove(double[] sorted, double value)
-    {
-        int lo = 0, hi = sorted.Length;
-        while (lo < hi)
-        {
-            var mid = (lo + hi) >>> 1;
-            if (sorted[mid] > value) hi = mid; else lo = mid + 1;
-        }
-        return lo;
-    }
-
-    private static int FirstAtOrAbove(double[] sorted, double value)
-    {
-        int lo = 0, hi = sorted.Length;
-        while (lo < hi)
-        {
-            var mid = (lo + hi) >>> 1;
-            if (sorted[mid] >= value) hi = mid; else lo = mid + 1;
-        }
-        return lo;
     }
 }

@@ -40,11 +40,12 @@ public sealed partial class TraceAnalyzer
                 _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, new CodeSite(taker, TagOf(stack)), inRun: RunOf(e) is not null);
             };
             source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
-            source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
+            source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
             source.Clr.MethodLoadVerbose += e =>
             {
                 _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
-                _jit.Loaded(e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
+                if (_jit.Loaded(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e)) is { } compiled && InProcess(e))
+                    _runtimeWork.Add(e.ThreadID, Samples.RuntimeWorkKind.Jit, compiled);
             };
         }
 

@@ -18,14 +18,7 @@ public sealed partial class TraceAnalyzer
 
         private void SubscribeRuntimeWork(TraceLogEventSource source)
         {
-            source.Clr.MethodJittingStarted += e =>
-            {
-                if (InProcess(e)) _runtimeWork.Start(e.ThreadID, RuntimeWorkKind.Jit, (long)e.MethodID, e.TimeStampRelativeMSec);
-            };
-            source.Clr.MethodLoadVerbose += e =>
-            {
-                if (InProcess(e)) _runtimeWork.Stop(e.ThreadID, RuntimeWorkKind.Jit, (long)e.MethodID, e.TimeStampRelativeMSec);
-            };
+            // JIT spans come from JitCollector's pairs (SubscribeCollectors): the events are paired in one place.
             source.Clr.TypeLoadStart += e =>
             {
                 _sawTypeLoads = true;

@@ -1,9 +1,11 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
 namespace EtwSerializerProfiler.Analyzer.Samples;
 
 /// <summary>What the runtime's own events say a thread was doing natively: compiling a method, loading a type.</summary>
 internal enum RuntimeWorkKind
 {
-    /// <summary>MethodJittingStarted to the method's MethodLoad on the same thread (JitInfo.GetCompilationTime's span).</summary>
+    /// <summary>MethodJittingStarted to the method's MethodLoad on the same thread (JitInfo.GetCompilationTime's span; paired by JitCollector).</summary>
     Jit,
     /// <summary>TypeLoadStart to its TypeLoadStop on the same thread (keyword TypeDiagnostic, 0x8000000000).</summary>
     TypeLoad,
@@ -17,14 +19,12 @@ internal enum RuntimeWorkKind
 /// </summary>
 internal sealed class RuntimeWork
 {
-    /// <summary>Per thread, per kind (by its value), outermost spans sorted by start: within a kind they do not overlap.</summary>
-    private readonly Dictionary<int, Span[][]> _byThread;
-
-    private readonly record struct Span(double StartMs, double EndMs);
+    /// <summary>Per thread, per kind (by its value), outermost spans sorted by start (within a kind they do not overlap) and their starts.</summary>
+    private readonly Dictionary<int, (Interval[] Spans, double[] Starts)[]> _byThread;
 
     private static readonly RuntimeWorkKind[] s_kinds = Enum.GetValues<RuntimeWorkKind>();
 
-    private RuntimeWork(Dictionary<int, Span[][]> byThread) => _byThread = byThread;
+    private RuntimeWork(Dictionary<int, (Interval[] Spans, double[] Starts)[]> byThread) => _byThread = byThread;
 
     public static readonly RuntimeWork None = new([]);
 
@@ -38,36 +38,34 @@ internal sealed class RuntimeWork
         var foundStart = double.PositiveInfinity;
         foreach (var kind in s_kinds)
         {
-            var spans = byKind[(int)kind];
-            // The last span starting at or before the time is the only one of its kind that can hold it.
-            int lo = 0, hi = spans.Length;
-            while (lo < hi)
-            {
-                var mid = (lo + hi) >>> 1;
-                if (spans[mid].StartMs <= ms) lo = mid + 1; else hi = mid;
-            }
-            if (lo == 0 || spans[lo - 1].EndMs <= ms || spans[lo - 1].StartMs >= foundStart) continue;
-            (found, foundStart) = (kind, spans[lo - 1].StartMs);
+            var (spans, starts) = byKind[(int)kind];
+            if (SortedIntervals.Holding(spans, starts, ms) is not { } span || span.StartMs >= foundStart) continue;
+            (found, foundStart) = (kind, span.StartMs);
         }
         return found;
     }
 
-    /// <summary>Collects spans from start/stop events in time order; unmatched stops are ignored, unclosed starts dropped.</summary>
+    /// <summary>Collects spans in time order: whole ones (JIT, paired by JitCollector), or nested start/stop events matched by id (type loads).</summary>
     public sealed class Builder
     {
         private readonly Dictionary<(int Thread, RuntimeWorkKind Kind), List<(long Id, double StartMs)>> _open = [];
-        private readonly Dictionary<int, List<(RuntimeWorkKind Kind, Span Span)>> _spans = [];
+        private readonly Dictionary<int, List<(RuntimeWorkKind Kind, Interval Span)>> _spans = [];
+
+        /// <summary>A span paired elsewhere; spans of one kind on one thread must not overlap.</summary>
+        public void Add(int threadId, RuntimeWorkKind kind, Interval span)
+        {
+            if (span.EndMs <= span.StartMs) return;
+            if (!_spans.TryGetValue(threadId, out var spans)) _spans[threadId] = spans = [];
+            spans.Add((kind, span));
+        }
 
         public void Start(int threadId, RuntimeWorkKind kind, long id, double ms)
         {
             if (!_open.TryGetValue((threadId, kind), out var stack)) _open[(threadId, kind)] = stack = [];
-            // The JIT does not compile another method from inside one: an open start on the thread was abandoned (the
-            // JIT failed, or its MethodLoad was lost), and must not swallow every later span. Type loads do nest.
-            if (kind == RuntimeWorkKind.Jit) stack.Clear();
             stack.Add((id, ms));
         }
 
-        /// <summary>Closes the start with this id (and any abandoned starts inside it); the outermost close makes a span.</summary>
+        /// <summary>Closes the start with this id (and any abandoned starts inside it); the outermost close makes a span. Unmatched stops are ignored, unclosed starts dropped.</summary>
         public void Stop(int threadId, RuntimeWorkKind kind, long id, double ms)
         {
             if (!_open.TryGetValue((threadId, kind), out var stack)) return;
@@ -75,13 +73,15 @@ internal sealed class RuntimeWork
             if (at < 0) return;
             var start = stack[at].StartMs;
             stack.RemoveRange(at, stack.Count - at);
-            if (stack.Count > 0 || ms <= start) return;
-            if (!_spans.TryGetValue(threadId, out var spans)) _spans[threadId] = spans = [];
-            spans.Add((kind, new Span(start, ms)));
+            if (stack.Count == 0) Add(threadId, kind, new Interval(start, ms));
         }
 
         public RuntimeWork Build() =>
-            new(_spans.ToDictionary(kv => kv.Key, kv => s_kinds.Select(k => kv.Value.Where(s => s.Kind == k).Select(s => s.Span).OrderBy(s => s.StartMs).ToArray()).ToArray()));
+            new(_spans.ToDictionary(kv => kv.Key, kv => s_kinds.Select(k =>
+            {
+                var spans = kv.Value.Where(s => s.Kind == k).Select(s => s.Span).OrderBy(s => s.StartMs).ToArray();
+                return (spans, spans.Select(s => s.StartMs).ToArray());
+            }).ToArray()));
 
         /// <summary>The spans of one kind over all threads, in milliseconds.</summary>
         public double TotalMs(RuntimeWorkKind kind) =>

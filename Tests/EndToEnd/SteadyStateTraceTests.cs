@@ -49,7 +49,7 @@ public sealed class SteadyStateTraceTests
     }
 
     private static double? Share(TraceAnalysis analysis, string serializer) =>
-        NotSteadyStateDetector.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == serializer && !r.IsWarmup));
+        CodeTiers.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == serializer && !r.IsWarmup));
 
     private static bool HasFinding(IReadOnlyList<Finding> findings, string serializer) =>
         findings.Any(f => f.Kind == FindingKinds.NotSteadyState && f.Serializer == serializer);

@@ -42,7 +42,7 @@ public sealed class SteadyVerdictTests(ITestOutputHelper output)
             foreach (var name in Serializers)
             {
                 var w = results.Warmups!.Single(x => x.Serializer == name);
-                var share = NotSteadyStateDetector.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == name && r.IsMeasured));
+                var share = CodeTiers.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == name && r.IsMeasured));
                 var warning = findings.SingleOrDefault(f => f.Kind == FindingKinds.NotSteadyState && f.Serializer == name);
                 var note = findings.SingleOrDefault(f => f.Kind == FindingKinds.SteadyByTrace && f.Serializer == name);
                 output.WriteLine($"{name}: benchmark {(w.SteadyState ? "steady" : "NOT steady")} after {w.WarmupRuns} runs ({w.Reason}); trace {share:P1} unoptimized; " +

@@ -72,7 +72,7 @@ public sealed class WarmupTierTruthTests(ITestOutputHelper output) : IDisposable
         TraceAnalysis analysis;
         using (var input = TraceInput.Open(folder)) analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
         _pid = analysis.Trace.ProcessId;
-        var tool = NotSteadyStateDetector.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == "Reflection" && r.IsMeasured));
+        var tool = CodeTiers.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == "Reflection" && r.IsMeasured));
         output.WriteLine($"warm-up: {(warmup.SteadyState ? "steady" : "NOT steady")} after {warmup.WarmupRuns} runs, {warmup.WarmupMs:F0} ms: {warmup.Reason}");
         output.WriteLine($"perf: {truth.UnoptimizedShare:P1} unoptimized ({truth}); analyzer: {tool:P1}");
 

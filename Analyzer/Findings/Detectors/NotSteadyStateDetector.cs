@@ -15,17 +15,13 @@ internal sealed class NotSteadyStateDetector : IFindingDetector
 {
     public string Kind => FindingKinds.NotSteadyState;
 
-    public static readonly CodeTier[] Unoptimized = CodeTiers.Unoptimized;
-
-    public static double? UnoptimizedShare(IEnumerable<RunAnalysis> runs) => CodeTiers.UnoptimizedShare(runs);
-
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
         foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
         {
             var managedMs = g.Sum(r => r.TierMs.Values.Sum());
-            if (managedMs < t.MinSampledMs || UnoptimizedShare(g.Runs) is not { } share) continue;
+            if (managedMs < t.MinSampledMs || CodeTiers.UnoptimizedShare(g.Runs) is not { } share) continue;
             var tier0 = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Tier0)) / managedMs;
             var instrumented = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Instrumented)) / managedMs;
             var warmup = context.Results?.Warmups?.FirstOrDefault(w => w.Serializer == g.Serializer && w.Operation == g.Operation && w.Objects == g.Objects);

@@ -3,26 +3,30 @@ using EtwSerializerProfiler.Analyzer.Model;
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 
 /// <summary>
-/// JIT time per method compiled (MethodJittingStarted to its MethodLoad on the same thread), charged to the run
-/// (<see cref="PendingStarts{TSite}"/> says when) and the thread. A MethodLoad without a start (precompiled code, a
-/// start before the trace) counts nothing.
+/// JIT time per method compiled (MethodJittingStarted to the MethodLoad of the same method on the same thread,
+/// JitInfo.GetCompilationTime's span), charged to the run (<see cref="PendingStarts{TSite}"/> says when) and the thread.
+/// The one place JIT events are paired: the span it returns is also what RuntimeWork explains native samples with.
+/// A MethodLoad without its start (precompiled code, a start before the trace) counts nothing; the JIT does not
+/// compile another method from inside one, so a second start on a thread replaces an abandoned one.
 /// </summary>
 internal sealed class JitCollector
 {
-    private readonly PendingStarts<ValueTuple> _jitting = new();
+    private readonly PendingStarts<long> _jitting = new();
 
     public bool Seen { get; private set; }
 
-    public void Start(int threadId, double ms, bool inRun)
+    public void Start(int threadId, long methodId, double ms, bool inRun)
     {
         Seen = true;
-        _jitting.Start(threadId, ms, default, inRun);
+        _jitting.Start(threadId, ms, methodId, inRun);
     }
 
-    public void Loaded(int threadId, double ms, RunAnalysis? open, ThreadProfile? thread)
+    /// <summary>The compilation's span, or null when this load closes no start of its method on the thread.</summary>
+    public Interval? Loaded(int threadId, long methodId, double ms, RunAnalysis? open, ThreadProfile? thread)
     {
-        if (!_jitting.TryStop(threadId, open, out var start, out _, out var run)) return;
+        if (!_jitting.TryStop(threadId, open, out var start, out _, out var run, id => id == methodId)) return null;
         thread?.Counters.CountJit(ms - start);
         run?.Counters.CountJit(ms - start);
+        return new Interval(start, ms);
     }
 }

@@ -14,15 +14,19 @@ internal sealed class PendingStarts<TSite>
 
     public void Start(int threadId, double ms, TSite site, bool inRun) => _byThread[threadId] = (ms, site, inRun);
 
-    /// <summary>False when the thread had no start (lost, or before the trace began).</summary>
-    public bool TryStop(int threadId, RunAnalysis? open, out double startMs, out TSite site, out RunAnalysis? run)
+    /// <summary>
+    /// False when the thread had no start (lost, or before the trace began), or one that <paramref name="matches"/>
+    /// says is not this stop's (a MethodLoad of another method than the one being jitted): that start stays open.
+    /// </summary>
+    public bool TryStop(int threadId, RunAnalysis? open, out double startMs, out TSite site, out RunAnalysis? run, Func<TSite, bool>? matches = null)
     {
         run = null;
-        if (!_byThread.Remove(threadId, out var start))
+        if (!_byThread.TryGetValue(threadId, out var start) || (matches is not null && !matches(start.Site)))
         {
             (startMs, site) = (0, default!);
             return false;
         }
+        _byThread.Remove(threadId);
         (startMs, site) = (start.Ms, start.Site);
         if (start.InRun && open is not null && start.Ms >= open.StartMs) run = open;
         return true;

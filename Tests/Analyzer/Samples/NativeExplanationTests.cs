@@ -58,10 +58,9 @@ public sealed class NativeExplanationTests
     private static RuntimeWork Work()
     {
         var b = new RuntimeWork.Builder();
-        b.Start(Worker, RuntimeWorkKind.Jit, 100, 10);
         b.Start(Worker, RuntimeWorkKind.TypeLoad, 1, 12);
         b.Stop(Worker, RuntimeWorkKind.TypeLoad, 1, 14);
-        b.Stop(Worker, RuntimeWorkKind.Jit, 100, 20);
+        b.Add(Worker, RuntimeWorkKind.Jit, new Interval(10, 20));
         b.Start(Worker, RuntimeWorkKind.TypeLoad, 2, 30);
         b.Start(Worker, RuntimeWorkKind.TypeLoad, 3, 32);
         b.Stop(Worker, RuntimeWorkKind.TypeLoad, 3, 33);
@@ -188,10 +187,13 @@ public sealed class RuntimeWorkTests
     [Fact]
     public void A_JIT_start_without_its_MethodLoad_is_dropped_and_the_next_method_still_makes_a_span()
     {
+        // JitCollector pairs the events; its spans are what the builder keeps.
+        var jit = new EtwSerializerProfiler.Analyzer.Processing.Collectors.JitCollector();
         var b = new RuntimeWork.Builder();
-        b.Start(1, RuntimeWorkKind.Jit, 100, 10); // the JIT failed: no MethodLoad
-        b.Start(1, RuntimeWorkKind.Jit, 200, 20);
-        b.Stop(1, RuntimeWorkKind.Jit, 200, 25);
+        jit.Start(1, 100, 10, inRun: false); // the JIT failed: no MethodLoad
+        jit.Start(1, 200, 20, inRun: false);
+        Assert.Null(jit.Loaded(1, 100, 21, null, null));
+        b.Add(1, RuntimeWorkKind.Jit, jit.Loaded(1, 200, 25, null, null)!.Value);
         Assert.Equal(5.0, b.TotalMs(RuntimeWorkKind.Jit), 9);
         var work = b.Build();
         Assert.Null(work.At(1, 15));
