@@ -20,7 +20,8 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 internal static class EtlxCache
 {
     public const string TruncatedWarning = "the trace ends abruptly (truncated or the process was killed): results cover the readable part";
-    private const int RecordFormat = 1;
+    /// <summary>2: converted with KeepAllEvents (the rundown's method events stay in the .etlx for ManagedCodeMap).</summary>
+    private const int RecordFormat = 2;
     private static readonly JsonSerializerOptions s_json = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase, WriteIndented = true };
 
     /// <summary>The converting code: TraceEvent's version and this build (whose verdict the record holds).</summary>
@@ -99,7 +100,7 @@ internal static class EtlxCache
             var conversionLog = new StringWriter();
             try
             {
-                TraceLog.CreateFromEventPipeDataFile(tracePath, output, new TraceLogOptions { ContinueOnError = true, ConversionLog = conversionLog });
+                TraceLog.CreateFromEventPipeDataFile(tracePath, output, new TraceLogOptions { ContinueOnError = true, ConversionLog = conversionLog, KeepAllEvents = true });
             }
             catch (Exception ex) when (IsWriteFailure(ex))
             {

@@ -7,24 +7,31 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
-/// <summary>A trace folder's Linux kernel session, read: the perf records, the managed code map that names their frames.</summary>
-internal sealed class KernelSession
+/// <summary>
+/// A trace folder's Linux kernel session, read: the perf records, and once the EventPipe pass has mapped the managed
+/// code (<see cref="Named"/>), the namer of their frames.
+/// </summary>
+internal sealed record KernelSession
 {
     public required string File { get; init; }
     public required KernelTrace Trace { get; init; }
-    public required KernelFrameNamer Namer { get; init; }
-    public required ManagedCodeMap Code { get; init; }
+    /// <summary>Where managed code lives, from the EventPipe pass; empty until <see cref="Named"/>.</summary>
+    public ManagedCodeMap Code { get; private init; } = ManagedCodeMap.Empty;
+    public KernelFrameNamer Namer { get; private init; } = null!;
     public required double PeriodMs { get; init; }
     public bool PeriodKnown { get; init; }
     public int BadLines { get; init; }
     /// <summary>The --symbols debug files the frames were named with; null when the stored perf text was read.</summary>
     public NativeSymbols? Symbols { get; init; }
     public bool HasSamples => Trace.Samples.Count > 0;
+
+    /// <summary>The session with its managed frames named from the pass's code map.</summary>
+    public KernelSession Named(ManagedCodeMap code) => this with { Code = code, Namer = new KernelFrameNamer(Trace, code) };
 }
 
 /// <summary>
-/// The kernel session's two stages around the EventPipe pass. <see cref="Load"/> reads the perf text and maps the
-/// managed code, and needs nothing from the pass, so it runs beside it. After the pass has found the runs, GC pauses
+/// The kernel session's two stages around the EventPipe pass. <see cref="Load"/> reads the perf text, and needs
+/// nothing from the pass, so it runs beside it; the pass maps the managed code that names its frames. After the pass has found the runs, GC pauses
 /// and suspensions (and the samples were charged, the kernel's if it has any), <see cref="Apply"/> adds what only
 /// the kernel sees: off-CPU reasons, the marker's windows from context switches, and the session's summary. Anything
 /// wrong with the kernel data is a warning; the EventPipe figures stay.
@@ -50,7 +57,7 @@ internal static class KernelSessionAnalysis
             warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
             return null;
         }
-        return Session(input, warnings, script, kernel, period, periodKnown, badLines, symbols: null);
+        return Session(warnings, script, kernel, period, periodKnown, badLines, symbols: null);
     }
 
     /// <summary>The kernel session named again by perf with the --symbols debug files; the stored text if perf fails.</summary>
@@ -71,20 +78,19 @@ internal static class KernelSessionAnalysis
             warnings.Add($"perf script with --symbols failed ({ex.Message}): native frames keep the names perf gave at recording time");
             return Load(input, new AnalyzerOptions(), warnings, progress);
         }
-        return Session(input, warnings, symbols.DataPath, kernel, period, periodKnown, badLines, symbols);
+        return Session(warnings, symbols.DataPath, kernel, period, periodKnown, badLines, symbols);
     }
 
-    private static KernelSession? Session(TraceInput input, List<string> warnings, string file, KernelTrace kernel, double period, bool periodKnown, int badLines, NativeSymbols? symbols)
+    private static KernelSession? Session(List<string> warnings, string file, KernelTrace kernel, double period, bool periodKnown, int badLines, NativeSymbols? symbols)
     {
         if (kernel.Samples.Count == 0 && kernel.SwitchOuts.Count == 0)
         {
             warnings.Add($"{file}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
             return null;
         }
-        var code = ManagedCodeMap.FromNetTrace(input.TracePath);
         return new KernelSession
         {
-            File = file, Trace = kernel, Namer = new KernelFrameNamer(kernel, code), Code = code,
+            File = file, Trace = kernel,
             PeriodMs = period, PeriodKnown = periodKnown, BadLines = badLines, Symbols = symbols,
         };
     }

@@ -8,7 +8,8 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// Where each managed method's code lives, from the EventPipe trace's own events: MethodLoadVerbose for code
 /// compiled during the trace (with its tier), and the end rundown for everything else, ReadyToRun code included.
 /// This names JIT and ReadyToRun frames in perf samples without perf maps, and gives any sample's code its tier.
-/// TraceLog keeps rundown method events to itself, so the map is built from a raw pass over the .nettrace.
+/// Built during the analysis pass (<see cref="Builder"/>): TraceLog keeps rundown method events to itself unless the
+/// .etlx is converted with KeepAllEvents, which EtlxCache does, so no second pass over the .nettrace is needed.
 /// </summary>
 internal sealed class ManagedCodeMap
 {
@@ -18,15 +19,7 @@ internal sealed class ManagedCodeMap
 
     public int Count => _byStart.Length;
 
-    public static ManagedCodeMap FromNetTrace(string nettracePath)
-    {
-        var builder = new Builder();
-        using var source = new EventPipeEventSource(nettracePath);
-        builder.Subscribe(source);
-        try { source.Process(); }
-        catch (Exception ex) when (ex is not OutOfMemoryException) { builder.Truncated = true; } // a cut trace still names what it has
-        return builder.Build();
-    }
+    public static readonly ManagedCodeMap Empty = new();
 
     internal static ManagedCodeMap FromMethods(IEnumerable<Method> methods) => new() { _byStart = [.. methods.OrderBy(m => m.Start)] };
 
@@ -71,13 +64,13 @@ internal sealed class ManagedCodeMap
         return ns + "." + name + (paren >= 0 ? signature[paren..] : "");
     }
 
-    private sealed class Builder
+    /// <summary>Collects methods and modules from the events of any pass (TraceLog's, or a raw EventPipe source's).</summary>
+    public sealed class Builder
     {
         private readonly Dictionary<ulong, (Method Method, long ModuleId)> _byStart = [];
         private readonly Dictionary<long, string> _modules = [];
-        public bool Truncated { get; set; }
 
-        public void Subscribe(EventPipeEventSource source)
+        public void Subscribe(TraceEventSource source)
         {
             source.Clr.LoaderModuleLoad += e => _modules[e.ModuleID] = FileName(e.ModuleILPath);
             var rundown = new ClrRundownTraceEventParser(source);

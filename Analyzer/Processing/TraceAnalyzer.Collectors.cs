@@ -19,13 +19,19 @@ public sealed partial class TraceAnalyzer
         private readonly ExceptionCollector _exceptions = new();
         private readonly ContentionCollector _contention = new();
         private readonly JitCollector _jit = new();
-        // Code compiled during the trace, with its tier; samples are given theirs at the end, when all of it is known.
-        private readonly List<Kernel.ManagedCodeMap.Method> _jitCode = [];
+        // Where managed code lives, with its tier (loads and the end rundown); samples are given theirs at the end, when
+        // all of it is known, and the kernel session's frames their names.
+        private readonly Kernel.ManagedCodeMap.Builder _code = new();
+        private Kernel.ManagedCodeMap? _codeMap;
+
+        /// <summary>The managed code map, once the pass is over.</summary>
+        public Kernel.ManagedCodeMap Code => _codeMap ??= _code.Build();
         /// <summary>The trace's stacks as the samples read them: whether an event's stack is the benchmark's measured work is answered once, for both.</summary>
         private readonly TraceLogStacks _sampleStacks = new(log, stacks ?? new StackResolver(log, null));
 
         private void SubscribeCollectors(TraceLogEventSource source)
         {
+            _code.Subscribe(source);
             source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, e.TypeName);
             source.Clr.ExceptionStart += e =>
             {
@@ -43,7 +49,6 @@ public sealed partial class TraceAnalyzer
             source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
             source.Clr.MethodLoadVerbose += e =>
             {
-                _jitCode.Add(new Kernel.ManagedCodeMap.Method(e.MethodStartAddress, (uint)Math.Max(0, e.MethodSize), "", "", Kernel.ManagedCodeMap.TierOf(e.OptimizationTier), e.TimeStampRelativeMSec));
                 if (_jit.Loaded(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e)) is { } compiled && InProcess(e))
                     _runtimeWork.Add(e.ThreadID, Samples.RuntimeWorkKind.Jit, compiled);
             };

@@ -59,7 +59,7 @@ public sealed partial class TraceAnalyzer
 
         private SampleStream EventPipeStream()
         {
-            _sampleStacks.Code = ManagedCodeMap.FromMethods(_jitCode);
+            _sampleStacks.Code = Code;
             return new(CpuSourceKind.EventPipe, _eventPipeSamples, _sampleStacks, 0);
         }
 

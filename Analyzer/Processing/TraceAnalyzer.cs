@@ -69,7 +69,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         state.Subscribe(source);
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         TracePass.ProcessReadable(source, analysis);
-        var kernel = kernelTask.GetAwaiter().GetResult();
+        var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         analysis.Warnings.AddRange(kernelWarnings);
         state.Finish(source, kernel);
         RefuseUnreadable(input, analysis);
