@@ -56,11 +56,13 @@ public sealed record TraceManifest
     /// <summary>--heap: every requested snapshot, taken or not, with the run it belongs to and the dump's file.</summary>
     public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
 
+    /// <summary>Source-generated metadata (<see cref="ManifestJsonContext"/>): no reflection-based serializer to JIT on every analysis.</summary>
     public static readonly JsonSerializerOptions JsonOptions = new()
     {
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         WriteIndented = true,
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+        TypeInfoResolver = ManifestJsonContext.Default,
     };
 
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
@@ -90,3 +92,10 @@ public sealed record TraceManifest
 
 /// <summary>One provider the session enabled: keywords as a hex mask and by name.</summary>
 public sealed record ManifestProvider(string Name, string Keywords, string Level, IReadOnlyList<string> KeywordNames);
+
+// The same settings as JsonOptions, which uses this context as its resolver.
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
+    DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(TraceManifest))]
+[JsonSerializable(typeof(List<HeapSnapshotInfo>))]
+internal sealed partial class ManifestJsonContext : JsonSerializerContext;
