@@ -285,7 +285,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
-        private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or CaseNotYetNamed;
+        private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or Harness.BdnIterations.CaseNotYetNamed;
 
         private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
 
