@@ -19,7 +19,7 @@ public static class DiffSideReader
             configuration.AddRange(switches.Select(s => $"AppContext {s.Key}={(s.Value ? "true" : "false")}"));
         if (results?.DynamicCodeSupported is { } dynamicCode)
             configuration.Add(dynamicCode ? "dynamic code supported (emitted serializers)" : "dynamic code NOT supported (reflection-only fallbacks)");
-        configuration.AddRange(Environment(manifestPath, analysis.Warnings).Select(e => $"env {e.Key}={e.Value}"));
+        configuration.AddRange(Environment(manifestPath, analysis.WarningList).Select(e => $"env {e.Key}={e.Value}"));
 
         var unsupported = (results?.Unsupported ?? [])
             .Where(u => options.Includes(u.Serializer))

@@ -94,11 +94,11 @@ internal sealed class BdnIterations(RunWindows windows)
         if (Runs == 0) return false;
         if (ownRunsSeen)
         {
-            var dropped = analysis.Runs.RemoveAll(r => r.Source == WindowSource.HarnessEvents);
-            if (dropped > 0) analysis.Warnings.Add($"{dropped} BenchmarkDotNet iteration(s) left out: this trace has the benchmark's own runs, which are used");
+            var dropped = analysis.RunList.RemoveAll(r => r.Source == WindowSource.HarnessEvents);
+            if (dropped > 0) analysis.WarningList.Add($"{dropped} BenchmarkDotNet iteration(s) left out: this trace has the benchmark's own runs, which are used");
             return false;
         }
-        analysis.Runs.RemoveAll(r => !includes(r.Key.Serializer));
+        analysis.RunList.RemoveAll(r => !includes(r.Key.Serializer));
         analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
         analysis.Trace.HarnessOverheadIterations = OverheadIterations;
         ApplyResultRule(analysis);

@@ -20,7 +20,7 @@ internal static class TracePass
         {
             analysis.Trace.Truncated = true;
             var warning = $"reading the trace stopped early ({ReaderFault.Describe(ex)}): results cover the events before that point";
-            if (!analysis.Warnings.Contains(warning)) analysis.Warnings.Add(warning);
+            if (!analysis.Warnings.Contains(warning)) analysis.WarningList.Add(warning);
         }
     }
 }

@@ -121,10 +121,10 @@ internal static class KernelSessionAnalysis
         OffCpuClassifier.Classify(analysis.Runs, kernel, timeline);
         KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
         analysis.Trace.Kernel = summary;
-        if (!session.PeriodKnown) analysis.Warnings.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
-        if (kernel.LostEvents > 0) analysis.Warnings.Add($"the kernel session lost {kernel.LostEvents:N0} records (perf buffer full): CPU figures may be low");
-        if (session.BadLines > 0) analysis.Warnings.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
-        if (session.Code.Count == 0) analysis.Warnings.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
+        if (!session.PeriodKnown) analysis.WarningList.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
+        if (kernel.LostEvents > 0) analysis.WarningList.Add($"the kernel session lost {kernel.LostEvents:N0} records (perf buffer full): CPU figures may be low");
+        if (session.BadLines > 0) analysis.WarningList.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
+        if (session.Code.Count == 0) analysis.WarningList.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
     }
 
     /// <summary>What the trace says its CPU figures are, when the kernel session supplied them.</summary>

@@ -115,5 +115,5 @@ internal static class OffCpuClassifier
         return lo;
     }
 
-    private static void Add(RunAnalysis run, string reason, double ms) => run.OffCpuMs[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
+    private static void Add(RunAnalysis run, string reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
 }

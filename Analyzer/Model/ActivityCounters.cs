@@ -38,21 +38,21 @@ public sealed class ActivityCounters
     /// <summary>Anything counted (a thread with nothing else is not listed).</summary>
     public bool Any => AllocatedBytes > 0 || Exceptions > 0 || Contentions > 0 || JitMethods > 0;
 
-    public void CountAllocation(long bytes, string type)
+    internal void CountAllocation(long bytes, string type)
     {
         AllocatedBytes += bytes;
         AllocationTicks++;
         _allocatedBytesByType[type] = _allocatedBytesByType.GetValueOrDefault(type) + bytes;
     }
 
-    public void CountException(ExceptionSite site, int count = 1)
+    internal void CountException(ExceptionSite site, int count = 1)
     {
         if (!SitesByTag) site = site.WithoutTag();
         Exceptions += count;
         _exceptionsBySite[site] = _exceptionsBySite.GetValueOrDefault(site) + count;
     }
 
-    public void CountContention(CodeSite site, double ms)
+    internal void CountContention(CodeSite site, double ms)
     {
         if (!SitesByTag) site = site.WithoutTag();
         ContentionMs += ms;
@@ -60,7 +60,7 @@ public sealed class ActivityCounters
         _contentionMsBySite[site] = _contentionMsBySite.GetValueOrDefault(site) + ms;
     }
 
-    public void CountJit(double ms, int methods = 1)
+    internal void CountJit(double ms, int methods = 1)
     {
         JitMs += ms;
         JitMethods += methods;

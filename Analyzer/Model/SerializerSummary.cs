@@ -113,7 +113,7 @@ internal sealed record SerializerSummary
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
 
-    private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, Dictionary<string, double>> values) =>
+    private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<string, double>> values) =>
         runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
             .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)), StringComparer.Ordinal);
 

@@ -7,11 +7,12 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 public sealed class ThreadProfile
 {
     public required int ThreadId { get; init; }
-    public string? Name { get; set; }
+    public string? Name { get; internal set; }
     /// <summary>Sampled managed time (EventPipe) or on-CPU time (kernel session), as the trace's CPU source says.</summary>
-    public double CpuMs { get; set; }
-    public int Samples { get; set; }
-    public Dictionary<string, double> Tags { get; } = new(StringComparer.Ordinal);
+    public double CpuMs { get; internal set; }
+    public int Samples { get; internal set; }
+    public IReadOnlyDictionary<string, double> Tags => TagTable;
+    internal Dictionary<string, double> TagTable { get; } = new(StringComparer.Ordinal);
     /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
     public ActivityCounters Counters { get; } = new() { SitesByTag = true };
 
@@ -21,10 +22,10 @@ public sealed class ThreadProfile
 /// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>
 public sealed class ProcessProfile
 {
-    public int Gen0 { get; set; }
-    public int Gen1 { get; set; }
-    public int Gen2 { get; set; }
-    public double GcPauseMs { get; set; }
-    public double MaxGcPauseMs { get; set; }
+    public int Gen0 { get; internal set; }
+    public int Gen1 { get; internal set; }
+    public int Gen2 { get; internal set; }
+    public double GcPauseMs { get; internal set; }
+    public double MaxGcPauseMs { get; internal set; }
     public int GcCount => Gen0 + Gen1 + Gen2;
 }

@@ -19,10 +19,10 @@ internal static class StackTagUsage
         ArgumentNullException.ThrowIfNull(sources);
         ArgumentNullException.ThrowIfNull(analysis);
         var uses = Of(matcher, sources);
-        analysis.Trace.StackTagFiles.AddRange(uses);
+        analysis.Trace.StackTagFileList.AddRange(uses);
         // No frame was classified (no runs, no stacks): every file would "match nothing", which says nothing.
         if (matcher.CachedFrameCount == 0) return;
-        analysis.Warnings.AddRange(Warnings(uses));
+        analysis.WarningList.AddRange(Warnings(uses));
     }
 
     public static IReadOnlyList<StackTagFileUse> Of(StackTagMatcher matcher, StackTagSources sources)

@@ -23,7 +23,7 @@ public sealed partial class TraceAnalyzer
             SampleStream primary;
             SwitchCpuTime? precise = null;
             if (session is { HasSamples: true } && !Timeline.Clock.Known)
-                analysis.Warnings.Add("kernel session present but the EventPipe trace has no events to align it with: not used");
+                analysis.WarningList.Add("kernel session present but the EventPipe trace has no events to align it with: not used");
             if (session is { HasSamples: true } && Timeline.Clock.Known)
             {
                 primary = PerfSampleSource.Stream(session.Trace, session.Namer, Matcher?.File, Timeline.Clock, pauses, out _);
@@ -78,8 +78,8 @@ public sealed partial class TraceAnalyzer
         {
             foreach (var run in analysis.Runs)
             {
-                run.Tags.Clear();
-                run.TierMs.Clear();
+                run.TagTable.Clear();
+                run.TierTable.Clear();
                 if (cpu.Of(run) is not { } a)
                 {
                     run.CpuMs = 0;
@@ -91,8 +91,8 @@ public sealed partial class TraceAnalyzer
                 }
                 run.CpuMs = a.CpuMs;
                 run.Samples = a.Samples;
-                foreach (var (tag, ms) in a.Tags) run.Tags[tag] = ms;
-                foreach (var (tier, ms) in a.TierMs) run.TierMs[tier] = ms;
+                foreach (var (tag, ms) in a.Tags) run.TagTable[tag] = ms;
+                foreach (var (tier, ms) in a.TierMs) run.TierTable[tier] = ms;
                 run.NoTierMs = a.NoTierMs;
                 run.UnnamedLeafMs = a.UnnamedLeafMs;
                 run.UnexplainedLeafMs = a.UnexplainedLeafMs;
@@ -108,8 +108,8 @@ public sealed partial class TraceAnalyzer
                 if (!_threads.TryGetValue(id, out var t)) _threads[id] = t = new ThreadProfile { ThreadId = id };
                 t.CpuMs = a.CpuMs;
                 t.Samples = a.Samples;
-                t.Tags.Clear();
-                foreach (var (tag, ms) in a.Tags) t.Tags[tag] = ms;
+                t.TagTable.Clear();
+                foreach (var (tag, ms) in a.Tags) t.TagTable[tag] = ms;
                 if (cpu.Kind == CpuSourceKind.Perf) t.Name ??= session?.Trace.ThreadNames.GetValueOrDefault(id); // perf's comm: the name the thread gave itself
             }
         }
@@ -128,7 +128,7 @@ public sealed partial class TraceAnalyzer
             }
             trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
             trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_cpu!.UnnamedLeafRunSamples / _samples;
-            if (_samples == 0) analysis.Warnings.Add(etw
+            if (_samples == 0) analysis.WarningList.Add(etw
                 ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
                 : NoEventPipeSamplesWarning);
         }
@@ -137,7 +137,7 @@ public sealed partial class TraceAnalyzer
         private void CollectHotMethods()
         {
             if (!options.CollectHotMethods || _cpu is null) return;
-            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs)) analysis.HotMethods[key] = methods;
+            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs)) analysis.HotMethodTable[key] = methods;
         }
     }
 }

@@ -30,7 +30,7 @@ public sealed partial class TraceAnalyzer
                 (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)"),
             ];
             var missing = families.Where(f => !f.Seen).Select(f => f.Why).ToList();
-            if (missing.Count > 0) analysis.Warnings.Add($"this trace has no events for {string.Join(", ", missing)}: those columns show nothing, not zero");
+            if (missing.Count > 0) analysis.WarningList.Add($"this trace has no events for {string.Join(", ", missing)}: those columns show nothing, not zero");
         }
 
         private ThreadProfile? ThreadOf(TraceEvent e)
@@ -47,7 +47,7 @@ public sealed partial class TraceAnalyzer
             if (analysis.Runs.Count == 0) SayWhatIsMissing();
             foreach (var thread in log.Threads)
                 if (_threads.TryGetValue(thread.ThreadID, out var t) && !string.IsNullOrEmpty(thread.ThreadInfo)) t.Name = thread.ThreadInfo;
-            analysis.Threads.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
+            analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
             var process = analysis.Process;
             foreach (var p in source.Processes())
             {

@@ -16,10 +16,10 @@ public sealed partial class TraceAnalyzer
             if (unnamed.Count == 0) return;
             var names = StackTagRunNames.Apply(unnamed, _cpu?.NameVotes ?? new Dictionary<RunAnalysis, Dictionary<string, double>>());
             analysis.Trace.InferredNames = names;
-            if (stacks is null) analysis.Warnings.Add("runs found from the marker's waits cannot be named: no stack tags");
-            else if (names.Unnamed > 0) analysis.Warnings.Add($"{names.Unnamed} run(s) found from the marker's waits had no samples in serializer code to name them, nor a named run of their operation: left as {StackTagRunNames.Unnamed}");
+            if (stacks is null) analysis.WarningList.Add("runs found from the marker's waits cannot be named: no stack tags");
+            else if (names.Unnamed > 0) analysis.WarningList.Add($"{names.Unnamed} run(s) found from the marker's waits had no samples in serializer code to name them, nor a named run of their operation: left as {StackTagRunNames.Unnamed}");
             // --serializers applies to the inferred names too.
-            analysis.Runs.RemoveAll(r => !options.Includes(r.Key.Serializer));
+            analysis.RunList.RemoveAll(r => !options.Includes(r.Key.Serializer));
         }
     }
 }

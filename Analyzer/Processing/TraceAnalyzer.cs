@@ -48,7 +48,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                     : "ETW kernel profile interrupts: on-CPU time",
             },
         };
-        if (tags is null) analysis.Warnings.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
+        if (tags is null) analysis.WarningList.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
 
         // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
         var kernelWarnings = new List<string>();
@@ -70,14 +70,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         TracePass.ProcessReadable(source, analysis);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
-        analysis.Warnings.AddRange(kernelWarnings);
+        analysis.WarningList.AddRange(kernelWarnings);
         state.Finish(source, kernel);
         RefuseUnreadable(input, analysis);
         JoinInProcessResults(input, analysis);
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
+        if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
+            analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
 
-        analysis.Findings.AddRange(Findings.FindingEngine.Detect(analysis));
+        analysis.FindingList.AddRange(Findings.FindingEngine.Detect(analysis));
         analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
         return analysis;
     }
@@ -108,7 +110,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var lease = EtlxCache.Open(input.TracePath, options.CacheEtlx, progress);
         analysis.Trace.Truncated |= lease.Truncated;
         // The report's second pass opens the trace again with the same analysis: say things once.
-        analysis.Warnings.AddRange(lease.Warnings.Where(w => !analysis.Warnings.Contains(w)));
+        analysis.WarningList.AddRange(lease.Warnings.Where(w => !analysis.Warnings.Contains(w)));
         return lease;
     }
 
@@ -138,7 +140,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try { results = BenchmarkResults.Load(input.ResultsPath); }
         catch (Exception ex) when (ex is System.Text.Json.JsonException or InvalidDataException or IOException)
         {
-            analysis.Warnings.Add($"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");
+            analysis.WarningList.Add($"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");
             return;
         }
         analysis.InProcess = results;
@@ -166,7 +168,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
-        private readonly RunWindows _windows = new(analysis.Runs, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
+        private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
         /// <summary>
         /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),
@@ -295,7 +297,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         public void Finish(TraceLogEventSource source, Kernel.KernelSession? kernel)
         {
             // Partial results are kept only where valid: a run without an end has no duration to report.
-            if (_windows.DropUnended() is { } unended) analysis.Warnings.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
+            if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             AssignGcs(source);
             Timeline.Contention.AddRange(_contention.RunWaits);
             ChargeCpu(kernel);
@@ -311,11 +313,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
-            if (_switches is { LostSwitches: > 0 } lost) analysis.Warnings.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
-            if (_windows.LateWindows > 0) analysis.Warnings.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
-            if (!trace.HasRundown) analysis.Warnings.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
-            if (trace.UnresolvedSampleShare > 0.05) analysis.Warnings.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
-            if (trace.EventsLost > 0) analysis.Warnings.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
+            if (_switches is { LostSwitches: > 0 } lost) analysis.WarningList.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
+            if (_windows.LateWindows > 0) analysis.WarningList.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
+            if (!trace.HasRundown) analysis.WarningList.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
+            if (trace.UnresolvedSampleShare > 0.05) analysis.WarningList.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
+            if (trace.EventsLost > 0) analysis.WarningList.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
 
             var disagreements = new List<string>();
             foreach (var run in analysis.Runs)
@@ -324,7 +326,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                     disagreements.Add($"{Describe(run.Key)} ({wait:F2} vs {sw:F2} ms)");
             }
             if (disagreements.Count > 0)
-                analysis.Warnings.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
+                analysis.WarningList.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
             if (_windows.SawRunEvents) trace.RunSource = RunSource.RunEvents;
             else if (analysis.Runs.Count > 0 && trace.RunSource == RunSource.None) trace.RunSource = RunSource.MarkerWaits;
             NameUnnamedRuns();
@@ -335,10 +337,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>
         private void SayHowRunsWereFound()
         {
-            if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.Warnings.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
-            else if (!_windows.SawRunEvents) analysis.Warnings.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
-            else if (!_windows.SawWaits && etw) analysis.Warnings.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
-            else if (!_windows.SawWaits) analysis.Warnings.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
+            if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.WarningList.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
+            else if (!_windows.SawRunEvents) analysis.WarningList.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
+            else if (!_windows.SawWaits && etw) analysis.WarningList.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
+            else if (!_windows.SawWaits) analysis.WarningList.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
         }
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";

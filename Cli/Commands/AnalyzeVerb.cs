@@ -84,8 +84,6 @@ public static class AnalyzeVerb
         using (var progress = console.StartProgress(live: true))
         {
             analysis = new TraceAnalyzer(options).Analyze(input, progress);
-            if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
-                analysis.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
             if (plan.WritesFiles)
             {
                 plan.PrepareFolders();

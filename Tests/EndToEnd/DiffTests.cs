@@ -67,7 +67,7 @@ public sealed class DiffRecordings : IDisposable
             DiffSideReader.Pool([.. trace.Select(t => t.Side)]), trace.SelectMany(t => t.Runs));
     }
 
-    private static (DiffSide Side, List<EtwSerializerProfiler.Analyzer.Model.RunAnalysis> Runs) Analyze(TraceFolder folder, AnalyzerOptions options)
+    private static (DiffSide Side, IReadOnlyList<EtwSerializerProfiler.Analyzer.Model.RunAnalysis> Runs) Analyze(TraceFolder folder, AnalyzerOptions options)
     {
         using var input = TraceInput.Open(folder.Path);
         var analysis = new TraceAnalyzer(options).Analyze(input);

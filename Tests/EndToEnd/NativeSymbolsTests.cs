@@ -126,7 +126,7 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
     /// <summary>The workload's truth file (Tests/Workloads/KnownAnswer/NativeWorkload.cs): each function's thread CPU time per run.</summary>
     private sealed record NativeTruth(int Run, double AlphaMs, double BetaMs);
 
-    private sealed record Result(TraceAnalysis Analysis, Dictionary<string, (double Exclusive, double Inclusive)> Hot, double UnnamedShare, double CpuMs)
+    private sealed record Result(TraceAnalysis Analysis, IReadOnlyDictionary<string, (double Exclusive, double Inclusive)> Hot, double UnnamedShare, double CpuMs)
     {
         public double Exclusive(string function) => Hot.Where(h => h.Key.EndsWith("!" + function, StringComparison.Ordinal)).Sum(h => h.Value.Exclusive);
     }

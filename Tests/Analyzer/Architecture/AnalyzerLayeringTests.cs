@@ -56,3 +56,34 @@ public sealed class AnalyzerPublicSurfaceTests(ITestOutputHelper output)
         Assert.True(unneeded.Count == 0, "public but not used by esp (make them internal):\n" + string.Join("\n", unneeded));
     }
 }
+
+/// <summary>
+/// The analysis model is read-only to everything outside the analyzer (esp, its exporters' users): the pass fills it
+/// through internal members, and what it hands out cannot be changed afterwards. Public setters other than init,
+/// public properties of mutable collection types and public void methods (counters' Count*) fail here.
+/// </summary>
+public sealed class AnalyzerModelReadOnlyTests
+{
+    [Fact]
+    public void ModelTypesHaveNoPublicSettersNorMutableCollections()
+    {
+        var model = typeof(TraceAnalysis).Assembly.GetTypes()
+            .Where(t => t.IsPublic && t.Namespace == typeof(TraceAnalysis).Namespace && !t.IsEnum);
+        var offenders = new List<string>();
+        foreach (var type in model)
+        {
+            foreach (var p in type.GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance))
+            {
+                var setter = p.SetMethod;
+                var initOnly = setter?.ReturnParameter.GetRequiredCustomModifiers().Any(m => m.Name == "IsExternalInit") == true;
+                if (setter is { IsPublic: true } && !initOnly) offenders.Add($"{type.Name}.{p.Name} has a public setter");
+                var pt = p.PropertyType;
+                if (pt.IsGenericType && pt.GetGenericTypeDefinition() is var d && (d == typeof(List<>) || d == typeof(Dictionary<,>) || d == typeof(HashSet<>)))
+                    offenders.Add($"{type.Name}.{p.Name} is a mutable {d.Name}");
+            }
+            foreach (var m in type.GetMethods(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.DeclaredOnly))
+                if (!m.IsSpecialName && m.ReturnType == typeof(void) && m.Name != "Deconstruct") offenders.Add($"{type.Name}.{m.Name} is a public method that returns nothing (a mutator?)");
+        }
+        Assert.True(offenders.Count == 0, string.Join("\n", offenders));
+    }
+}

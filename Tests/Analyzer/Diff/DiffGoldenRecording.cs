@@ -163,7 +163,7 @@ internal static class DiffGoldenRecording
         foreach (var tag in tags.Split("; ", StringSplitOptions.RemoveEmptyEntries))
         {
             var eq = tag.LastIndexOf('=');
-            r.Tags[tag[..eq]] = double.Parse(tag[(eq + 1)..], CultureInfo.InvariantCulture);
+            r.TagTable[tag[..eq]] = double.Parse(tag[(eq + 1)..], CultureInfo.InvariantCulture);
         }
         return r;
     }

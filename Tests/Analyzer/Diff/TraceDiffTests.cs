@@ -21,7 +21,7 @@ public sealed class TraceDiffTests
     private static RunAnalysis Run(string serializer, string operation, int run, double durationMs, params (string Tag, double Ms)[] tags)
     {
         var r = new RunAnalysis { Key = new RunKey(serializer, operation, 1000, run), StartMs = 100 * run, EndMs = 100 * run + durationMs };
-        foreach (var (tag, ms) in tags) r.Tags[tag] = ms;
+        foreach (var (tag, ms) in tags) r.TagTable[tag] = ms;
         r.CpuMs = tags.Sum(t => t.Ms);
         return r;
     }

@@ -108,9 +108,9 @@ public sealed class FindingDetectorTests
     {
         static Action<RunAnalysis> Tags(double reflection, double activator, double own) => r =>
         {
-            r.Tags["Reflection\\FieldInfo.SetValue"] = reflection;
-            r.Tags["Activator\\CreateInstance"] = activator;
-            r.Tags["Deserialize\\Reflection"] = own; // the serializer's own code: not reflection, despite the name
+            r.TagTable["Reflection\\FieldInfo.SetValue"] = reflection;
+            r.TagTable["Activator\\CreateInstance"] = activator;
+            r.TagTable["Deserialize\\Reflection"] = own; // the serializer's own code: not reflection, despite the name
         };
         var found = Assert.Single(Detect(new ReflectionDetector(), Group("Reflection", "deserialize", 1000, 20, set: Tags(8, 2, 10))));
         Assert.Equal("Reflection\\FieldInfo.SetValue", found.Frame);

@@ -30,7 +30,7 @@ internal static class SyntheticRuns
     public static TraceAnalysis Analysis(IEnumerable<RunAnalysis> runs)
     {
         var analysis = new TraceAnalysis { Trace = new TraceInfo { Path = "synthetic", Format = "test" } };
-        analysis.Runs.AddRange(runs);
+        analysis.RunList.AddRange(runs);
         return analysis;
     }
 

@@ -22,7 +22,7 @@ public sealed class BdnIterationsTests
 
     public BdnIterationsTests()
     {
-        _windows = new RunWindows(_analysis.Runs, _ => true, "(unnamed)");
+        _windows = new RunWindows(_analysis.RunList, _ => true, "(unnamed)");
         _bdn = new BdnIterations(_windows);
     }
 
@@ -96,7 +96,7 @@ public sealed class BdnIterationsTests
         Assert.Contains(_analysis.Warnings, w => w.StartsWith("1 BenchmarkDotNet iteration(s) left out", StringComparison.Ordinal));
 
         var other = new TraceAnalysis { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
-        var bdn = new BdnIterations(new RunWindows(other.Runs, _ => true, "(unnamed)"));
+        var bdn = new BdnIterations(new RunWindows(other.RunList, _ => true, "(unnamed)"));
         bdn.On(new BdnEvent(BdnEngineEvents.BenchmarkStartId, Thread, 0, Case), false);
         bdn.On(new BdnEvent(WorkloadActual, Thread, 1, TotalOperations: 1), false);
         bdn.On(new BdnEvent(WorkloadActual + 1, Thread, 2), false);

@@ -107,7 +107,7 @@ public sealed class KernelStagesTests
         kernel.SwitchOuts.Add(new KernelSwitchOut(Ns(30.5), Marker, 'S', 0, KernelTrace.NoStack));   // idle wait again
         var run = Run(2.05, 30.0);
         var analysis = new TraceAnalysis { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
-        analysis.Runs.Add(run);
+        analysis.RunList.Add(run);
         var summary = new KernelSessionSummary { File = "k" };
 
         KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);

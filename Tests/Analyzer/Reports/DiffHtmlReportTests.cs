@@ -12,7 +12,7 @@ public sealed class DiffHtmlReportTests
     private static RunAnalysis Run(string serializer, int run, double ms)
     {
         var r = new RunAnalysis { Key = new RunKey(serializer, "deserialize", 1000, run), StartMs = 100 * run, EndMs = 100 * run + ms };
-        r.Tags[@"Deserialize\" + serializer] = ms;
+        r.TagTable[@"Deserialize\" + serializer] = ms;
         return r;
     }
 

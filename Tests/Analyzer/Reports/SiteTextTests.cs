@@ -22,8 +22,8 @@ public sealed class SiteTextTests
             counters.CountException(site, 3);
             counters.CountContention(lockSite, 0.25);
         }
-        analysis.Runs.Add(run);
-        analysis.Threads.Add(thread);
+        analysis.RunList.Add(run);
+        analysis.ThreadList.Add(thread);
 
         var runJson = AnalysisReport.Json(analysis)["runs"]![0]!;
         Assert.Equal(3, (int)runJson["exceptionsByType"]!["System.FormatException at M!T.Throw"]!);
