@@ -40,7 +40,10 @@ public sealed class RecorderFaultTests
     {
         var dir = Repo.NewTempDir("cancel");
         using var cancel = new CancellationTokenSource();
-        var record = Recording.RecordAsync(Path.Combine(dir, "t"), ["--n", "50000", "--runs", "200", "--serializers", "Reflection", "--quiet"], cancel.Token);
+        // Far more runs than the test waits for: the interrupt must land mid-recording. With 200 runs one clean-clone CI
+        // run with both cores busy reached the 6 MB below only as the child was finishing, and the recording ended
+        // normally (exit 0) before the interrupt took effect.
+        var record = Recording.RecordAsync(Path.Combine(dir, "t"), ["--n", "50000", "--runs", "5000", "--serializers", "Reflection", "--quiet"], cancel.Token);
         // Interrupt mid-recording, not before the session exists: wait for the trace to grow (a fixed delay is too
         // short when a busy machine is slow to start the child).
         var trace = Path.Combine(dir, "t", "trace.nettrace");
