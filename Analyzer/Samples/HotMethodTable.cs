@@ -10,10 +10,16 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// ("libcoreclr!? (native, called from X.Y)"), so the bucket a user cannot act on says whose call it was; where the
 /// trace's events say what the runtime was doing, the row says that instead of "native" ("JIT, called from X.Y").
 /// </summary>
-internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames)
+internal sealed class HotMethodTable(MethodNames names)
 {
-    private readonly Dictionary<string, (double Exclusive, double Inclusive)> _methods = new(StringComparer.Ordinal);
-    private readonly HashSet<string> _seen = new(StringComparer.Ordinal);
+    // Per method id (MethodNames): the sums, the sample that last counted it (recursion counts once per sample), and
+    // the ids in the order this table first met them (the order the rows were added before ids, kept for ties).
+    private double[] _exclusive = new double[256];
+    private double[] _inclusive = new double[256];
+    private int[] _countedIn = new int[256];
+    private bool[] _listed = new bool[256];
+    private readonly List<int> _order = [];
+    private int _sample;
 
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
     public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why = NativeWork.None)
@@ -21,15 +27,13 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
         var leaf = 0;
         if (leafIsGcPoll)
             while (leaf < framesLeafFirst.Length - 1 && framesLeafFirst[leaf].IsGcPoll) leaf++;
-        _seen.Clear();
+        _sample++;
         if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == StackFrame.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
-            Add($"{Display(framesLeafFirst[leaf])} ({Said(why)}, called from {Display(caller)})", weight, weight);
+            Count(names.CalledFrom(framesLeafFirst[leaf], Said(why), caller), weight, weight);
         for (var i = leaf; i < framesLeafFirst.Length; i++)
         {
             if (framesLeafFirst[i] is { Module: "?", Method: StackFrame.Unresolved }) continue;
-            var name = Display(framesLeafFirst[i]);
-            if (!_seen.Add(name)) continue;
-            Add(name, i == leaf ? weight : 0, weight);
+            Count(names.IdOf(framesLeafFirst[i]), i == leaf ? weight : 0, weight);
         }
     }
 
@@ -42,10 +46,23 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
         _ => "native",
     };
 
-    private void Add(string name, double exclusive, double inclusive)
+    private void Count(int id, double exclusive, double inclusive)
     {
-        var (ex, inc) = _methods.GetValueOrDefault(name);
-        _methods[name] = (ex + exclusive, inc + inclusive);
+        if (id >= _exclusive.Length) Grow(id);
+        if (_countedIn[id] == _sample) return;
+        _countedIn[id] = _sample;
+        if (!_listed[id]) { _listed[id] = true; _order.Add(id); }
+        _exclusive[id] += exclusive;
+        _inclusive[id] += inclusive;
+    }
+
+    private void Grow(int id)
+    {
+        var size = Math.Max(id + 1, _exclusive.Length * 2);
+        Array.Resize(ref _exclusive, size);
+        Array.Resize(ref _inclusive, size);
+        Array.Resize(ref _countedIn, size);
+        Array.Resize(ref _listed, size);
     }
 
     /// <summary>The innermost named frame of managed code rootward of the leaf: the method that called into the runtime.</summary>
@@ -68,17 +85,47 @@ internal sealed class HotMethodTable(Dictionary<StackFrame, string> displayNames
 
     public void AddTo(Dictionary<string, (double Exclusive, double Inclusive)> total)
     {
-        foreach (var (name, (ex, inc)) in _methods)
+        foreach (var id in _order)
         {
+            var name = names.Name(id);
             var (e, i) = total.GetValueOrDefault(name);
-            total[name] = (e + ex, i + inc);
+            total[name] = (e + _exclusive[id], i + _inclusive[id]);
         }
     }
+}
 
-    /// <summary>Names are made once per frame, not once per sample: the same frames recur in every sample.</summary>
-    private string Display(StackFrame f)
+/// <summary>
+/// Method rows by number, shared by the hot-method tables of one charge: a frame's display name is made once per frame
+/// instance (<see cref="SameStrings"/>: the frame namers hand out one frame per code address), and frames that display
+/// alike (a method's tier-0 and tier-1 code) share one number, so the tables add numbers, not hashed 100-character names.
+/// </summary>
+internal sealed class MethodNames
+{
+    private readonly Dictionary<StackFrame, int> _byFrame = new(SameStrings.Instance);
+    private readonly Dictionary<string, int> _byName = new(StringComparer.Ordinal);
+    private readonly Dictionary<(int Leaf, string Said, int Caller), int> _calledFrom = [];
+    private readonly List<string> _names = [];
+
+    public string Name(int id) => _names[id];
+
+    public int IdOf(StackFrame frame)
     {
-        if (displayNames.TryGetValue(f, out var name)) return name;
-        return displayNames[f] = f.Display;
+        if (_byFrame.TryGetValue(frame, out var id)) return id;
+        return _byFrame[frame] = IdOf(frame.Display);
+    }
+
+    /// <summary>The row of unnamed code listed by the managed method that called into it ("libcoreclr!? (native, called from X.Y)").</summary>
+    public int CalledFrom(StackFrame leaf, string said, StackFrame caller)
+    {
+        var key = (IdOf(leaf), said, IdOf(caller));
+        if (_calledFrom.TryGetValue(key, out var id)) return id;
+        return _calledFrom[key] = IdOf($"{Name(key.Item1)} ({said}, called from {Name(key.Item3)})");
+    }
+
+    private int IdOf(string name)
+    {
+        if (_byName.TryGetValue(name, out var id)) return id;
+        _names.Add(name);
+        return _byName[name] = _names.Count - 1;
     }
 }

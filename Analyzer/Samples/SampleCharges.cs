@@ -9,7 +9,7 @@ internal sealed class SampleCharges(CpuSourceKind kind)
     private readonly Dictionary<RunAnalysis, CpuAccount> _runs = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<RunAnalysis, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
     // By instance: frames are made once per code address and recur in every sample (StackTags.SameStrings).
-    private readonly Dictionary<StackTags.StackFrame, string> _displayNames = new(StackTags.SameStrings.Instance);
+    private readonly MethodNames _methodNames = new();
 
     public CpuSourceKind Kind { get; } = kind;
     public Dictionary<int, CpuAccount> Threads { get; } = [];
@@ -34,7 +34,7 @@ internal sealed class SampleCharges(CpuSourceKind kind)
 
     public HotMethodTable HotMethodsOf(RunAnalysis run)
     {
-        if (!_hot.TryGetValue(run, out var t)) _hot[run] = t = new HotMethodTable(_displayNames);
+        if (!_hot.TryGetValue(run, out var t)) _hot[run] = t = new HotMethodTable(_methodNames);
         return t;
     }
 
