@@ -12,13 +12,12 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// </summary>
 internal sealed class HotMethodTable(MethodNames names)
 {
-    // Per method id (MethodNames): the sums, the sample that last counted it (recursion counts once per sample), and
-    // the ids in the order this table first met them (the order the rows were added before ids, kept for ties).
-    private double[] _exclusive = new double[256];
-    private double[] _inclusive = new double[256];
-    private int[] _countedIn = new int[256];
-    private bool[] _listed = new bool[256];
-    private readonly List<int> _order = [];
+    // Per method this table has met, in the order it met them (the order the rows were added before numbers, kept
+    // for ties): its number (MethodNames), its sums, and the sample that last counted it (recursion counts once per
+    // sample). Slots are the table's own: a run meets a few hundred of the trace's methods.
+    private readonly Dictionary<int, int> _slotOf = [];
+    private readonly List<int> _ids = [];
+    private readonly List<(double Exclusive, double Inclusive, int CountedIn)> _slots = [];
     private int _sample;
 
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
@@ -48,21 +47,15 @@ internal sealed class HotMethodTable(MethodNames names)
 
     private void Count(int id, double exclusive, double inclusive)
     {
-        if (id >= _exclusive.Length) Grow(id);
-        if (_countedIn[id] == _sample) return;
-        _countedIn[id] = _sample;
-        if (!_listed[id]) { _listed[id] = true; _order.Add(id); }
-        _exclusive[id] += exclusive;
-        _inclusive[id] += inclusive;
-    }
-
-    private void Grow(int id)
-    {
-        var size = Math.Max(id + 1, _exclusive.Length * 2);
-        Array.Resize(ref _exclusive, size);
-        Array.Resize(ref _inclusive, size);
-        Array.Resize(ref _countedIn, size);
-        Array.Resize(ref _listed, size);
+        if (!_slotOf.TryGetValue(id, out var slot))
+        {
+            _slotOf[id] = slot = _slots.Count;
+            _ids.Add(id);
+            _slots.Add((0, 0, 0));
+        }
+        var (ex, inc, countedIn) = _slots[slot];
+        if (countedIn == _sample) return;
+        _slots[slot] = (ex + exclusive, inc + inclusive, _sample);
     }
 
     /// <summary>The innermost named frame of managed code rootward of the leaf: the method that called into the runtime.</summary>
@@ -85,11 +78,11 @@ internal sealed class HotMethodTable(MethodNames names)
 
     public void AddTo(Dictionary<string, (double Exclusive, double Inclusive)> total)
     {
-        foreach (var id in _order)
+        for (var slot = 0; slot < _slots.Count; slot++)
         {
-            var name = names.Name(id);
+            var name = names.Name(_ids[slot]);
             var (e, i) = total.GetValueOrDefault(name);
-            total[name] = (e + _exclusive[id], i + _inclusive[id]);
+            total[name] = (e + _slots[slot].Exclusive, i + _slots[slot].Inclusive);
         }
     }
 }
