@@ -27,8 +27,8 @@ public sealed partial class TraceAnalyzer
                 }
             }
             foreach (var (run, ms) in RunGcs.OverlapsByRun(_pauses, runs)) run.GcPauseMs += ms;
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(_suspending, runs)) run.GcSuspendMs += ms;
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(_restarting, runs)) run.GcRestartMs += ms;
+            foreach (var (run, ms) in RunGcs.OverlapsByRun(_suspensions.Suspending, runs)) run.GcSuspendMs += ms;
+            foreach (var (run, ms) in RunGcs.OverlapsByRun(_suspensions.Restarting, runs)) run.GcRestartMs += ms;
         }
     }
 }

@@ -160,21 +160,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private int _processId;
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
-        private readonly List<Interval> _pauses = [];
         public PassTimeline Timeline { get; } = new();
-        private readonly List<Interval> _suspending = [];
-        private readonly List<Interval> _restarting = [];
-        private readonly Dictionary<int, Suspension> _suspensions = [];
+        private readonly RuntimeSuspensions _suspensions = new();
+        /// <summary>The GC pauses: the suspensions that ran a GC, and TraceEvent's figure for those whose events were lost (AssignGcs).</summary>
+        private List<Interval> _pauses => _suspensions.GcPauses;
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
-
-        /// <summary>
-        /// One runtime suspension, from SuspendEEStart; SuspendedMs is when every thread had stopped (SuspendEEStop),
-        /// RestartingMs when the runtime began to let them go (RestartEEStart).
-        /// </summary>
-        private readonly record struct Suspension(double StartMs, double? SuspendedMs, double? RestartingMs, bool IsGc);
 
         public void Subscribe(TraceLogEventSource source)
         {
@@ -190,35 +183,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             SubscribeCollectors(source);
             SubscribeRuntimeWork(source);
-            // The sampler suspends the runtime too, from its own thread, and its events interleave with a GC's:
-            // suspensions are tracked per suspending thread, and only those that ran a GC are GC pauses.
+            // Runtime suspensions (Timeline/RuntimeSuspensions): GC pauses, and the sampler's and tiering's own.
             source.Clr.GCSuspendEEStart += e =>
             {
-                if (InProcess(e)) _suspensions[e.ThreadID] = new(e.TimeStampRelativeMSec, null, null,
-                    e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
+                if (InProcess(e)) _suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
+                    forGc: e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
             };
-            source.Clr.GCSuspendEEStop += e =>
-            {
-                if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { SuspendedMs = e.TimeStampRelativeMSec };
-            };
-            source.Clr.GCStart += e => { if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { IsGc = true }; };
-            source.Clr.GCRestartEEStart += e =>
-            {
-                if (InProcess(e) && _suspensions.TryGetValue(e.ThreadID, out var s)) _suspensions[e.ThreadID] = s with { RestartingMs = e.TimeStampRelativeMSec };
-            };
-            source.Clr.GCRestartEEStop += e =>
-            {
-                if (!InProcess(e) || !_suspensions.Remove(e.ThreadID, out var s)) return;
-                if (!s.IsGc)
-                {
-                    // EventPipe's sampler and tiering stop the runtime too: a kernel session sees threads wait in them.
-                    Timeline.OtherSuspensions.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
-                    return;
-                }
-                _pauses.Add(new Interval(s.StartMs, e.TimeStampRelativeMSec));
-                if (s.SuspendedMs is { } suspended) _suspending.Add(new Interval(s.StartMs, suspended));
-                if (s.RestartingMs is { } restarting) _restarting.Add(new Interval(restarting, e.TimeStampRelativeMSec));
-            };
+            source.Clr.GCSuspendEEStop += e => { if (InProcess(e)) _suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec); };
+            source.Clr.GCStart += e => { if (InProcess(e)) _suspensions.GcStarted(e.ThreadID); };
+            source.Clr.GCRestartEEStart += e => { if (InProcess(e)) _suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec); };
+            source.Clr.GCRestartEEStop += e => { if (InProcess(e)) _suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec); };
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
@@ -303,6 +277,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             ChargeCpu(kernel);
             FinishWholeTrace(source);
             Timeline.GcPauses.AddRange(_pauses);
+            Timeline.OtherSuspensions.AddRange(_suspensions.Other);
             var trace = analysis.Trace;
             trace.Events = _events;
             // A trace cut before its last event's header can report an end before its start: no duration then.

@@ -1,0 +1,57 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Timeline;
+
+/// <summary>
+/// When the runtime stopped its threads, from the suspend/restart events (GCSuspendEEStart ... GCRestartEEStop). The
+/// sampler suspends the runtime too, from its own thread, and its events interleave with a GC's: suspensions are
+/// tracked per suspending thread, and only those that ran a GC (a GC reason, or a GCStart inside) are GC pauses, each
+/// with its suspending part (until every thread stopped) and its restarting part (from the restart's start). The
+/// others (EventPipe's sampler, tiering) are kept apart: a kernel session sees threads wait in them.
+/// </summary>
+internal sealed class RuntimeSuspensions
+{
+    private readonly Dictionary<int, Open> _open = [];
+
+    private readonly record struct Open(double StartMs, double? SuspendedMs, double? RestartingMs, bool IsGc);
+
+    /// <summary>Suspensions that ran a GC, start to restart's end; the pass adds TraceEvent's own figure for a GC whose events were lost.</summary>
+    public List<Interval> GcPauses { get; } = [];
+    /// <summary>The GC pauses' suspending parts: start to SuspendEEStop.</summary>
+    public List<Interval> Suspending { get; } = [];
+    /// <summary>The GC pauses' restarting parts: RestartEEStart to its stop.</summary>
+    public List<Interval> Restarting { get; } = [];
+    /// <summary>Suspensions without a GC.</summary>
+    public List<Interval> Other { get; } = [];
+
+    public void SuspendStart(int threadId, double ms, bool forGc) => _open[threadId] = new(ms, null, null, forGc);
+
+    public void Suspended(int threadId, double ms)
+    {
+        if (_open.TryGetValue(threadId, out var s)) _open[threadId] = s with { SuspendedMs = ms };
+    }
+
+    public void GcStarted(int threadId)
+    {
+        if (_open.TryGetValue(threadId, out var s)) _open[threadId] = s with { IsGc = true };
+    }
+
+    public void RestartStart(int threadId, double ms)
+    {
+        if (_open.TryGetValue(threadId, out var s)) _open[threadId] = s with { RestartingMs = ms };
+    }
+
+    /// <summary>Closes the thread's suspension; a stop without its start (lost, or before the trace) is ignored.</summary>
+    public void RestartStop(int threadId, double ms)
+    {
+        if (!_open.Remove(threadId, out var s)) return;
+        if (!s.IsGc)
+        {
+            Other.Add(new Interval(s.StartMs, ms));
+            return;
+        }
+        GcPauses.Add(new Interval(s.StartMs, ms));
+        if (s.SuspendedMs is { } suspended) Suspending.Add(new Interval(s.StartMs, suspended));
+        if (s.RestartingMs is { } restarting) Restarting.Add(new Interval(restarting, ms));
+    }
+}
