@@ -76,3 +76,36 @@ public sealed partial class GoldenAnalysisTests
     [GeneratedRegex(@"analyzed in [0-9.]+ ?m?s")]
     private static partial Regex AnalysisTime();
 }
+
+/// <summary>
+/// The trace's event count the analysis reports (the .etlx keeps every event, the rundown's included) against TraceEvent's
+/// raw EventPipe reader counting the same file: a figure the analyzer does not compute itself.
+/// </summary>
+public sealed class GoldenEventCountTests
+{
+    [Theory]
+    [InlineData("kernel-session")]
+    [InlineData("eventpipe-only")]
+    public void The_event_count_is_every_event_the_raw_reader_sees(string recording)
+    {
+        var dir = Repo.NewTempDir("golden-events");
+        try
+        {
+            var zip = Path.Combine(dir, recording + ".zip");
+            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            using var input = EtwSerializerProfiler.Analyzer.Input.TraceInput.Open(zip);
+            long raw = 0;
+            using (var source = new Microsoft.Diagnostics.Tracing.EventPipeEventSource(input.TracePath))
+            {
+                source.AllEvents += _ => raw++;
+                source.Process();
+            }
+            var analysis = new EtwSerializerProfiler.Analyzer.Processing.TraceAnalyzer(new EtwSerializerProfiler.Analyzer.AnalyzerOptions { CacheEtlx = false }).Analyze(input);
+            Assert.Equal(raw, analysis.Trace.Events);
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+}
