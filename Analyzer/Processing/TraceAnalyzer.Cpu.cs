@@ -18,7 +18,7 @@ public sealed partial class TraceAnalyzer
 
         private void ChargeCpu(KernelSession? session)
         {
-            var pauses = new GcPauses(_pauses);
+            var pauses = new GcPauses(GcPauseList);
             var eventPipe = EventPipeStream();
             SampleStream primary;
             SwitchCpuTime? precise = null;

@@ -23,10 +23,10 @@ public sealed partial class TraceAnalyzer
                 foreach (var gc in gcs.Where(g => g.PauseDurationMSec > 0))
                 {
                     var pause = new Interval(gc.PauseStartRelativeMSec, gc.PauseStartRelativeMSec + gc.PauseDurationMSec);
-                    if (!_pauses.Any(p => p.Overlap(pause.StartMs, pause.EndMs) > 0)) _pauses.Add(pause);
+                    if (!GcPauseList.Any(p => p.Overlap(pause.StartMs, pause.EndMs) > 0)) GcPauseList.Add(pause);
                 }
             }
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(_pauses, runs)) run.GcPauseMs += ms;
+            foreach (var (run, ms) in RunGcs.OverlapsByRun(GcPauseList, runs)) run.GcPauseMs += ms;
             foreach (var (run, ms) in RunGcs.OverlapsByRun(_suspensions.Suspending, runs)) run.GcSuspendMs += ms;
             foreach (var (run, ms) in RunGcs.OverlapsByRun(_suspensions.Restarting, runs)) run.GcRestartMs += ms;
         }

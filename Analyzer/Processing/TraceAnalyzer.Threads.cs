@@ -59,8 +59,8 @@ public sealed partial class TraceAnalyzer
                     else process.Gen2++;
                 }
             }
-            process.GcPauseMs = _pauses.Sum(p => p.EndMs - p.StartMs);
-            process.MaxGcPauseMs = _pauses.Count == 0 ? 0 : _pauses.Max(p => p.EndMs - p.StartMs);
+            process.GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs);
+            process.MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs);
         }
     }
 }

@@ -163,7 +163,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         public PassTimeline Timeline { get; } = new();
         private readonly RuntimeSuspensions _suspensions = new();
         /// <summary>The GC pauses: the suspensions that ran a GC, and TraceEvent's figure for those whose events were lost (AssignGcs).</summary>
-        private List<Interval> _pauses => _suspensions.GcPauses;
+        private List<Interval> GcPauseList => _suspensions.GcPauses;
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
@@ -276,7 +276,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.Contention.AddRange(_contention.RunWaits);
             ChargeCpu(kernel);
             FinishWholeTrace(source);
-            Timeline.GcPauses.AddRange(_pauses);
+            Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(_suspensions.Other);
             var trace = analysis.Trace;
             trace.Events = _events;

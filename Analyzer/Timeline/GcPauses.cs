@@ -6,8 +6,13 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 internal sealed class GcPauses
 {
     private readonly Interval[] _pauses;
+    private readonly double[] _ends;
 
-    public GcPauses(IEnumerable<Interval> pauses) => _pauses = [.. pauses.OrderBy(p => p.StartMs)];
+    public GcPauses(IEnumerable<Interval> pauses)
+    {
+        _pauses = [.. pauses.OrderBy(p => p.StartMs)];
+        _ends = [.. _pauses.Select(p => p.EndMs)];
+    }
 
     public IReadOnlyList<Interval> All => _pauses;
 
@@ -15,14 +20,8 @@ internal sealed class GcPauses
     {
         if (toMs <= fromMs || _pauses.Length == 0) return 0;
         // Pauses do not overlap one another, so their ends are sorted too: start at the first that ends after fromMs.
-        int lo = 0, hi = _pauses.Length;
-        while (lo < hi)
-        {
-            var mid = (lo + hi) >>> 1;
-            if (_pauses[mid].EndMs <= fromMs) lo = mid + 1; else hi = mid;
-        }
         var total = 0.0;
-        for (var i = lo; i < _pauses.Length && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
+        for (var i = SortedIntervals.FirstAbove(_ends, fromMs); i < _pauses.Length && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
         return total;
     }
 
