@@ -32,17 +32,9 @@ public sealed partial class TraceAnalyzer
             else if (etw) primary = new SampleStream(CpuSourceKind.EtwProfile, _etwSamples, eventPipe.Stacks, kernelSampleMs);
             else primary = eventPipe;
 
-            if (primary.Kind == CpuSourceKind.Perf)
-            {
-                // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs.
-                var sampled = new SampleCharger(eventPipe, Matcher, pauses).Charge(analysis.Runs);
-                foreach (var run in analysis.Runs)
-                {
-                    var a = sampled.Of(run);
-                    run.EventPipeCpu = new SampledCpu(a?.CpuMs ?? 0, a?.Samples ?? 0, new Dictionary<string, double>(a?.Tags ?? [], StringComparer.Ordinal));
-                    run.GcPollLeafSamples = a?.GcPollLeafSamples ?? 0;
-                }
-            }
+            // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs. Charged on the
+            // other core while the primary source is: the two share only the stack tag matcher, which is thread-safe.
+            var bias = primary.Kind == CpuSourceKind.Perf ? Task.Run(() => new SampleCharger(eventPipe, Matcher, pauses).Charge(analysis.Runs)) : null;
             var charger = new SampleCharger(primary, Matcher, pauses)
             {
                 Work = _runtimeWork.Build(),
@@ -50,11 +42,22 @@ public sealed partial class TraceAnalyzer
                 PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
             };
             _cpu = charger.Charge(analysis.Runs);
+            if (bias is not null) WriteEventPipeBias(bias.GetAwaiter().GetResult());
             WriteRuns(_cpu);
             WriteThreads(_cpu, session);
             analysis.Samples = new SampleLedger(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
                 [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
             DescribeSource(primary, session);
+        }
+
+        private void WriteEventPipeBias(SampleCharges sampled)
+        {
+            foreach (var run in analysis.Runs)
+            {
+                var a = sampled.Of(run);
+                run.EventPipeCpu = new SampledCpu(a?.CpuMs ?? 0, a?.Samples ?? 0, new Dictionary<string, double>(a?.Tags ?? [], StringComparer.Ordinal));
+                run.GcPollLeafSamples = a?.GcPollLeafSamples ?? 0;
+            }
         }
 
         private SampleStream EventPipeStream()

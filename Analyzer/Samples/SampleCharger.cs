@@ -14,7 +14,9 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// </summary>
 internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matcher, GcPauses pauses)
 {
-    private readonly Dictionary<(int Stack, string? Serializer, string? Operation, NativeWork Why), string> _tags = [];
+    // By the frames array's instance: a source hands out one array per distinct stack (per run only where it
+    // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
+    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = new(SameFrames.Instance);
     private readonly Dictionary<int, string?> _serializerOfStack = [];
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
@@ -104,7 +106,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var weight = share.WeightMs * factor;
             var frames = stream.Stacks.Frames(s.StackId, run.Key);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
-            account.Add(Tag(s.StackId, run.Key, why, frames), weight);
+            account.Add(Tag(why, frames), weight);
             if (stream.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
@@ -138,7 +140,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
             var frames = stream.Stacks.Frames(s.StackId, null);
-            account.Add(Tag(s.StackId, null, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
+            account.Add(Tag(NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
             charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
@@ -147,10 +149,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The sample's tag on its whole stack, with what the trace says its native runtime code was doing in front
     /// (<see cref="NativeExplanation"/>), classified like any frame.
     /// </summary>
-    private string Tag(int stack, RunKey? run, NativeWork why, StackFrame[] frames)
+    private string Tag(NativeWork why, StackFrame[] frames)
     {
         if (matcher is null) return why == NativeWork.GcPause ? StackTagMatcher.Gc : StackTagMatcher.Other;
-        var key = (stack, run?.Serializer, run?.Operation, why);
+        var key = (frames, why);
         if (_tags.TryGetValue(key, out var tag)) return tag;
         tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
         _tags[key] = tag;
@@ -167,4 +169,14 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         if (!charges.NameVotes.TryGetValue(run, out var votes)) charges.NameVotes[run] = votes = new(StringComparer.Ordinal);
         votes[serializer] = votes.GetValueOrDefault(serializer) + weight;
     }
+}
+
+/// <summary>A stack's frames and what its native code was doing, by the array's instance (frames arrays are never changed once handed out).</summary>
+internal sealed class SameFrames : IEqualityComparer<(StackFrame[] Frames, NativeWork Why)>
+{
+    public static SameFrames Instance { get; } = new();
+
+    public bool Equals((StackFrame[] Frames, NativeWork Why) x, (StackFrame[] Frames, NativeWork Why) y) => ReferenceEquals(x.Frames, y.Frames) && x.Why == y.Why;
+
+    public int GetHashCode((StackFrame[] Frames, NativeWork Why) key) => HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(key.Frames), key.Why);
 }
