@@ -32,7 +32,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         var charges = new SampleCharges(stream.Kind);
         var assigned = Assign(runs, charges);
         ChargeRuns(assigned, charges);
-        ChargeThreads(charges);
+        // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
+        ChargeThreads(charges, keepLedger: runs.Count == 0);
         return charges;
     }
 
@@ -121,7 +122,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleCharges charges)
+    private void ChargeThreads(SampleCharges charges, bool keepLedger)
     {
         var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
         var weights = new double[stream.Samples.Count];
@@ -141,7 +142,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             account.Samples++;
             var frames = stream.Stacks.Frames(s.StackId, null);
             account.Add(Tag(NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
-            charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
 
