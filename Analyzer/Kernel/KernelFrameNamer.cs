@@ -13,6 +13,7 @@ internal sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
     public const string KernelModule = StackTags.SerializerStackTagsGenerator.KernelModule;
     private readonly (StackFrame Frame, CodeTier? Tier)[] _named = new (StackFrame, CodeTier?)[trace.Frames.Count];
     private readonly bool[] _done = new bool[trace.Frames.Count];
+    private readonly Dictionary<string, string> _modules = new(StringComparer.Ordinal);
 
     /// <summary>The frame's name, and its code tier when it is managed code.</summary>
     public (StackFrame Frame, CodeTier? Tier) Name(int frameId)
@@ -33,7 +34,14 @@ internal sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
     private static string Symbol(string perfSymbol) => perfSymbol == "[unknown]" || perfSymbol.Length == 0 ? StackFrame.Unresolved : perfSymbol;
 
     /// <summary>"/usr/share/dotnet/shared/.../libcoreclr.so" is "libcoreclr.so"; anonymous or JIT memory perf cannot name is "?".</summary>
-    private static string ModuleOf(string dso)
+    private string ModuleOf(string dso)
+    {
+        // One string per module (dso strings are interned by the reader): frames of one module share it.
+        if (_modules.TryGetValue(dso, out var known)) return known;
+        return _modules[dso] = ModuleName(dso);
+    }
+
+    private static string ModuleName(string dso)
     {
         if (dso == "[unknown]" || dso.Length == 0) return "?";
         if (dso.StartsWith("/memfd:doublemapper", StringComparison.Ordinal)) return "jitted-code";

@@ -16,6 +16,8 @@ internal sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
     private readonly Dictionary<int, bool> _unresolvedLeafByStack = [];
     private readonly Dictionary<int, bool> _gcPollLeafByStack = [];
     private readonly List<StackFrame> _scratch = new(64);
+    private readonly Dictionary<ModuleFileIndex, string> _moduleNames = [];
+    private readonly Dictionary<MethodIndex, string> _methodNames = [];
 
     public string Tag(CallStackIndex stack)
     {
@@ -54,10 +56,17 @@ internal sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
     /// <summary>Frames leaf first. The returned list is reused: copy it to keep it.</summary>
     public IReadOnlyList<StackFrame> Frames(CallStackIndex stack)
     {
+        FrameSpan(stack);
+        return _scratch;
+    }
+
+    /// <summary>Frames leaf first, over the same reused buffer as <see cref="Frames"/>.</summary>
+    public ReadOnlySpan<StackFrame> FrameSpan(CallStackIndex stack)
+    {
         _scratch.Clear();
         for (var s = stack; s != CallStackIndex.Invalid; s = log.CallStacks.Caller(s))
             _scratch.Add(Frame(log.CallStacks.CodeAddressIndex(s)));
-        return _scratch;
+        return System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_scratch);
     }
 
     public StackFrame Frame(CodeAddressIndex address)
@@ -65,12 +74,30 @@ internal sealed class StackResolver(TraceLog log, StackTagMatcher? matcher)
         if (_frameByAddress.TryGetValue((int)address, out var frame)) return frame;
         var codeAddresses = log.CodeAddresses;
         var module = codeAddresses.ModuleFile(address);
-        var moduleName = module is null ? "?" : string.IsNullOrEmpty(module.FilePath) ? module.Name : System.IO.Path.GetFileName(module.FilePath);
+        var moduleName = module is null ? "?" : ModuleName(module);
         var method = codeAddresses.MethodIndex(address);
-        var methodName = method == MethodIndex.Invalid ? "" : codeAddresses.Methods.FullMethodName(method);
-        frame = new StackFrame(moduleName, string.IsNullOrEmpty(methodName) ? Unresolved : methodName);
+        frame = new StackFrame(moduleName, method == MethodIndex.Invalid ? Unresolved : MethodName(method));
         _frameByAddress[(int)address] = frame;
         return frame;
+    }
+
+    // One string per module and per method, not per code address: frames of one method are then the same strings,
+    // which is what the caches keyed by instance (SameStrings, Samples/FrameArrays) share on.
+    private string ModuleName(TraceModuleFile module)
+    {
+        if (_moduleNames.TryGetValue(module.ModuleFileIndex, out var name)) return name;
+        name = string.IsNullOrEmpty(module.FilePath) ? module.Name : System.IO.Path.GetFileName(module.FilePath);
+        _moduleNames[module.ModuleFileIndex] = name;
+        return name;
+    }
+
+    private string MethodName(MethodIndex method)
+    {
+        if (_methodNames.TryGetValue(method, out var name)) return name;
+        name = log.CodeAddresses.Methods.FullMethodName(method);
+        if (string.IsNullOrEmpty(name)) name = Unresolved;
+        _methodNames[method] = name;
+        return name;
     }
 
     /// <summary>"Module!Type.Method" without the signature: how methods are shown in --top.</summary>

@@ -15,6 +15,7 @@ internal sealed class TraceLogStacks(TraceLog log, StackResolver resolver) : ISa
 {
     private readonly Dictionary<int, StackFrame[]> _frames = [];
     private readonly Dictionary<int, bool> _measured = [];
+    private readonly FrameArrays _arrays = new();
 
     /// <summary>The code jitted during the trace, with tiers; set when the pass has seen all of it.</summary>
     public ManagedCodeMap? Code { get; set; }
@@ -23,7 +24,7 @@ internal sealed class TraceLogStacks(TraceLog log, StackResolver resolver) : ISa
     {
         if (stackId < 0) return [];
         if (_frames.TryGetValue(stackId, out var frames)) return frames;
-        frames = [.. resolver.Frames((CallStackIndex)stackId)];
+        frames = _arrays.Intern(resolver.FrameSpan((CallStackIndex)stackId));
         _frames[stackId] = frames;
         return frames;
     }

@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
@@ -19,6 +20,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     private readonly Dictionary<int, CodeTier?> _tiers = [];
     private readonly Dictionary<int, bool> _measured = [];
     private readonly List<StackFrame> _scratch = new(128);
+    private readonly FrameArrays _arrays = new();
 
     /// <summary>Stacks the repair gave back a lost serializer frame.</summary>
     public long RepairedStacks { get; private set; }
@@ -30,7 +32,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
         var k = (stackId, key.Serializer, key.Operation);
         if (_repaired.TryGetValue(k, out var frames)) return frames;
         Fill(stackId);
-        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? [.. _scratch] : Plain(stackId);
+        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? _arrays.Intern(CollectionsMarshal.AsSpan(_scratch)) : Plain(stackId);
         if (frames.Length != Plain(stackId).Length) RepairedStacks++;
         _repaired[k] = frames;
         return frames;
@@ -40,7 +42,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     {
         if (_frames.TryGetValue(stackId, out var frames)) return frames;
         Fill(stackId);
-        frames = [.. _scratch];
+        frames = _arrays.Intern(CollectionsMarshal.AsSpan(_scratch));
         _frames[stackId] = frames;
         return frames;
     }
