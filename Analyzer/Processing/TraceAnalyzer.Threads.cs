@@ -1,6 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Analysis;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
@@ -41,24 +40,15 @@ public sealed partial class TraceAnalyzer
             return t;
         }
 
-        /// <summary>Thread names from the trace, process GCs from TraceEvent's GC analysis and the pauses found in the pass.</summary>
-        private void FinishWholeTrace(TraceLogEventSource source)
+        /// <summary>Thread names from the trace, the process's GCs and the pauses found in the pass.</summary>
+        private void FinishWholeTrace()
         {
             if (analysis.Runs.Count == 0) SayWhatIsMissing();
             foreach (var thread in log.Threads)
                 if (_threads.TryGetValue(thread.ThreadID, out var t) && !string.IsNullOrEmpty(thread.ThreadInfo)) t.Name = thread.ThreadInfo;
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
             var process = analysis.Process;
-            foreach (var p in source.Processes())
-            {
-                if (etw && p.ProcessID != _processId) continue;
-                foreach (var gc in p.LoadedDotNetRuntime()?.GC?.GCs ?? [])
-                {
-                    if (gc.Generation == 0) process.Gen0++;
-                    else if (gc.Generation == 1) process.Gen1++;
-                    else process.Gen2++;
-                }
-            }
+            (process.Gen0, process.Gen1, process.Gen2) = _gcs.Counts();
             process.GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs);
             process.MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs);
         }

@@ -5,7 +5,6 @@ using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Analysis;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using TraceLog = Microsoft.Diagnostics.Tracing.Etlx.TraceLog;
 
@@ -65,7 +64,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
         var state = new PassState(analysis, log, matcher is null ? null : new StackResolver(log, matcher), options, etw, kernelSampleMs, progress);
         var source = log.Events.GetSource();
-        source.NeedLoadedDotNetRuntimes();
         state.Subscribe(source);
         progress?.Report($"analyzing {log.EventCount:N0} events...");
         TracePass.ProcessReadable(source, analysis);
@@ -162,8 +160,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         private readonly RuntimeSuspensions _suspensions = new();
-        /// <summary>The GC pauses: the suspensions that ran a GC, and TraceEvent's figure for those whose events were lost (AssignGcs).</summary>
+        /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private List<Interval> GcPauseList => _suspensions.GcPauses;
+        private readonly Processing.Collectors.GcCollections _gcs = new();
+        private Version? _runtimeVersion;
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
@@ -190,7 +190,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                     forGc: e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
             };
             source.Clr.GCSuspendEEStop += e => { if (InProcess(e)) _suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec); };
-            source.Clr.GCStart += e => { if (InProcess(e)) _suspensions.GcStarted(e.ThreadID); };
+            source.Clr.GCStart += e =>
+            {
+                if (!InProcess(e)) return;
+                _gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, _suspensions.AnyOpen);
+                _suspensions.GcStarted(e.ThreadID);
+            };
+            source.Clr.RuntimeStart += OnRuntimeStart;
+            new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).RuntimeStart += OnRuntimeStart;
             source.Clr.GCRestartEEStart += e => { if (InProcess(e)) _suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec); };
             source.Clr.GCRestartEEStop += e => { if (InProcess(e)) _suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec); };
         }
@@ -260,6 +267,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
         }
 
+        /// <summary>
+        /// The runtime's version, as TraceEvent's runtime analysis spells it ("V 10.0.1226.42308"): from the runtime's
+        /// start or rundown event, a later one replacing it only if it carries a QFE number.
+        /// </summary>
+        private void OnRuntimeStart(Microsoft.Diagnostics.Tracing.Parsers.Clr.RuntimeInformationTraceData e)
+        {
+            if (!InProcess(e) || (_runtimeVersion is not null && e.VMQfeNumber == 0)) return;
+            _runtimeVersion = new Version(e.VMMajorVersion, e.VMMinorVersion, e.VMBuildNumber, e.VMQfeNumber);
+        }
+
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
         private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or Harness.BdnIterations.CaseNotYetNamed;
 
@@ -272,10 +289,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             // Partial results are kept only where valid: a run without an end has no duration to report.
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
-            AssignGcs(source);
+            AssignGcs();
             Timeline.Contention.AddRange(_contention.RunWaits);
             ChargeCpu(kernel);
-            FinishWholeTrace(source);
+            FinishWholeTrace();
             Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(_suspensions.Other);
             var trace = analysis.Trace;
@@ -285,7 +302,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             trace.EventsLost = log.EventsLost;
             var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == _processId && _processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
-            trace.RuntimeVersion = source.Processes().Where(p => !etw || p.ProcessID == _processId).Select(p => p.LoadedDotNetRuntime()?.RuntimeVersion).FirstOrDefault(v => !string.IsNullOrEmpty(v));
+            trace.RuntimeVersion = _runtimeVersion is { } v ? $"V {v.Major}.{v.Minor}.{v.Build}.{v.Revision}" : null;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_switches is { LostSwitches: > 0 } lost) analysis.WarningList.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");

@@ -15,7 +15,7 @@ internal sealed class RuntimeSuspensions
 
     private readonly record struct Open(double StartMs, double? SuspendedMs, double? RestartingMs, bool IsGc);
 
-    /// <summary>Suspensions that ran a GC, start to restart's end; the pass adds TraceEvent's own figure for a GC whose events were lost.</summary>
+    /// <summary>Suspensions that ran a GC, start to restart's end.</summary>
     public List<Interval> GcPauses { get; } = [];
     /// <summary>The GC pauses' suspending parts: start to SuspendEEStop.</summary>
     public List<Interval> Suspending { get; } = [];
@@ -23,6 +23,9 @@ internal sealed class RuntimeSuspensions
     public List<Interval> Restarting { get; } = [];
     /// <summary>Suspensions without a GC.</summary>
     public List<Interval> Other { get; } = [];
+
+    /// <summary>Whether any thread has the runtime suspended now (a GC runs inside a suspension).</summary>
+    public bool AnyOpen => _open.Count > 0;
 
     public void SuspendStart(int threadId, double ms, bool forGc) => _open[threadId] = new(ms, null, null, forGc);
 
