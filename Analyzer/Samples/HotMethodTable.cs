@@ -12,9 +12,15 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// </summary>
 internal sealed class HotMethodTable(MethodNames names)
 {
+    // Samples are added up per distinct stack first (a source hands out one frames array per named stack,
+    // Samples/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
+    // in the weights, so this is the same sum at a fraction of the per-frame lookups.
+    private readonly Dictionary<(StackFrame[] Frames, bool GcPoll, NativeWork Why), int> _stackOf = new(SameStack.Instance);
+    private readonly List<(StackFrame[] Frames, bool GcPoll, NativeWork Why, double Weight)> _stacks = [];
+    private int _expanded;
     // Per method this table has met, in the order it met them (the order the rows were added before numbers, kept
-    // for ties): its number (MethodNames), its sums, and the sample that last counted it (recursion counts once per
-    // sample). Slots are the table's own: a run meets a few hundred of the trace's methods.
+    // for ties): its number (MethodNames), its sums, and the stack that last counted it (recursion counts once per
+    // stack, so once per sample). Slots are the table's own: a run meets a few hundred of the trace's methods.
     private readonly Dictionary<int, int> _slotOf = [];
     private readonly List<int> _ids = [];
     private readonly List<(double Exclusive, double Inclusive, int CountedIn)> _slots = [];
@@ -22,6 +28,29 @@ internal sealed class HotMethodTable(MethodNames names)
 
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
     public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why = NativeWork.None)
+    {
+        var key = (framesLeafFirst, leafIsGcPoll, why);
+        if (_stackOf.TryGetValue(key, out var i))
+        {
+            var s = _stacks[i];
+            _stacks[i] = s with { Weight = s.Weight + weight };
+            return;
+        }
+        _stackOf[key] = _stacks.Count;
+        _stacks.Add((framesLeafFirst, leafIsGcPoll, why, weight));
+    }
+
+    /// <summary>Every stack added since the last read, into the methods' sums, in the order the stacks were first met.</summary>
+    private void Expand()
+    {
+        for (; _expanded < _stacks.Count; _expanded++)
+        {
+            var (frames, gcPoll, why, weight) = _stacks[_expanded];
+            Expand(frames, weight, gcPoll, why);
+        }
+    }
+
+    private void Expand(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why)
     {
         var leaf = 0;
         if (leafIsGcPoll)
@@ -78,6 +107,7 @@ internal sealed class HotMethodTable(MethodNames names)
 
     public void AddTo(Dictionary<string, (double Exclusive, double Inclusive)> total)
     {
+        Expand();
         for (var slot = 0; slot < _slots.Count; slot++)
         {
             var name = names.Name(_ids[slot]);
@@ -121,4 +151,16 @@ internal sealed class MethodNames
         _names.Add(name);
         return _byName[name] = _names.Count - 1;
     }
+}
+
+/// <summary>A stack's frames array by instance, with how its leaf reads (GC poll, what the runtime was doing).</summary>
+internal sealed class SameStack : IEqualityComparer<(StackFrame[] Frames, bool GcPoll, NativeWork Why)>
+{
+    public static SameStack Instance { get; } = new();
+
+    public bool Equals((StackFrame[] Frames, bool GcPoll, NativeWork Why) x, (StackFrame[] Frames, bool GcPoll, NativeWork Why) y) =>
+        ReferenceEquals(x.Frames, y.Frames) && x.GcPoll == y.GcPoll && x.Why == y.Why;
+
+    public int GetHashCode((StackFrame[] Frames, bool GcPoll, NativeWork Why) key) =>
+        HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(key.Frames), key.GcPoll, key.Why);
 }
