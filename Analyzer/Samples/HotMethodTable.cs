@@ -16,8 +16,7 @@ internal sealed class HotMethodTable(MethodNames names)
     // Samples/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
     // in the weights, so this is the same sum at a fraction of the per-frame lookups.
     private readonly Dictionary<(StackFrame[] Frames, bool GcPoll, NativeWork Why), int> _stackOf = new(SameStack.Instance);
-    private readonly List<(StackFrame[] Frames, bool GcPoll, NativeWork Why, double Weight)> _stacks = [];
-    private int _expanded;
+    private readonly List<(StackFrame[] Frames, bool GcPoll, NativeWork Why, double? Pending)> _stacks = [];
     // Per method this table has met, in the order it met them (the order the rows were added before numbers, kept
     // for ties): its number (MethodNames), its sums, and the stack that last counted it (recursion counts once per
     // stack, so once per sample). Slots are the table's own: a run meets a few hundred of the trace's methods.
@@ -33,20 +32,22 @@ internal sealed class HotMethodTable(MethodNames names)
         if (_stackOf.TryGetValue(key, out var i))
         {
             var s = _stacks[i];
-            _stacks[i] = s with { Weight = s.Weight + weight };
+            _stacks[i] = s with { Pending = (s.Pending ?? 0) + weight };
             return;
         }
         _stackOf[key] = _stacks.Count;
         _stacks.Add((framesLeafFirst, leafIsGcPoll, why, weight));
     }
 
-    /// <summary>Every stack added since the last read, into the methods' sums, in the order the stacks were first met.</summary>
+    /// <summary>The weight added since the last read, stack by stack in the order they were first met, into the methods' sums.</summary>
     private void Expand()
     {
-        for (; _expanded < _stacks.Count; _expanded++)
+        for (var i = 0; i < _stacks.Count; i++)
         {
-            var (frames, gcPoll, why, weight) = _stacks[_expanded];
-            Expand(frames, weight, gcPoll, why);
+            // Null: nothing added since the last read (a zero weight still makes the stack's rows, as it always did).
+            if (_stacks[i] is not (var frames, var gcPoll, var why, double pending)) continue;
+            Expand(frames, pending, gcPoll, why);
+            _stacks[i] = (frames, gcPoll, why, null);
         }
     }
 
