@@ -48,7 +48,7 @@ public sealed partial class TraceAnalyzer
                 if (_threads.TryGetValue(thread.ThreadID, out var t) && !string.IsNullOrEmpty(thread.ThreadInfo)) t.Name = thread.ThreadInfo;
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
             var process = analysis.Process;
-            (process.Gen0, process.Gen1, process.Gen2) = _gcs.Counts();
+            (process.Gen0, process.Gen1, process.Gen2) = Runtime.Gcs.Counts();
             process.GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs);
             process.MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs);
         }

@@ -12,8 +12,8 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// One pass over a trace: finds each run's window (the marker thread's wait, named by the run EventSource) and
-/// charges CPU samples, allocations, exceptions, contention and JIT inside it to that run; GCs come from
-/// TraceEvent's GC state machine afterwards. Events are handled in time order, so only the open run is touched.
+/// charges CPU samples, allocations, exceptions, contention and JIT inside it to that run; GCs and their pauses are
+/// assigned to runs afterwards. Events are handled in time order, so only the open run is touched.
 /// </summary>
 public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 {
@@ -159,11 +159,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly SampleWeigher _weigher = new();
         private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
-        private readonly RuntimeSuspensions _suspensions = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
-        private List<Interval> GcPauseList => _suspensions.GcPauses;
-        private readonly Processing.Collectors.GcCollections _gcs = new();
-        private Version? _runtimeVersion;
+        private List<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
@@ -183,23 +180,20 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             SubscribeCollectors(source);
             SubscribeRuntimeWork(source);
-            // Runtime suspensions (Timeline/RuntimeSuspensions): GC pauses, and the sampler's and tiering's own.
-            source.Clr.GCSuspendEEStart += e =>
-            {
-                if (InProcess(e)) _suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
-                    forGc: e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
-            };
-            source.Clr.GCSuspendEEStop += e => { if (InProcess(e)) _suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec); };
+            // Runtime suspensions (Timeline/RuntimeSuspensions): GC pauses, and the sampler's and tiering's own; and the GCs.
+            source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
+                forGc: e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
+            source.Clr.GCSuspendEEStop += e => RuntimeOf(e).Suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec);
             source.Clr.GCStart += e =>
             {
-                if (!InProcess(e)) return;
-                _gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, _suspensions.AnyOpen);
-                _suspensions.GcStarted(e.ThreadID);
+                var runtime = RuntimeOf(e);
+                runtime.Gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, runtime.Suspensions.AnyOpen);
+                runtime.Suspensions.GcStarted(e.ThreadID);
             };
-            source.Clr.RuntimeStart += OnRuntimeStart;
-            new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).RuntimeStart += OnRuntimeStart;
-            source.Clr.GCRestartEEStart += e => { if (InProcess(e)) _suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec); };
-            source.Clr.GCRestartEEStop += e => { if (InProcess(e)) _suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec); };
+            source.Clr.GCRestartEEStart += e => RuntimeOf(e).Suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.GCRestartEEStop += e => RuntimeOf(e).Suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.RuntimeStart += e => RuntimeOf(e).Started(e);
+            new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).RuntimeStart += e => RuntimeOf(e).Started(e);
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
@@ -267,16 +261,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
         }
 
-        /// <summary>
-        /// The runtime's version, as TraceEvent's runtime analysis spells it ("V 10.0.1226.42308"): from the runtime's
-        /// start or rundown event, a later one replacing it only if it carries a QFE number.
-        /// </summary>
-        private void OnRuntimeStart(Microsoft.Diagnostics.Tracing.Parsers.Clr.RuntimeInformationTraceData e)
-        {
-            if (!InProcess(e) || (_runtimeVersion is not null && e.VMQfeNumber == 0)) return;
-            _runtimeVersion = new Version(e.VMMajorVersion, e.VMMinorVersion, e.VMBuildNumber, e.VMQfeNumber);
-        }
-
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
         private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or Harness.BdnIterations.CaseNotYetNamed;
 
@@ -294,7 +278,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             ChargeCpu(kernel);
             FinishWholeTrace();
             Timeline.GcPauses.AddRange(GcPauseList);
-            Timeline.OtherSuspensions.AddRange(_suspensions.Other);
+            Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
             var trace = analysis.Trace;
             trace.Events = _events;
             // A trace cut before its last event's header can report an end before its start: no duration then.
@@ -302,7 +286,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             trace.EventsLost = log.EventsLost;
             var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == _processId && _processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
             if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
-            trace.RuntimeVersion = _runtimeVersion is { } v ? $"V {v.Major}.{v.Minor}.{v.Build}.{v.Revision}" : null;
+            trace.RuntimeVersion = Runtime.Version;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_switches is { LostSwitches: > 0 } lost) analysis.WarningList.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");

@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 
 /// <summary>
-/// GCs per run, once the pass is over (TraceEvent's GC state machine has them all then): a GC is the run's whose
+/// GCs per run, once the pass is over (Collectors/GcCollections has them all then): a GC is the run's whose
 /// window holds its start, edges included; pause time is clipped to each window, as GC.GetTotalPauseDuration deltas
 /// are (a background GC that starts in one run may pause again in the next).
 /// </summary>
