@@ -9,7 +9,10 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 
 public sealed partial class TraceAnalyzer
 {
-    /// <summary>GC pauses: suspensions that ran a GC, clipped to run windows and taken out of sample gaps.</summary>
+    /// <summary>
+    /// The runtime's suspensions, GCs and version, per process; then GC counts and pauses clipped to run windows (and
+    /// taken out of sample gaps by the charge).
+    /// </summary>
     private sealed partial class PassState
     {
         // Per process: an ETW trace holds the whole machine and names the benchmark's process only at its first
@@ -17,22 +20,33 @@ public sealed partial class TraceAnalyzer
         // after the pass. An EventPipe trace is one process.
         private readonly Dictionary<int, ProcessRuntime> _runtimes = [];
 
-        private ProcessRuntime RuntimeOf(TraceEvent e)
+        private ProcessRuntime RuntimeOf(TraceEvent e) => RuntimeOf(etw ? e.ProcessID : 0);
+
+        /// <summary>The benchmark process's runtime (after the pass: on ETW the process is known from its first RunStart).</summary>
+        private ProcessRuntime Runtime => RuntimeOf(etw ? _processId : 0);
+
+        private ProcessRuntime RuntimeOf(int processId)
         {
-            var id = etw ? e.ProcessID : 0;
-            if (!_runtimes.TryGetValue(id, out var runtime)) _runtimes[id] = runtime = new ProcessRuntime();
+            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime();
             return runtime;
         }
 
-        /// <summary>The benchmark process's runtime (after the pass: on ETW the process is known from its first RunStart).</summary>
-        private ProcessRuntime Runtime
+        /// <summary>Runtime suspensions (Timeline/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
+        private void SubscribeRuntime(TraceLogEventSource source)
         {
-            get
+            source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
+                forGc: e.Reason is GCSuspendEEReason.SuspendForGC or GCSuspendEEReason.SuspendForGCPrep);
+            source.Clr.GCSuspendEEStop += e => RuntimeOf(e).Suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.GCStart += e =>
             {
-                var id = etw ? _processId : 0;
-                if (!_runtimes.TryGetValue(id, out var runtime)) _runtimes[id] = runtime = new ProcessRuntime();
-                return runtime;
-            }
+                var runtime = RuntimeOf(e);
+                runtime.Gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, runtime.Suspensions.AnyOpen);
+                runtime.Suspensions.GcStarted(e.ThreadID);
+            };
+            source.Clr.GCRestartEEStart += e => RuntimeOf(e).Suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.GCRestartEEStop += e => RuntimeOf(e).Suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.RuntimeStart += e => RuntimeOf(e).Started(e);
+            new ClrRundownTraceEventParser(source).RuntimeStart += e => RuntimeOf(e).Started(e);
         }
 
         private void AssignGcs()

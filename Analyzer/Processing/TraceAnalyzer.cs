@@ -180,20 +180,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             SubscribeCollectors(source);
             SubscribeRuntimeWork(source);
-            // Runtime suspensions (Timeline/RuntimeSuspensions): GC pauses, and the sampler's and tiering's own; and the GCs.
-            source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
-                forGc: e.Reason is Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGC or Microsoft.Diagnostics.Tracing.Parsers.Clr.GCSuspendEEReason.SuspendForGCPrep);
-            source.Clr.GCSuspendEEStop += e => RuntimeOf(e).Suspensions.Suspended(e.ThreadID, e.TimeStampRelativeMSec);
-            source.Clr.GCStart += e =>
-            {
-                var runtime = RuntimeOf(e);
-                runtime.Gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, runtime.Suspensions.AnyOpen);
-                runtime.Suspensions.GcStarted(e.ThreadID);
-            };
-            source.Clr.GCRestartEEStart += e => RuntimeOf(e).Suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec);
-            source.Clr.GCRestartEEStop += e => RuntimeOf(e).Suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec);
-            source.Clr.RuntimeStart += e => RuntimeOf(e).Started(e);
-            new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).RuntimeStart += e => RuntimeOf(e).Started(e);
+            SubscribeRuntime(source);
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>

@@ -15,7 +15,7 @@ internal sealed class HotMethodTable(MethodNames names)
     // Samples are added up per distinct stack first (a source hands out one frames array per named stack,
     // Samples/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
     // in the weights, so this is the same sum at a fraction of the per-frame lookups.
-    private readonly Dictionary<(StackFrame[] Frames, bool GcPoll, NativeWork Why), int> _stackOf = new(SameStack.Instance);
+    private readonly Dictionary<(StackFrame[] Frames, (bool GcPoll, NativeWork Why) Reading), int> _stackOf = new(SameFrames<(bool, NativeWork)>.Instance);
     private readonly List<(StackFrame[] Frames, bool GcPoll, NativeWork Why, double? Pending)> _stacks = [];
     // Per method this table has met, in the order it met them (the order the rows were added before numbers, kept
     // for ties): its number (MethodNames), its sums, and the stack that last counted it (recursion counts once per
@@ -28,7 +28,7 @@ internal sealed class HotMethodTable(MethodNames names)
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
     public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why = NativeWork.None)
     {
-        var key = (framesLeafFirst, leafIsGcPoll, why);
+        var key = (framesLeafFirst, (leafIsGcPoll, why));
         if (_stackOf.TryGetValue(key, out var i))
         {
             var s = _stacks[i];
@@ -152,16 +152,4 @@ internal sealed class MethodNames
         _names.Add(name);
         return _byName[name] = _names.Count - 1;
     }
-}
-
-/// <summary>A stack's frames array by instance, with how its leaf reads (GC poll, what the runtime was doing).</summary>
-internal sealed class SameStack : IEqualityComparer<(StackFrame[] Frames, bool GcPoll, NativeWork Why)>
-{
-    public static SameStack Instance { get; } = new();
-
-    public bool Equals((StackFrame[] Frames, bool GcPoll, NativeWork Why) x, (StackFrame[] Frames, bool GcPoll, NativeWork Why) y) =>
-        ReferenceEquals(x.Frames, y.Frames) && x.GcPoll == y.GcPoll && x.Why == y.Why;
-
-    public int GetHashCode((StackFrame[] Frames, bool GcPoll, NativeWork Why) key) =>
-        HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(key.Frames), key.GcPoll, key.Why);
 }

@@ -16,7 +16,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 {
     // By the frames array's instance: a source hands out one array per distinct stack (per run only where it
     // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
-    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = new(SameFrames.Instance);
+    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = new(SameFrames<NativeWork>.Instance);
     private readonly Dictionary<int, string?> _serializerOfStack = [];
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
@@ -170,14 +170,4 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         if (!charges.NameVotes.TryGetValue(run, out var votes)) charges.NameVotes[run] = votes = new(StringComparer.Ordinal);
         votes[serializer] = votes.GetValueOrDefault(serializer) + weight;
     }
-}
-
-/// <summary>A stack's frames and what its native code was doing, by the array's instance (frames arrays are never changed once handed out).</summary>
-internal sealed class SameFrames : IEqualityComparer<(StackFrame[] Frames, NativeWork Why)>
-{
-    public static SameFrames Instance { get; } = new();
-
-    public bool Equals((StackFrame[] Frames, NativeWork Why) x, (StackFrame[] Frames, NativeWork Why) y) => ReferenceEquals(x.Frames, y.Frames) && x.Why == y.Why;
-
-    public int GetHashCode((StackFrame[] Frames, NativeWork Why) key) => HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(key.Frames), key.Why);
 }
