@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Tests.Cli;
 public sealed class SymbolsOptionTests : IDisposable
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);
-    private static string KernelZip => Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", "kernel-session.zip");
+    private static string KernelZip => Repo.Golden("kernel-session.zip");
     private readonly string _dir = Repo.NewTempDir("symopt");
 
     public void Dispose() => Directory.Delete(_dir, recursive: true);

@@ -13,6 +13,17 @@ public static class Repo
     public static string WorkloadDll(string name) =>
         Path.Combine(BinDir.Replace(Path.Combine("Tests", "bin"), Path.Combine("Tests", "Workloads", name, "bin"), StringComparison.Ordinal), name + ".dll");
 
+    /// <summary>A committed golden file (Tests/Fixtures/Golden): a recording's zip, or its expected output.</summary>
+    public static string Golden(string fileName) => Path.Combine(Root, "Tests", "Fixtures", "Golden", fileName);
+
+    /// <summary>A copy of a golden recording's zip in <paramref name="dir"/> (the analyzer may write its cache beside it).</summary>
+    public static string CopyGoldenRecording(string recording, string dir)
+    {
+        var zip = Path.Combine(dir, recording + ".zip");
+        File.Copy(Golden(recording + ".zip"), zip);
+        return zip;
+    }
+
     public static string NewTempDir(string prefix)
     {
         var dir = Path.Combine(Path.GetTempPath(), $"esp-test-{prefix}-{Guid.NewGuid():N}");

@@ -25,7 +25,7 @@ public sealed partial class GoldenAnalysisTests
     [MemberData(nameof(Cases))]
     public void Analysis_equals_the_captured_output(string recording, string format)
     {
-        var expectedPath = Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", $"{recording}.{(format == "text" ? "txt" : format)}");
+        var expectedPath = Repo.Golden($"{recording}.{(format == "text" ? "txt" : format)}");
         var actual = Analyze(recording, format);
         if (Environment.GetEnvironmentVariable("ESP_UPDATE_GOLDEN") == "1")
         {
@@ -47,8 +47,7 @@ public sealed partial class GoldenAnalysisTests
         var dir = Repo.NewTempDir("golden");
         try
         {
-            var zip = Path.Combine(dir, recording + ".zip");
-            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            var zip = Repo.CopyGoldenRecording(recording, dir);
             var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", format, "--top", "15", "--no-cache");
             Assert.True(outcome.ExitCode == 0, $"exit {outcome.ExitCode}: {outcome.StdErr}");
             return Mask(outcome.StdOut.ReplaceLineEndings("\n"), dir);
@@ -91,8 +90,7 @@ public sealed class GoldenEventCountTests
         var dir = Repo.NewTempDir("golden-events");
         try
         {
-            var zip = Path.Combine(dir, recording + ".zip");
-            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            var zip = Repo.CopyGoldenRecording(recording, dir);
             using var input = EtwSerializerProfiler.Analyzer.Input.TraceInput.Open(zip);
             long raw = 0;
             using (var source = new Microsoft.Diagnostics.Tracing.EventPipeEventSource(input.TracePath))

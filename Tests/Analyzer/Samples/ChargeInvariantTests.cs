@@ -28,8 +28,7 @@ public sealed class ChargeInvariantTests
         var dir = Repo.NewTempDir("invariant");
         try
         {
-            var zip = Path.Combine(dir, recording + ".zip");
-            File.Copy(Path.Combine(Repo.Root, "Tests", "Fixtures", "Golden", recording + ".zip"), zip);
+            var zip = Repo.CopyGoldenRecording(recording, dir);
             var speedscope = Path.Combine(dir, "speedscope");
             var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", "json", "--speedscope", speedscope, "--no-cache");
             Assert.True(outcome.ExitCode == 0, outcome.StdErr);
