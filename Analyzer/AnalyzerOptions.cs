@@ -13,8 +13,13 @@ public sealed record AnalyzerOptions
     public bool StackTagsOnly { get; init; }
     /// <summary>Collect hot methods (exclusive/inclusive) for --top.</summary>
     public bool CollectHotMethods { get; init; }
-    /// <summary>Reuse/keep the .etlx conversion next to the trace so a second analysis is fast.</summary>
+    /// <summary>Reuse/keep the .etlx conversion next to the trace so a second analysis is fast (when one is made: see <see cref="ThroughTraceLog"/>).</summary>
     public bool CacheEtlx { get; init; } = true;
+    /// <summary>
+    /// Read an EventPipe trace by converting it to .etlx (TraceLog), as ETW traces are, instead of one raw pass;
+    /// the raw pass falls back to this by itself where it could differ. For tests that compare the two.
+    /// </summary>
+    public bool ThroughTraceLog { get; init; }
     /// <summary>Charge CPU from the trace folder's kernel session (perf) when there is one; false = EventPipe's sampler only.</summary>
     public bool UseKernelSession { get; init; } = true;
     /// <summary>

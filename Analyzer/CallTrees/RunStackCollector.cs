@@ -109,7 +109,7 @@ public static class RunStackCollector
             for (var i = sample.Frames.Length - 1; i >= 0; i--)
             {
                 var f = sample.Frames[i];
-                if (f is { Module: "?", Method: StackResolver.Unresolved }) continue; // the unwinder's end of the chain
+                if (f is { Module: "?", Method: StackTags.StackFrame.Unresolved }) continue; // the unwinder's end of the chain
                 var (index, name) = Frame(f);
                 stack = Source.Interner.CallStackIntern(index, stack);
                 _names.Add(name);
@@ -130,7 +130,7 @@ public static class RunStackCollector
         private (StackSourceFrameIndex, string) Frame(StackTags.StackFrame f)
         {
             if (_frames.TryGetValue(f, out var known)) return known;
-            var display = StackResolver.Display(f);
+            var display = f.Display;
             var bang = display.IndexOf('!', StringComparison.Ordinal);
             var index = Source.Interner.FrameIntern(display[(bang + 1)..], Source.Interner.ModuleIntern(display[..bang]));
             return _frames[f] = (index, display);

@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Input;
 
@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// </summary>
 internal static class TracePass
 {
-    public static void ProcessReadable(TraceLogEventSource source, TraceAnalysis analysis)
+    public static void ProcessReadable(TraceEventDispatcher source, TraceAnalysis analysis)
     {
         try
         {

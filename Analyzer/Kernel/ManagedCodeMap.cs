@@ -69,9 +69,12 @@ internal sealed class ManagedCodeMap
     {
         private readonly Dictionary<ulong, (Method Method, long ModuleId)> _byStart = [];
         private readonly Dictionary<long, string> _modules = [];
+        private Action<Method>? _loaded;
 
-        public void Subscribe(TraceEventSource source)
+        /// <param name="loaded">Told of each method as it is added (with its module still "?"), for names needed before the pass ends.</param>
+        public void Subscribe(TraceEventSource source, Action<Method>? loaded = null)
         {
+            _loaded = loaded;
             source.Clr.LoaderModuleLoad += e => _modules[e.ModuleID] = FileName(e.ModuleILPath);
             var rundown = new ClrRundownTraceEventParser(source);
             rundown.LoaderModuleDCStop += e => _modules.TryAdd(e.ModuleID, FileName(e.ModuleILPath));
@@ -90,7 +93,9 @@ internal sealed class ManagedCodeMap
         {
             if (e.MethodSize <= 0) return;
             var name = FullName(e.MethodNamespace, e.MethodName, e.MethodSignature);
-            _byStart[e.MethodStartAddress] = (new Method(e.MethodStartAddress, (uint)e.MethodSize, name, "?", tier, loadedMs), e.ModuleID);
+            var method = new Method(e.MethodStartAddress, (uint)e.MethodSize, name, "?", tier, loadedMs);
+            _byStart[e.MethodStartAddress] = (method, e.ModuleID);
+            _loaded?.Invoke(method);
         }
 
         private static string FileName(string path) => string.IsNullOrEmpty(path) ? "?" : Path.GetFileName(path);

@@ -2,7 +2,6 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
@@ -26,26 +25,54 @@ public sealed partial class TraceAnalyzer
 
         /// <summary>The managed code map, once the pass is over.</summary>
         public Kernel.ManagedCodeMap Code => _codeMap ??= _code.Build();
-        /// <summary>The trace's stacks as the samples read them: whether an event's stack is the benchmark's measured work is answered once, for both.</summary>
-        private readonly TraceLogStacks _sampleStacks = new(log, stacks ?? new StackResolver(log, null));
+        /// <summary>
+        /// Sites named from stacks (exceptions, lock waits) are counted once the code map names them: at once when it
+        /// is known before the pass (TraceLog's), at the start of <see cref="Finish"/> for a raw EventPipe pass, whose
+        /// rundown comes last; in event order either way, with the run and thread found at the event.
+        /// </summary>
+        private readonly List<Action> _untilNamed = [];
 
-        private void SubscribeCollectors(TraceLogEventSource source)
+        private void WhenNamed(Action count)
         {
-            _code.Subscribe(source);
+            if (stacks is RawEventPipeStacks) _untilNamed.Add(count);
+            else count();
+        }
+
+        private void CountNamedSites()
+        {
+            foreach (var count in _untilNamed) count();
+            _untilNamed.Clear();
+        }
+
+        private void SubscribeCollectors(TraceEventDispatcher source)
+        {
+            _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
             source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, e.TypeName);
             source.Clr.ExceptionStart += e =>
             {
-                var stack = e.CallStackIndex();
-                var frame = stacks is null ? ExceptionCollector.UnknownFrame : ExceptionCollector.ThrowerOf(stacks.Frames(stack));
-                _exceptions.Thrown(RunOf(e), ThreadOf(e), new ExceptionSite(e.ExceptionType, frame, TagOf(stack)));
+                var stack = stacks.StackOf(e);
+                var (run, thread, type) = (RunOf(e, stack), ThreadOf(e), e.ExceptionType);
+                WhenNamed(() =>
+                {
+                    var frame = Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : ExceptionCollector.UnknownFrame;
+                    _exceptions.Thrown(run, thread, new ExceptionSite(type, frame, stacks.Tag(stack)));
+                });
             };
             source.Clr.ContentionStart += e =>
             {
-                var stack = e.CallStackIndex();
-                var taker = stacks is null || stack == CallStackIndex.Invalid ? ExceptionCollector.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
-                _contention.Start(e.ThreadID, e.TimeStampRelativeMSec, new CodeSite(taker, TagOf(stack)), inRun: RunOf(e) is not null);
+                var stack = stacks.StackOf(e);
+                var (threadId, ms, inRun) = (e.ThreadID, e.TimeStampRelativeMSec, RunOf(e, stack) is not null);
+                WhenNamed(() =>
+                {
+                    var taker = !Named || stack < 0 ? ExceptionCollector.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
+                    _contention.Start(threadId, ms, new CodeSite(taker, stacks.Tag(stack)), inRun);
+                });
             };
-            source.Clr.ContentionStop += e => _contention.Stop(e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
+            source.Clr.ContentionStop += e =>
+            {
+                var (threadId, ms, open, thread) = (e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
+                WhenNamed(() => _contention.Stop(threadId, ms, open, thread));
+            };
             source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
             source.Clr.MethodLoadVerbose += e =>
             {
@@ -54,6 +81,7 @@ public sealed partial class TraceAnalyzer
             };
         }
 
-        private string TagOf(CallStackIndex stack) => stacks?.Tag(stack) ?? StackTagMatcher.Other;
+        /// <summary>Stack tags were given: the pass names code from stacks (without them it never did).</summary>
+        private bool Named => stacks.Matcher is not null;
     }
 }

@@ -62,8 +62,7 @@ public sealed partial class TraceAnalyzer
 
         private SampleStream EventPipeStream()
         {
-            _sampleStacks.Code = Code;
-            return new(CpuSourceKind.EventPipe, _eventPipeSamples, _sampleStacks, 0);
+            return new(CpuSourceKind.EventPipe, _eventPipeSamples, stacks, 0);
         }
 
         /// <summary>

@@ -2,7 +2,6 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
@@ -32,7 +31,7 @@ public sealed partial class TraceAnalyzer
         }
 
         /// <summary>Runtime suspensions (Timeline/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
-        private void SubscribeRuntime(TraceLogEventSource source)
+        private void SubscribeRuntime(TraceEventDispatcher source)
         {
             source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
                 forGc: e.Reason is GCSuspendEEReason.SuspendForGC or GCSuspendEEReason.SuspendForGCPrep);

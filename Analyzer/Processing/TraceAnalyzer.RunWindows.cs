@@ -2,7 +2,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
+using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
@@ -47,26 +47,36 @@ public sealed partial class TraceAnalyzer
 
         private void OnWaitStart(TraceEvent e)
         {
-            var stack = e.CallStackIndex();
-            _windows.WaitStart(e.ThreadID, e.TimeStampRelativeMSec, MarkerMethodOf(stack), stacks is not null && stack != CallStackIndex.Invalid);
+            var stack = stacks.StackOf(e);
+            _windows.WaitStart(e.ThreadID, e.TimeStampRelativeMSec, MarkerMethodOf(stack), Named && stack >= 0);
         }
 
         private void OnWaitStop(TraceEvent e) => _windows.WaitStop(e.ThreadID, e.TimeStampRelativeMSec);
 
-        private string? MarkerMethodOf(CallStackIndex stack)
+        private string? MarkerMethodOf(int stack)
         {
-            if (stacks is null || stack == CallStackIndex.Invalid) return null;
+            if (!Named || stack < 0) return null;
             if (_markerMethodByStack.TryGetValue(stack, out var m)) return m;
-            m = null;
-            foreach (var f in stacks.Frames(stack))
-            {
-                if (!f.Method.Contains("MarkerThread", StringComparison.Ordinal)) continue;
-                m = MarkerMethods.FirstOrDefault(name => f.Method.Contains("." + name + "(", StringComparison.Ordinal));
-                if (m is not null) break;
-            }
+            m = MarkerMethodIn(stacks.Frames(stack));
             _markerMethodByStack[stack] = m;
             return m;
         }
+
+        internal static string? MarkerMethodIn(StackFrame[] frames)
+        {
+            foreach (var f in frames)
+            {
+                if (!IsMarkerMethod(f.Method)) continue;
+                if (MarkerMethods.FirstOrDefault(name => f.Method.Contains("." + name + "(", StringComparison.Ordinal)) is { } m) return m;
+            }
+            return null;
+        }
+
+        /// <summary>
+        /// A raw pass named the marker's waits before its rundown: the same answers with every method named, or the
+        /// trace is analyzed again through TraceLog (<see cref="RawPassUnsure"/>).
+        /// </summary>
+        private bool MarkerAnswersHold() => _markerMethodByStack.All(p => MarkerMethodIn(stacks.Frames(p.Key)) == p.Value);
 
         /// <summary>
         /// Warm-up runs: as the run events say (version 1: the benchmark warms each case to steady state, a variable

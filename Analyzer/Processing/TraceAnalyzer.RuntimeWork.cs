@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Samples;
-using Microsoft.Diagnostics.Tracing.Etlx;
+
+using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
@@ -16,7 +17,7 @@ public sealed partial class TraceAnalyzer
         /// <summary>Type load events were in the trace (the profile enables TypeDiagnostic): type loading can be told apart.</summary>
         private bool _sawTypeLoads;
 
-        private void SubscribeRuntimeWork(TraceLogEventSource source)
+        private void SubscribeRuntimeWork(TraceEventDispatcher source)
         {
             // JIT spans come from JitCollector's pairs (SubscribeCollectors): the events are paired in one place.
             source.Clr.TypeLoadStart += e =>

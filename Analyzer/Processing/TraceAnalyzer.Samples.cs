@@ -1,13 +1,12 @@
 using EtwSerializerProfiler.Analyzer.Samples;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
 public sealed partial class TraceAnalyzer
 {
     /// <summary>
-    /// The pass only collects the samplers' samples (TraceLog's: EventPipe's SampleProfiler, ETW's profile
+    /// The pass only collects the samplers' samples (EventPipe's SampleProfiler, ETW's profile
     /// interrupts); they are charged once the run windows and GC pauses are all known (<see cref="SampleCharger"/>).
     /// </summary>
     private sealed partial class PassState
@@ -22,7 +21,7 @@ public sealed partial class TraceAnalyzer
             // Every sample moves the thread's clock, managed or not: a sample stands for the time since the thread's previous one.
             var since = _weigher.Previous(e.ThreadID, now);
             if (!IsManagedSample(e)) return;
-            _eventPipeSamples.Add(new CpuSample(e.ThreadID, now, (int)e.CallStackIndex(), InGc: false, since, _weigher.CapMs));
+            _eventPipeSamples.Add(new CpuSample(e.ThreadID, now, stacks.StackOf(e), InGc: false, since, _weigher.CapMs));
         }
 
         /// <summary>A kernel profile interrupt: on-CPU time, one sampling interval per sample, any thread of the process.</summary>
@@ -31,7 +30,7 @@ public sealed partial class TraceAnalyzer
             if (!InProcess(e)) return;
             _samples++;
             var t = e.TimeStampRelativeMSec;
-            _etwSamples.Add(new CpuSample(e.ThreadID, t, (int)e.CallStackIndex(), InGc: false, t, kernelSampleMs));
+            _etwSamples.Add(new CpuSample(e.ThreadID, t, stacks.StackOf(e), InGc: false, t, kernelSampleMs));
         }
 
         private static bool IsManagedSample(TraceEvent e)

@@ -1,6 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
@@ -44,8 +43,8 @@ public sealed partial class TraceAnalyzer
         private void FinishWholeTrace()
         {
             if (analysis.Runs.Count == 0) SayWhatIsMissing();
-            foreach (var thread in log.Threads)
-                if (_threads.TryGetValue(thread.ThreadID, out var t) && !string.IsNullOrEmpty(thread.ThreadInfo)) t.Name = thread.ThreadInfo;
+            foreach (var (id, t) in _threads)
+                if (facts.ThreadName(id) is { } name) t.Name = name;
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
             var process = analysis.Process;
             (process.Gen0, process.Gen1, process.Gen2) = Runtime.Gcs.Counts();

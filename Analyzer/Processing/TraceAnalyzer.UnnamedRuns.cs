@@ -1,6 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Model;
-using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
@@ -16,7 +15,7 @@ public sealed partial class TraceAnalyzer
             if (unnamed.Count == 0) return;
             var names = StackTagRunNames.Apply(unnamed, _cpu?.NameVotes ?? new Dictionary<RunAnalysis, Dictionary<string, double>>());
             analysis.Trace.InferredNames = names;
-            if (stacks is null) analysis.WarningList.Add("runs found from the marker's waits cannot be named: no stack tags");
+            if (!Named) analysis.WarningList.Add("runs found from the marker's waits cannot be named: no stack tags");
             else if (names.Unnamed > 0) analysis.WarningList.Add($"{names.Unnamed} run(s) found from the marker's waits had no samples in serializer code to name them, nor a named run of their operation: left as {StackTagRunNames.Unnamed}");
             // --serializers applies to the inferred names too.
             analysis.RunList.RemoveAll(r => !options.Includes(r.Key.Serializer));

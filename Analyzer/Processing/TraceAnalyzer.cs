@@ -25,6 +25,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public const string GcTag = StackTagMatcher.Gc;
     private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
+    /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
+    internal static bool IsMarkerMethod(string method) => method.Contains("MarkerThread", StringComparison.Ordinal);
+
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
@@ -33,6 +36,36 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
         var tags = stackTags.Load();
         var matcher = tags is null ? null : new StackTagMatcher(tags);
+        var analysis = NewAnalysis(input, tags);
+
+        // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
+        var kernelWarnings = new List<string>();
+        if (symbols?.Useless is { } useless) kernelWarnings.Add(useless);
+        if (symbols is { Useless: null })
+            progress?.Report($"naming native frames again beside the EventPipe trace: perf script on {Common.TraceFolderLayout.KernelData} with debug files for {symbols.Describe()}...");
+        else if (input.KernelScriptPath is { } script && options.UseKernelSession)
+            progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
+        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
+        var etw = input.Format == TraceFormat.Etl;
+        using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
+        var state = pass.State;
+        var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
+        analysis.WarningList.AddRange(kernelWarnings);
+        state.Finish(pass.Source, kernel);
+        RefuseUnreadable(input, analysis);
+        JoinInProcessResults(input, analysis);
+        if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
+        if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
+        if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
+            analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+
+        analysis.FindingList.AddRange(Findings.FindingEngine.Detect(analysis));
+        analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
+        return analysis;
+    }
+
+    private static TraceAnalysis NewAnalysis(TraceInput input, StackTagFile? tags)
+    {
         var analysis = new TraceAnalysis
         {
             Trace = new TraceInfo
@@ -48,38 +81,43 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             },
         };
         if (tags is null) analysis.WarningList.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
-
-        // The kernel session needs nothing from the EventPipe pass to be read: read it beside the pass (2 cores).
-        var kernelWarnings = new List<string>();
-        if (symbols?.Useless is { } useless) kernelWarnings.Add(useless);
-        if (symbols is { Useless: null })
-            progress?.Report($"naming native frames again beside the EventPipe trace: perf script on {Common.TraceFolderLayout.KernelData} with debug files for {symbols.Describe()}...");
-        else if (input.KernelScriptPath is { } script && options.UseKernelSession)
-            progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
-        var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
-        using var etlx = OpenTraceLog(input, analysis, progress);
-        var log = etlx.Log;
-        var etw = input.Format == TraceFormat.Etl;
-        // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
-        var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
-        var state = new PassState(analysis, log, matcher is null ? null : new StackResolver(log, matcher), options, etw, kernelSampleMs, progress);
-        var source = log.Events.GetSource();
-        state.Subscribe(source);
-        progress?.Report($"analyzing {log.EventCount:N0} events...");
-        TracePass.ProcessReadable(source, analysis);
-        var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
-        analysis.WarningList.AddRange(kernelWarnings);
-        state.Finish(source, kernel);
-        RefuseUnreadable(input, analysis);
-        JoinInProcessResults(input, analysis);
-        if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
-        if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
-        if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
-            analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
-
-        analysis.FindingList.AddRange(Findings.FindingEngine.Detect(analysis));
-        analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
         return analysis;
+    }
+
+    /// <summary>A finished pass over the trace's events, with what must stay open until <see cref="PassState.Finish"/>.</summary>
+    private sealed class Pass(PassState state, TraceEventDispatcher source, IDisposable owner) : IDisposable
+    {
+        public PassState State => state;
+        public TraceEventDispatcher Source => source;
+        public void Dispose() => owner.Dispose();
+    }
+
+    /// <summary>
+    /// Through TraceLog: an ETW trace (TraceEvent's own reader), or an EventPipe trace the raw pass would not read
+    /// alike, converted to .etlx (EtlxCache: cached by content, the conversion's warnings kept with it).
+    /// </summary>
+    private Pass TraceLogPass(TraceInput input, TraceAnalysis analysis, StackTagMatcher? matcher, IProgress<string>? progress)
+    {
+        var etlx = OpenTraceLog(input, analysis, progress);
+        try
+        {
+            var log = etlx.Log;
+            var etw = input.Format == TraceFormat.Etl;
+            // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
+            var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), options, etw, kernelSampleMs, progress);
+            var source = log.Events.GetSource();
+            state.Subscribe(source);
+            progress?.Report($"analyzing {log.EventCount:N0} events...");
+            TracePass.ProcessReadable(source, analysis);
+            state.CodeKnown();
+            return new Pass(state, source, etlx);
+        }
+        catch
+        {
+            etlx.Dispose();
+            throw;
+        }
     }
 
     /// <summary>
@@ -148,16 +186,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(TraceAnalysis analysis, TraceLog log, StackResolver? stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
+    private sealed partial class PassState(TraceAnalysis analysis, TraceFacts facts, EventStacks stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
     {
-        public StackTagMatcher? Matcher => stacks?.Matcher;
-        private readonly long _progressStep = Math.Max(1, log.EventCount / 10);
+        public StackTagMatcher? Matcher => stacks.Matcher;
+        private readonly long _progressStep = Math.Max(1, facts.EventCount / 10);
         // ETW: run windows from the marker's context switches (what WPA shows; also on .NET Framework, which has no
         // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
         private readonly MarkerSwitchDetector? _switches = etw ? new MarkerSwitchDetector() : null;
         private int _processId;
         private readonly SampleWeigher _weigher = new();
-        private readonly Dictionary<CallStackIndex, string?> _markerMethodByStack = [];
+        private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private List<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
@@ -166,7 +204,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
-        public void Subscribe(TraceLogEventSource source)
+        public void Subscribe(TraceEventDispatcher source)
         {
             source.AllEvents += OnEvent;
             if (_switches is not null)
@@ -191,11 +229,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// while it executes the benchmark's measured call (--threads). Background tier-1 JIT, thread-pool
         /// spinning or the marker itself are not the serializer's cost.
         /// </summary>
-        private RunAnalysis? RunOf(TraceEvent e)
+        private RunAnalysis? RunOf(TraceEvent e, int? stack = null)
         {
             if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
-            return _sampleStacks.IsMeasuredWork((int)e.CallStackIndex()) ? run : null;
+            return stacks.IsMeasuredWork(stack ?? stacks.StackOf(e)) ? run : null;
         }
 
         private void OnEvent(TraceEvent e)
@@ -203,8 +241,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
 #pragma warning restore CS0618
-            if (++_events % _progressStep == 0 && log.EventCount > 1_000_000)
-                progress?.Report($"  {100 * _events / log.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
+            if (++_events % _progressStep == 0 && facts.EventCount > 1_000_000)
+                progress?.Report($"  {100 * _events / facts.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
             if (e.ProviderGuid == ClrProvider)
             {
                 var id = (int)e.ID;
@@ -256,7 +294,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private static int Int(TraceEvent e, string field) =>
             e.PayloadByName(field) is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
 
-        public void Finish(TraceLogEventSource source, Kernel.KernelSession? kernel)
+        /// <summary>
+        /// The end of the pass: the code map is complete (a raw pass reads the rundown last), so stacks are named from
+        /// here on. A raw pass's answers given before that (which waits are the marker's, which helper-thread events
+        /// are measured work) must hold with every method named, else <see cref="RawPassUnsure"/>.
+        /// </summary>
+        public void CodeKnown()
+        {
+            var provisional = stacks.MeasuredAnswers();
+            stacks.Code = Code;
+            if (stacks is RawEventPipeStacks && (!MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
+                throw new RawPassUnsure();
+            CountNamedSites();
+        }
+
+        public void Finish(TraceEventDispatcher source, Kernel.KernelSession? kernel)
         {
             // Partial results are kept only where valid: a run without an end has no duration to report.
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
@@ -270,9 +322,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             trace.Events = _events;
             // A trace cut before its last event's header can report an end before its start: no duration then.
             trace.DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds);
-            trace.EventsLost = log.EventsLost;
-            var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == _processId && _processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
-            if (process is not null) { trace.ProcessName = process.Name; trace.ProcessId = process.ProcessID; }
+            trace.EventsLost = facts.EventsLost;
+            if (facts.Process(etw, _processId) is { } process) (trace.ProcessName, trace.ProcessId) = process;
             trace.RuntimeVersion = Runtime.Version;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();

@@ -1,55 +1,55 @@
-using EtwSerializerProfiler.Analyzer.Kernel;
-using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
-/// Stacks of the samples TraceLog holds (EventPipe's SampleProfiler, ETW's profile interrupts), by CallStackIndex.
-/// A sample's tier is that of its leaf's code in the code the JIT made during the trace (<see cref="Code"/>, known
-/// once the pass is over); a managed leaf outside all of it was never jitted here, so it is precompiled (ReadyToRun).
+/// Stacks as TraceLog holds them (ETW's, and EventPipe's when the trace is converted to .etlx), by CallStackIndex;
+/// frames named from TraceLog's code addresses, one string per module and per method so frames of one method are
+/// the same strings (what the caches keyed by instance, SameStrings and Samples/FrameArrays, share on).
+/// Unresolved frames become "module!?".
 /// </summary>
-internal sealed class TraceLogStacks(TraceLog log, StackResolver resolver) : ISampleStacks
+internal sealed class TraceLogStacks(TraceLog log, StackTagMatcher? matcher) : EventStacks(matcher)
 {
-    private readonly Dictionary<int, StackFrame[]> _frames = [];
-    private readonly Dictionary<int, bool> _measured = [];
-    private readonly FrameArrays _arrays = new();
+    private readonly Dictionary<int, StackFrame> _frameByAddress = [];
+    private readonly Dictionary<ModuleFileIndex, string> _moduleNames = [];
+    private readonly Dictionary<MethodIndex, string> _methodNames = [];
 
-    /// <summary>The code jitted during the trace, with tiers; set when the pass has seen all of it.</summary>
-    public ManagedCodeMap? Code { get; set; }
+    public override int StackOf(TraceEvent e) => (int)e.CallStackIndex();
 
-    public StackFrame[] Frames(int stackId, Model.RunKey? run)
+    protected override int Caller(int stackId) => (int)log.CallStacks.Caller((CallStackIndex)stackId);
+
+    protected override ulong LeafAddress(int stackId) => log.CodeAddresses.Address(log.CallStacks.CodeAddressIndex((CallStackIndex)stackId));
+
+    protected override StackFrame LeafFrame(int stackId) => Frame(log.CallStacks.CodeAddressIndex((CallStackIndex)stackId));
+
+    private StackFrame Frame(CodeAddressIndex address)
     {
-        if (stackId < 0) return [];
-        if (_frames.TryGetValue(stackId, out var frames)) return frames;
-        frames = _arrays.Intern(resolver.FrameSpan((CallStackIndex)stackId));
-        _frames[stackId] = frames;
-        return frames;
+        if (_frameByAddress.TryGetValue((int)address, out var frame)) return frame;
+        var codeAddresses = log.CodeAddresses;
+        var module = codeAddresses.ModuleFile(address);
+        var moduleName = module is null ? "?" : ModuleName(module);
+        var method = codeAddresses.MethodIndex(address);
+        frame = new StackFrame(moduleName, method == MethodIndex.Invalid ? Unresolved : MethodName(method));
+        _frameByAddress[(int)address] = frame;
+        return frame;
     }
 
-    public CodeTier? Tier(int stackId)
+    private string ModuleName(TraceModuleFile module)
     {
-        if (stackId < 0) return null;
-        // A GC-poll helper leaf says where the thread was stopped; the code that ran is its caller's.
-        var stack = (CallStackIndex)stackId;
-        var code = resolver.LeafIsGcPoll(stack) ? log.CallStacks.Caller(stack) : stack;
-        if (code == CallStackIndex.Invalid) return null;
-        var address = log.CodeAddresses.Address(log.CallStacks.CodeAddressIndex(code));
-        return Code?.Find(address)?.Tier ?? CodeTier.ReadyToRun;
+        if (_moduleNames.TryGetValue(module.ModuleFileIndex, out var name)) return name;
+        name = string.IsNullOrEmpty(module.FilePath) ? module.Name : Path.GetFileName(module.FilePath);
+        _moduleNames[module.ModuleFileIndex] = name;
+        return name;
     }
 
-    public bool LeafUnnamed(int stackId) => resolver.LeafUnresolved((CallStackIndex)stackId);
-
-    public bool LeafIsGcPoll(int stackId) => stackId >= 0 && resolver.LeafIsGcPoll((CallStackIndex)stackId);
-
-    public bool IsMeasuredWork(int stackId)
+    private string MethodName(MethodIndex method)
     {
-        if (stackId < 0) return false;
-        if (_measured.TryGetValue(stackId, out var measured)) return measured;
-        measured = MeasuredCalls.Any(Frames(stackId, null));
-        _measured[stackId] = measured;
-        return measured;
+        if (_methodNames.TryGetValue(method, out var name)) return name;
+        name = log.CodeAddresses.Methods.FullMethodName(method);
+        if (string.IsNullOrEmpty(name)) name = Unresolved;
+        _methodNames[method] = name;
+        return name;
     }
 }
