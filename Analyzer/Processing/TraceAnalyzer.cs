@@ -189,7 +189,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private sealed partial class PassState(TraceAnalysis analysis, TraceFacts facts, EventStacks stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
     {
         public StackTagMatcher? Matcher => stacks.Matcher;
-        private readonly long _progressStep = Math.Max(1, facts.EventCount / 10);
+        // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
+        private readonly long _progressStep = facts.EventCount > 0 ? Math.Max(1, facts.EventCount / 10) : 1_000_000;
         // ETW: run windows from the marker's context switches (what WPA shows; also on .NET Framework, which has no
         // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
         private readonly MarkerSwitchDetector? _switches = etw ? new MarkerSwitchDetector() : null;
@@ -221,6 +222,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             SubscribeRuntime(source);
         }
 
+        private void ReportProgress()
+        {
+            if (facts.EventCount > 1_000_000) progress?.Report($"  {100 * _events / facts.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
+            else if (facts.EventCount == 0) progress?.Report($"  {_events:N0} events, {analysis.Runs.Count} runs");
+        }
+
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
         private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
 
@@ -241,8 +248,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
 #pragma warning restore CS0618
-            if (++_events % _progressStep == 0 && facts.EventCount > 1_000_000)
-                progress?.Report($"  {100 * _events / facts.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
+            if (++_events % _progressStep == 0) ReportProgress();
             if (e.ProviderGuid == ClrProvider)
             {
                 var id = (int)e.ID;

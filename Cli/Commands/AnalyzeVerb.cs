@@ -34,7 +34,8 @@ public static class AnalyzeVerb
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
         var top = OptionTypes.Int("--top", "the N hottest methods per serializer and operation (use with --serializers)", 0, min: 0, max: 10_000);
-        var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace (it makes a second analysis fast)" };
+        var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
+        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower, the same figures" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
         var speedscope = new Option<string?>(SpeedscopeExporter.Option)
         {
@@ -46,7 +47,7 @@ public static class AnalyzeVerb
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, noCache, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -64,6 +65,7 @@ public static class AnalyzeVerb
                     StackTagsOnly = parse.GetValue(common.StackTagsOnly),
                     CollectHotMethods = parse.GetValue(top) > 0,
                     CacheEtlx = !parse.GetValue(noCache),
+                    ThroughTraceLog = parse.GetValue(etlx),
                     UseKernelSession = !parse.GetValue(noKernel),
                     SymbolFolders = parse.GetValue(common.Symbols)!,
                 },

@@ -5,7 +5,10 @@ using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Robustness;
 
-/// <summary>The .etlx cache next to a trace: used only when it is this trace's, and it keeps what the first analysis found.</summary>
+/// <summary>
+/// The .etlx cache next to a trace: used only when it is this trace's, and it keeps what the first analysis found. A
+/// clean EventPipe trace is read in one raw pass without it; a cut one, or any with --etlx, is converted.
+/// </summary>
 [EndToEnd]
 [Collection(DamagedInputCollection.Name)]
 public sealed class EtlxCacheTests(DamagedInputSource source)
@@ -48,7 +51,7 @@ public sealed class EtlxCacheTests(DamagedInputSource source)
         File.Move(EtlxCache.RecordPath(other), EtlxCache.RecordPath(trace));
         File.SetLastWriteTimeUtc(EtlxCache.CachePath(trace), DateTime.UtcNow.AddHours(1));
 
-        var run = InProcessEsp.Run(Bound, "analyze", trace, "--format", "json");
+        var run = InProcessEsp.Run(Bound, "analyze", trace, "--format", "json", "--etlx");
         Assert.Equal(0, run.ExitCode);
         Assert.Contains($"the cache {EtlxCache.CachePath(trace)} was made from another trace", run.StdErr, StringComparison.Ordinal);
         Assert.Equal(Runs(source.Control), Runs(run));
@@ -67,7 +70,7 @@ public sealed class EtlxCacheTests(DamagedInputSource source)
         etlx[etlx.Length / 2] ^= 0x5a;
         File.WriteAllBytes(cache, etlx);
 
-        var run = InProcessEsp.Run(Bound, "analyze", trace, "--format", "json");
+        var run = InProcessEsp.Run(Bound, "analyze", trace, "--format", "json", "--etlx");
         Assert.Equal(0, run.ExitCode);
         Assert.Contains($"the cache {cache} is damaged", run.StdErr, StringComparison.Ordinal);
         Assert.Equal(Runs(source.Control), Runs(run));
@@ -82,7 +85,7 @@ public sealed class EtlxCacheTests(DamagedInputSource source)
         using (var archive = System.IO.Compression.ZipFile.Open(zip, System.IO.Compression.ZipArchiveMode.Create))
             System.IO.Compression.ZipFileExtensions.CreateEntryFromFile(archive, source.Folder.Trace, "rec/trace.nettrace");
         var before = Mine();
-        foreach (var args in new[] { new[] { source.Folder.Path, "--no-cache" }, [zip], [zip, "--no-cache"], [Path.Combine(dir, "missing.zip")] })
+        foreach (var args in new[] { new[] { source.Folder.Path, "--no-cache", "--etlx" }, [zip], [zip, "--etlx"], [zip, "--no-cache", "--etlx"], [Path.Combine(dir, "missing.zip")] })
         {
             var run = InProcessEsp.Run(Bound, "analyze", args);
             Assert.True(run.ExitCode is ExitCodes.Ok or ExitCodes.BadInput, run.StdErr);
@@ -105,7 +108,7 @@ public sealed class EtlxCacheTests(DamagedInputSource source)
         var someoneElses = $"{cache}.{Environment.ProcessId}-{Guid.NewGuid():N}.tmp"; // a live esp's conversion in progress
         foreach (var f in abandoned.Append(someoneElses)) File.WriteAllText(f, "half written");
 
-        Assert.Equal(0, InProcessEsp.Run(Bound, "analyze", trace).ExitCode);
+        Assert.Equal(0, InProcessEsp.Run(Bound, "analyze", trace, "--etlx").ExitCode);
         Assert.All(abandoned, f => Assert.False(File.Exists(f), f));
         Assert.True(File.Exists(someoneElses));
         Directory.Delete(dir, recursive: true);

@@ -19,7 +19,8 @@ stages = [  # the first found from the root names the sample
  ("ManagedCodeMap's pass", "ManagedCodeMap::FromNetTrace"), ("perf text", "PerfScriptReader::Read"),
  ("manifest.json", "KernelSessionAnalysis::PeriodFromManifest"), ("kernel session, other", "KernelSessionAnalysis::Load"),
  ("charging samples", "SampleCharger::"), ("PassState.Finish, other", "PassState::Finish"),
- ("the pass", "TraceLogEventSource::Process"), ("KernelSessionAnalysis.Apply", "KernelSessionAnalysis::Apply"),
+ ("the pass", "TraceLogEventSource::Process"), ("naming stacks after the raw pass", "PassState::CodeKnown"),
+ ("the raw pass: reading events", "EventPipeEventSource::Process"), ("the raw pass, other", "TraceAnalyzer::RawPass"), ("KernelSessionAnalysis.Apply", "KernelSessionAnalysis::Apply"),
  ("findings", "FindingEngine::Detect"), ("results.json", "JoinInProcessResults"),
  ("analyze, other", "TraceAnalyzer::Analyze"), ("report and output", "AnalyzeVerb::Run"), ("command line", "EspCommandLine")]
 total, jit = collections.Counter(), collections.Counter()

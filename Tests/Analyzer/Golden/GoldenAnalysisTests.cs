@@ -13,21 +13,24 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Golden;
 /// </summary>
 public sealed partial class GoldenAnalysisTests
 {
-    public static TheoryData<string, string> Cases => new()
+    /// <summary>Each recording and format read both ways: in one raw pass (the default), and converted to .etlx (--etlx), which captured the outputs.</summary>
+    public static TheoryData<string, string, bool> Cases => new()
     {
-        { "kernel-session", "json" },
-        { "kernel-session", "text" },
-        { "eventpipe-only", "json" },
-        { "eventpipe-only", "text" },
+        { "kernel-session", "json", false },
+        { "kernel-session", "text", false },
+        { "eventpipe-only", "json", false },
+        { "eventpipe-only", "text", false },
+        { "kernel-session", "json", true },
+        { "eventpipe-only", "json", true },
     };
 
     [Theory]
     [MemberData(nameof(Cases))]
-    public void Analysis_equals_the_captured_output(string recording, string format)
+    public void Analysis_equals_the_captured_output(string recording, string format, bool throughEtlx)
     {
         var expectedPath = Repo.Golden($"{recording}.{(format == "text" ? "txt" : format)}");
-        var actual = Analyze(recording, format);
-        if (Environment.GetEnvironmentVariable("ESP_UPDATE_GOLDEN") == "1")
+        var actual = Analyze(recording, format, throughEtlx);
+        if (Environment.GetEnvironmentVariable("ESP_UPDATE_GOLDEN") == "1" && !throughEtlx)
         {
             File.WriteAllText(expectedPath, actual);
             return;
@@ -42,13 +45,14 @@ public sealed partial class GoldenAnalysisTests
     }
 
     /// <summary>The analysis of a copy of the fixture (the analyzer may write a cache next to its input), volatile parts masked.</summary>
-    private static string Analyze(string recording, string format)
+    private static string Analyze(string recording, string format, bool throughEtlx)
     {
         var dir = Repo.NewTempDir("golden");
         try
         {
             var zip = Repo.CopyGoldenRecording(recording, dir);
-            var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", format, "--top", "15", "--no-cache");
+            string[] args = [zip, "--format", format, "--top", "15", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
+            var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", args);
             Assert.True(outcome.ExitCode == 0, $"exit {outcome.ExitCode}: {outcome.StdErr}");
             return Mask(outcome.StdOut.ReplaceLineEndings("\n"), dir);
         }
