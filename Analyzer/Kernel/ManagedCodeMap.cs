@@ -8,8 +8,9 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// Where each managed method's code lives, from the EventPipe trace's own events: MethodLoadVerbose for code
 /// compiled during the trace (with its tier), and the end rundown for everything else, ReadyToRun code included.
 /// This names JIT and ReadyToRun frames in perf samples without perf maps, and gives any sample's code its tier.
-/// Built during the analysis pass (<see cref="Builder"/>): TraceLog keeps rundown method events to itself unless the
-/// .etlx is converted with KeepAllEvents, which EtlxCache does, so no second pass over the .nettrace is needed.
+/// Built during the analysis pass (<see cref="Builder"/>), raw or TraceLog's (TraceLog keeps rundown method events to
+/// itself unless the .etlx is converted with KeepAllEvents, which EtlxCache does). A raw pass names its own stacks
+/// from it too (Processing/RawEventPipeStacks), once the rundown at the end of the file has been read.
 /// </summary>
 internal sealed class ManagedCodeMap
 {

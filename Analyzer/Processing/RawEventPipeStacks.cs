@@ -41,6 +41,9 @@ internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks
 
     public override int StackOf(TraceEvent e) => _stacks.Intern(EventStackAddresses.Of(e, _scratch));
 
+    /// <summary>A stack given leaf first, as an event would carry it (for tests).</summary>
+    internal int Intern(ReadOnlySpan<ulong> leafFirst) => _stacks.Intern(leafFirst);
+
     protected override int Caller(int stackId) => _stacks.Caller(stackId);
 
     protected override ulong LeafAddress(int stackId) => _stacks.Address(stackId);

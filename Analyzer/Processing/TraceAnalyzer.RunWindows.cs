@@ -57,26 +57,16 @@ public sealed partial class TraceAnalyzer
         {
             if (!Named || stack < 0) return null;
             if (_markerMethodByStack.TryGetValue(stack, out var m)) return m;
-            m = MarkerMethodIn(stacks.Frames(stack));
+            m = MarkerMethodOfFrames(stacks.Frames(stack));
             _markerMethodByStack[stack] = m;
             return m;
-        }
-
-        internal static string? MarkerMethodIn(StackFrame[] frames)
-        {
-            foreach (var f in frames)
-            {
-                if (!IsMarkerMethod(f.Method)) continue;
-                if (MarkerMethods.FirstOrDefault(name => f.Method.Contains("." + name + "(", StringComparison.Ordinal)) is { } m) return m;
-            }
-            return null;
         }
 
         /// <summary>
         /// A raw pass named the marker's waits before its rundown: the same answers with every method named, or the
         /// trace is analyzed again through TraceLog (<see cref="RawPassUnsure"/>).
         /// </summary>
-        private bool MarkerAnswersHold() => _markerMethodByStack.All(p => MarkerMethodIn(stacks.Frames(p.Key)) == p.Value);
+        private bool MarkerAnswersHold() => _markerMethodByStack.All(p => MarkerMethodOfFrames(stacks.Frames(p.Key)) == p.Value);
 
         /// <summary>
         /// Warm-up runs: as the run events say (version 1: the benchmark warms each case to steady state, a variable

@@ -28,6 +28,17 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
     internal static bool IsMarkerMethod(string method) => method.Contains("MarkerThread", StringComparison.Ordinal);
 
+    /// <summary>The marker's run-wait method on a stack, if any (the waits that are run windows).</summary>
+    internal static string? MarkerMethodOfFrames(StackTags.StackFrame[] frames)
+    {
+        foreach (var f in frames)
+        {
+            if (!IsMarkerMethod(f.Method)) continue;
+            if (MarkerMethods.FirstOrDefault(name => f.Method.Contains("." + name + "(", StringComparison.Ordinal)) is { } m) return m;
+        }
+        return null;
+    }
+
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
