@@ -24,6 +24,9 @@ public sealed class UserStackTagsTests(RecordedBenchmark recorded)
         return new TraceAnalyzer(options).Analyze(input);
     }
 
+    /// <summary>The user file's tags that rank above the built-in reflection tags (Priority 7-20) on frames they share.</summary>
+    private static readonly string[] s_rankedAboveReflection = [@".NET\Code generation", @".NET\Explicit GC"];
+
     private static double ReflectionMs(RunAnalysis run) => run.TagMs("Reflection") + run.TagMs("Activator");
 
     private static IEnumerable<string> FindingKeys(TraceAnalysis a) =>
@@ -40,11 +43,15 @@ public sealed class UserStackTagsTests(RecordedBenchmark recorded)
         Assert.Contains(tags, t => t.StartsWith(@"Serialize\", StringComparison.Ordinal) || t.StartsWith(@"Deserialize\", StringComparison.Ordinal));
         Assert.Contains(tags, t => t.StartsWith(@"Libraries\", StringComparison.Ordinal)); // the user's file
 
-        // Same trace, same samples: the user's tags took nothing the built-in reflection tags claim.
+        // Same trace, same samples: the user's tags took from the built-in reflection tags only what they rank above.
+        // ".NET\Code generation" (Priority 100, System.Reflection.Emit*) ranks above the built-in Reflection\Emit (10):
+        // a sample that lands in Emit moves to it, which a run has or not by chance (CI once saw one 1-ms sample do so).
+        // Every other user tag that could match here ranks below the reflection tags and takes nothing from them.
         Assert.Equal(builtIn.Runs.Select(r => r.Key), combined.Runs.Select(r => r.Key));
         foreach (var (a, b) in builtIn.Runs.Zip(combined.Runs))
         {
-            Assert.Equal(ReflectionMs(a), ReflectionMs(b), 6);
+            var taken = ReflectionMs(a) - ReflectionMs(b);
+            Assert.InRange(taken, -1e-6, s_rankedAboveReflection.Sum(b.TagMs) + 1e-6);
             Assert.Equal(a.Tags.Values.Sum(), b.Tags.Values.Sum(), 6);
         }
         Assert.True(combined.Runs.Where(r => r.Key.Serializer == "Reflection").Sum(ReflectionMs) > 0, "no reflection time in the Reflection serializer");
