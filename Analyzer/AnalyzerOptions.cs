@@ -17,7 +17,7 @@ public sealed record AnalyzerOptions
     public bool CacheEtlx { get; init; } = true;
     /// <summary>
     /// Read an EventPipe trace by converting it to .etlx (TraceLog), as ETW traces are, instead of one raw pass;
-    /// the raw pass falls back to this by itself where it could differ. For tests that compare the two.
+    /// the raw pass falls back to this by itself where it could differ (--etlx; the golden tests read both ways).
     /// </summary>
     public bool ThroughTraceLog { get; init; }
     /// <summary>Charge CPU from the trace folder's kernel session (perf) when there is one; false = EventPipe's sampler only.</summary>

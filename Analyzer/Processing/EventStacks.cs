@@ -14,7 +14,6 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// </summary>
 internal abstract class EventStacks(StackTagMatcher? matcher) : ISampleStacks
 {
-    public const string Unresolved = StackFrame.Unresolved;
     private readonly Dictionary<int, StackFrame[]> _frames = [];
     private readonly Dictionary<int, string> _tags = [];
     private readonly Dictionary<int, bool> _measured = [];
@@ -95,7 +94,7 @@ internal abstract class EventStacks(StackTagMatcher? matcher) : ISampleStacks
     }
 
     /// <summary>True when the leaf frame has no method name (no rundown, or native code).</summary>
-    public bool LeafUnnamed(int stackId) => stackId < 0 || Frames(stackId)[0].Method == Unresolved;
+    public bool LeafUnnamed(int stackId) => stackId < 0 || Frames(stackId)[0].Method == StackFrame.Unresolved;
 
     /// <summary>
     /// True when the innermost frame is a GC-poll helper: EventPipe's sampler stops threads at safe points, so such

@@ -20,7 +20,7 @@ internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks
     private readonly Dictionary<ulong, StackFrame> _frameByAddress = [];
     private readonly Dictionary<(string, string), StackFrame> _frames = [];
     private readonly Dictionary<string, string> _strings = new(StringComparer.Ordinal);
-    private static readonly StackFrame Unknown = new("?", Unresolved);
+    private static readonly StackFrame Unknown = new("?", StackFrame.Unresolved);
 
     /// <summary>Distinct stacks (by address) read so far.</summary>
     public int Count => _stacks.Count;

@@ -24,9 +24,11 @@ public sealed partial class TraceAnalyzer
         {
             source = new EventPipeEventSource(input.TracePath);
             var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), options, etw: false, kernelSampleMs: 1.0, progress);
-            // EventSource events (the runs', BenchmarkDotNet's) carry their payload names in the trace's metadata; the
-            // dynamic parser turns them into templates, which TraceLog's conversion otherwise does.
+            // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
+            // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
+            // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).
             source.Dynamic.All += _ => { };
+            new Microsoft.Diagnostics.Tracing.EventPipe.SampleProfilerTraceEventParser(source).ThreadSample += _ => { };
             state.Subscribe(source);
             progress?.Report($"analyzing {input.TracePath} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB) in one pass...");
             source.Process();

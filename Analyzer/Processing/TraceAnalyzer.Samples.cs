@@ -35,9 +35,6 @@ public sealed partial class TraceAnalyzer
 
         private static bool IsManagedSample(TraceEvent e)
         {
-            // The payload is one int, the sample's type (External 1, Managed 2): TraceLog's parser names it, a raw
-            // pass's dynamic parser finds no field in the trace's metadata and is read directly.
-            if (e.PayloadNames is not { Length: > 0 }) return e.EventDataLength < 4 || System.Runtime.InteropServices.Marshal.ReadInt32(e.DataStart) == 2;
             var type = e.PayloadValue(0);
             return type switch
             {

@@ -31,7 +31,7 @@ internal sealed class TraceLogStacks(TraceLog log, StackTagMatcher? matcher) : E
         var module = codeAddresses.ModuleFile(address);
         var moduleName = module is null ? "?" : ModuleName(module);
         var method = codeAddresses.MethodIndex(address);
-        frame = new StackFrame(moduleName, method == MethodIndex.Invalid ? Unresolved : MethodName(method));
+        frame = new StackFrame(moduleName, method == MethodIndex.Invalid ? StackFrame.Unresolved : MethodName(method));
         _frameByAddress[(int)address] = frame;
         return frame;
     }
@@ -48,7 +48,7 @@ internal sealed class TraceLogStacks(TraceLog log, StackTagMatcher? matcher) : E
     {
         if (_methodNames.TryGetValue(method, out var name)) return name;
         name = log.CodeAddresses.Methods.FullMethodName(method);
-        if (string.IsNullOrEmpty(name)) name = Unresolved;
+        if (string.IsNullOrEmpty(name)) name = StackFrame.Unresolved;
         _methodNames[method] = name;
         return name;
     }
