@@ -67,7 +67,7 @@ internal static class KernelSessionAnalysis
         progress?.Report($"naming native frames again: perf script on {TraceFolderLayout.KernelData} with {symbols.Describe()}...");
         KernelTrace kernel;
         int badLines;
-        try { (kernel, badLines) = symbols.Read(text => (PerfScriptReader.Read(text, period, out var bad), bad)); }
+        try { (kernel, badLines) = symbols.Read(utf8 => (PerfScriptReader.Read(utf8, period, out var bad), bad)); }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
         {
             if (input.KernelScriptPath is null)

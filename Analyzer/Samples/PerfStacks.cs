@@ -16,26 +16,42 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
 {
     private readonly MeasuredCallRepair _repair = new(tags);
     private readonly Dictionary<int, StackFrame[]> _frames = [];
-    private readonly Dictionary<(int, string, string), StackFrame[]> _repaired = [];
+    /// <summary>
+    /// Per run's serializer and operation, each plain array (by instance) to its repaired form. Keyed by the named
+    /// array, not the stack id: the repair reads names only, and kernel stacks are nearly all distinct by address
+    /// while their named arrays repeat.
+    /// </summary>
+    private readonly Dictionary<(string Serializer, string Operation), Dictionary<StackFrame[], StackFrame[]>> _repaired = [];
+    private (string Serializer, string Operation) _lastRun;
+    private Dictionary<StackFrame[], StackFrame[]>? _lastRepaired;
     private readonly Dictionary<int, CodeTier?> _tiers = [];
     private readonly Dictionary<int, bool> _measured = [];
     private readonly List<StackFrame> _scratch = new(128);
     private readonly FrameArrays _arrays = new();
 
-    /// <summary>Stacks the repair gave back a lost serializer frame.</summary>
-    public long RepairedStacks { get; private set; }
-
     public StackFrame[] Frames(int stackId, Model.RunKey? run)
     {
         if (stackId < 0) return [];
-        if (run is not { } key) return Plain(stackId);
-        var k = (stackId, key.Serializer, key.Operation);
-        if (_repaired.TryGetValue(k, out var frames)) return frames;
-        Fill(stackId);
-        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? _arrays.Intern(CollectionsMarshal.AsSpan(_scratch)) : Plain(stackId);
-        if (frames.Length != Plain(stackId).Length) RepairedStacks++;
-        _repaired[k] = frames;
+        var plain = Plain(stackId);
+        if (run is not { } key || plain.Length == 0) return plain;
+        var repaired = RepairedOf(key);
+        if (repaired.TryGetValue(plain, out var frames)) return frames;
+        _scratch.Clear();
+        _scratch.AddRange(plain);
+        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? _arrays.Intern(CollectionsMarshal.AsSpan(_scratch)) : plain;
+        repaired[plain] = frames;
         return frames;
+    }
+
+    /// <summary>The run's table; samples come run by run, so the last one is nearly always it.</summary>
+    private Dictionary<StackFrame[], StackFrame[]> RepairedOf(Model.RunKey key)
+    {
+        if (_lastRepaired is not null && ReferenceEquals(_lastRun.Serializer, key.Serializer) && ReferenceEquals(_lastRun.Operation, key.Operation))
+            return _lastRepaired;
+        _lastRun = (key.Serializer, key.Operation);
+        if (!_repaired.TryGetValue(_lastRun, out _lastRepaired))
+            _repaired[_lastRun] = _lastRepaired = new(ReferenceEqualityComparer.Instance);
+        return _lastRepaired;
     }
 
     private StackFrame[] Plain(int stackId)

@@ -52,6 +52,8 @@ internal sealed partial class StackTagMatcher
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _byInstance = new(SameStrings.Instance);
     private const int MaxByInstance = 1 << 18;
 
+    private readonly ConcurrentDictionary<string, ModuleRules> _moduleRules = new(StringComparer.Ordinal);
+
     private long _frameResolutions;
 
     public StackTagFile File { get; }
@@ -128,15 +130,16 @@ internal sealed partial class StackTagMatcher
     private FrameMatch Resolve(string module, string method)
     {
         Interlocked.Increment(ref _frameResolutions);
-        var names = FrameNames.Create(module, method);
+        var moduleRules = _moduleRules.GetOrAdd(module, static (m, self) => self.RulesOf(m), this);
+        var names = FrameNames.Create(moduleRules.Names, method);
         var kind = _ownerRule ? KindOf(module, method, names) : FrameKind.Code;
         var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method), Native = kind == FrameKind.Runtime && IsNative(method, names) };
-        for (var i = 0; i < _rules.Length; i++)
+        foreach (var i in moduleRules.Rules)
         {
             var rule = _rules[i];
             // Strictly greater: among rules of equal priority the first in the file wins, which authors can control.
             if (best.TagIndex >= 0 && rule.Priority <= best.Priority) continue;
-            if (!rule.Matches(names)) continue;
+            if (!rule.MethodMatches(names)) continue;
             Volatile.Write(ref _matched[i], true);
             best = best with { TagIndex = rule.TagIndex, Priority = rule.Priority, ReflectionTag = _reflectionTag[rule.TagIndex] };
         }
@@ -154,22 +157,25 @@ internal sealed partial class StackTagMatcher
 
     private sealed record CompiledRule(int TagIndex, int Priority, Glob Module, Glob Method)
     {
-        public bool Matches(FrameNames names)
+        public bool Matches(FrameNames names) => ModuleMatches(names) && MethodMatches(names);
+
+        public bool ModuleMatches(FrameNames names) =>
+            Module.Matches(names.Module) || (names.ModuleWithDll is { } dll && Module.Matches(dll));
+
+        public bool MethodMatches(FrameNames names)
         {
-            if (!Module.Matches(names.Module) && !(names.ModuleWithDll is { } dll && Module.Matches(dll)))
-                return false;
             if (Method.Matches(names.ColonMethod)) return true;
             // A pattern that spells out "::" states where the type ends; only patterns without it may mean the dotted form.
             return !Method.HasTypeSeparator && names.DottedMethod is { } dotted && Method.Matches(dotted);
         }
     }
 
-    /// <summary>A frame's names in the shapes WPA patterns are written against, upper-cased for case-insensitive matching.</summary>
-    private sealed record FrameNames(string Module, string? ModuleWithDll, string ColonMethod, string? DottedMethod)
+    /// <summary>A module's names in the shapes WPA patterns are written against, upper-cased for case-insensitive matching.</summary>
+    private sealed record ModuleNames(string Upper, string? UpperWithDll)
     {
         private static readonly string[] s_binaryExtensions = [".dll", ".exe", ".so", ".dylib", ".sys", ".drv", ".ocx", ".winmd"];
 
-        public static FrameNames Create(string module, string method)
+        public static ModuleNames Of(string module)
         {
             var fileName = module[(module.LastIndexOfAny(['/', '\\']) + 1)..];
             // TraceEvent often drops the extension ("SerializerBenchmark", "System.Private.CoreLib"), while WPA
@@ -177,14 +183,34 @@ internal sealed partial class StackTagMatcher
             var hasExtension = s_binaryExtensions.Any(e => fileName.EndsWith(e, StringComparison.OrdinalIgnoreCase))
                 || fileName.Contains(".so.", StringComparison.OrdinalIgnoreCase);
             var withDll = hasExtension || fileName.Length == 0 || fileName == "?" ? null : fileName + ".dll";
+            return new ModuleNames(fileName.ToUpperInvariant(), withDll?.ToUpperInvariant());
+        }
+    }
 
+    /// <summary>
+    /// A module's names and the rules whose module pattern takes it, in file order: a trace has a few dozen modules
+    /// and thousands of distinct frames, so module patterns are matched once per module, not once per frame.
+    /// </summary>
+    private sealed record ModuleRules(ModuleNames Names, int[] Rules);
+
+    private ModuleRules RulesOf(string module)
+    {
+        var names = ModuleNames.Of(module);
+        var probe = new FrameNames(names.Upper, names.UpperWithDll, "", null);
+        return new ModuleRules(names, [.. Enumerable.Range(0, _rules.Length).Where(i => _rules[i].ModuleMatches(probe))]);
+    }
+
+    /// <summary>A frame's names in the shapes WPA patterns are written against, upper-cased for case-insensitive matching.</summary>
+    private sealed record FrameNames(string Module, string? ModuleWithDll, string ColonMethod, string? DottedMethod)
+    {
+
+        public static FrameNames Create(string module, string method) => Create(ModuleNames.Of(module), method);
+
+        public static FrameNames Create(ModuleNames module, string method)
+        {
             var dotted = StripSignature(method);
             var colon = ToColonForm(dotted);
-            return new FrameNames(
-                fileName.ToUpperInvariant(),
-                withDll?.ToUpperInvariant(),
-                colon.ToUpperInvariant(),
-                colon == dotted ? null : dotted.ToUpperInvariant());
+            return new FrameNames(module.Upper, module.UpperWithDll, colon.ToUpperInvariant(), colon == dotted ? null : dotted.ToUpperInvariant());
         }
 
         private static string StripSignature(string method)
@@ -240,11 +266,15 @@ internal sealed partial class StackTagMatcher
     {
         private readonly string _pattern;
         private readonly bool _matchesEverything;
+        /// <summary>The literal text before the first wildcard: most patterns name a namespace or type, and most frames fail on it.</summary>
+        private readonly string _prefix;
 
         private Glob(string pattern)
         {
             _pattern = pattern.ToUpperInvariant();
             _matchesEverything = _pattern.All(c => c == '*');
+            var wildcard = _pattern.AsSpan().IndexOfAny('*', '?');
+            _prefix = wildcard < 0 ? _pattern : _pattern[..wildcard];
             HasTypeSeparator = pattern.Contains("::", StringComparison.Ordinal);
         }
 
@@ -256,6 +286,7 @@ internal sealed partial class StackTagMatcher
         public bool Matches(string text)
         {
             if (_matchesEverything) return true;
+            if (!text.StartsWith(_prefix, StringComparison.Ordinal)) return false;
             var p = _pattern;
             int pi = 0, ti = 0, star = -1, resume = 0;
             while (ti < text.Length)

@@ -51,9 +51,9 @@ internal sealed class NativeSymbols
     /// <summary>"libcoreclr.so (build id 7994...)" for each module named from a --symbols file.</summary>
     public string Describe() => string.Join(", ", Matched.Select(m => $"{m.Name} ({m.BuildId})"));
 
-    /// <summary>perf script with the debug files, its text handed to <paramref name="read"/> as it runs (no text is stored).</summary>
+    /// <summary>perf script with the debug files, its UTF-8 text handed to <paramref name="read"/> as it runs (no text is stored).</summary>
     /// <exception cref="IOException">perf failed; its last line says why.</exception>
-    public T Read<T>(Func<TextReader, T> read)
+    public T Read<T>(Func<Stream, T> read)
     {
         using var overlay = BuildIdCacheOverlay.Create(Matched.Select(m => Contents.ByBuildId[m.BuildId]), BuildIdCacheOverlay.DefaultCache());
         var psi = new ProcessStartInfo(PerfPath) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
@@ -61,7 +61,7 @@ internal sealed class NativeSymbols
         using var perf = Process.Start(psi) ?? throw new IOException("could not start perf script");
         var stderr = perf.StandardError.ReadToEndAsync();
         T trace;
-        try { trace = read(perf.StandardOutput); }
+        try { trace = read(perf.StandardOutput.BaseStream); }
         finally
         {
             if (!perf.HasExited) perf.StandardOutput.BaseStream.CopyTo(Stream.Null);

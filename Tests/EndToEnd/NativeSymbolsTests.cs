@@ -113,7 +113,7 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
         var symbols = NativeSymbols.Prepare(input, new AnalyzerOptions { SymbolFolders = [flat] })!;
         Assert.Null(symbols.Useless);
         var stored = PerfScriptReader.Read(folder.KernelScript, 1, out _);
-        var again = symbols.Read(text => PerfScriptReader.Read(text, 1, out _));
+        var again = symbols.Read(utf8 => PerfScriptReader.Read(utf8, 1, out _));
         Assert.Equal(stored.Samples.Count, again.Samples.Count);
         Assert.Equal(stored.SwitchOuts.Count, again.SwitchOuts.Count);
         var named = again.Frames.GroupBy(f => (f.Address, f.Dso)).ToDictionary(g => g.Key, g => g.First().Symbol);

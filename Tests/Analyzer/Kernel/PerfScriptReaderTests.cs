@@ -44,7 +44,7 @@ public sealed class PerfScriptReaderTests
                   dotnet 12759/12759   618.004000000: PERF_RECORD_LOST lost 17
         """;
 
-    private static KernelTrace Read(string text, out int bad) => PerfScriptReader.Read(new StringReader(text), 1.001001, out bad);
+    private static KernelTrace Read(string text, out int bad) => PerfScriptReader.Read(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(text)), 1.001001, out bad);
 
     [Fact]
     public void Samples_switches_wakings_and_switch_ins_are_read_with_their_threads_and_nanosecond_times()

@@ -1,35 +1,35 @@
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>
-/// The lines of a text, as spans over one reused buffer instead of a string per line: the perf text of a kernel
-/// session has millions of lines, most of them call-stack frames that are interned, not kept. Lines end as
-/// <see cref="TextReader.ReadLine"/> ends them (\n, \r or \r\n; a last line without an end is a line, an empty
-/// one is not). A line is valid until the next call.
+/// The lines of a UTF-8 stream, as byte spans over one reused buffer instead of a string per line: the perf text of a
+/// kernel session has millions of lines, most of them call-stack frames that are interned, not kept, so decoding
+/// them to UTF-16 first would cost more than parsing them. Lines end as <see cref="TextReader.ReadLine"/> ends them
+/// (\n, \r or \r\n; a last line without an end is a line, an empty one is not). A line is valid until the next call.
 /// </summary>
-internal sealed class SpanLineReader(TextReader reader)
+internal sealed class Utf8LineReader(Stream stream)
 {
-    private char[] _buffer = new char[1 << 16];
+    private byte[] _buffer = new byte[1 << 16];
     private int _start;
     private int _end;
     private bool _eof;
     /// <summary>A \r ended the last line: a \n right after it belongs to that line end.</summary>
     private bool _skipNewline;
 
-    public bool TryReadLine(out ReadOnlySpan<char> line)
+    public bool TryReadLine(out ReadOnlySpan<byte> line)
     {
         while (true)
         {
             if (_skipNewline && _start < _end)
             {
-                if (_buffer[_start] == '\n') _start++;
+                if (_buffer[_start] == (byte)'\n') _start++;
                 _skipNewline = false;
             }
             var pending = _buffer.AsSpan(_start, _end - _start);
-            var cut = pending.IndexOfAny('\n', '\r');
+            var cut = pending.IndexOfAny((byte)'\n', (byte)'\r');
             if (cut >= 0)
             {
                 line = pending[..cut];
-                _skipNewline = pending[cut] == '\r';
+                _skipNewline = pending[cut] == (byte)'\r';
                 _start += cut + 1;
                 return true;
             }
@@ -51,7 +51,7 @@ internal sealed class SpanLineReader(TextReader reader)
         else if (_start > 0) Array.Copy(_buffer, _start, _buffer, 0, pending);
         _start = 0;
         _end = pending;
-        var read = reader.Read(_buffer, _end, _buffer.Length - _end);
+        var read = stream.Read(_buffer, _end, _buffer.Length - _end);
         if (read == 0) _eof = true;
         _end += read;
     }

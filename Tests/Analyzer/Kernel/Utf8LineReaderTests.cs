@@ -2,8 +2,8 @@ using EtwSerializerProfiler.Analyzer.Kernel;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
 
-/// <summary>The span lines the perf text reader walks are exactly the lines TextReader.ReadLine gives.</summary>
-public sealed class SpanLineReaderTests
+/// <summary>The byte lines the perf text reader walks are exactly the lines TextReader.ReadLine gives.</summary>
+public sealed class Utf8LineReaderTests
 {
     [Theory]
     [InlineData("")]
@@ -14,6 +14,7 @@ public sealed class SpanLineReaderTests
     [InlineData("\n\n")]
     [InlineData("\r")]
     [InlineData("x\r\r\ny")]
+    [InlineData("é\nthread ü\r\n")]
     public void Lines_end_where_ReadLine_ends_them(string text) => Assert.Equal(ReadLines(text), SpanLines(text));
 
     [Fact]
@@ -33,9 +34,9 @@ public sealed class SpanLineReaderTests
 
     private static List<string> SpanLines(string text)
     {
-        var reader = new SpanLineReader(new StringReader(text));
+        var reader = new Utf8LineReader(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(text)));
         var lines = new List<string>();
-        while (reader.TryReadLine(out var line)) lines.Add(line.ToString());
+        while (reader.TryReadLine(out var line)) lines.Add(System.Text.Encoding.UTF8.GetString(line));
         return lines;
     }
 }
