@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.IO.Compression;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.RegularExpressions;
@@ -67,11 +68,15 @@ internal static partial class PerfScriptReader
         private readonly Dictionary<byte[], string>.AlternateLookup<ReadOnlySpan<byte>> _stringsBySpan;
         /// <summary>
         /// Frame lines already read, to their frame id: a stack's frames repeat in most events, and one lookup of the
-        /// line is cheaper than parsing it again. Cleared when an executable mapping is added, which can change what
-        /// an offset line stands for.
+        /// line is cheaper than parsing it again. An offset line ("[unknown]" in a file) keeps the generation of its
+        /// file's mappings it was translated with, and is translated again once a mapping of that file is added
+        /// (perf maps JIT code in /memfd:doublemapper a thousand times a trace; clearing every line then cost a
+        /// third of the lines a second parse).
         /// </summary>
-        private readonly Dictionary<byte[], int> _frameByLine = new(ByteArrayComparer.Instance);
-        private readonly Dictionary<byte[], int>.AlternateLookup<ReadOnlySpan<byte>> _frameByLineSpan;
+        private readonly Dictionary<byte[], KnownLine> _frameByLine = new(ByteArrayComparer.Instance);
+        private readonly Dictionary<byte[], KnownLine>.AlternateLookup<ReadOnlySpan<byte>> _frameByLineSpan;
+        /// <summary>Per mapped file, how many executable mappings of it were added so far.</summary>
+        private readonly Dictionary<string, StrongBox<int>> _mappingGenerations = new(StringComparer.Ordinal);
         private readonly List<int> _frames = new(128);
         private Pending _pending;
         private long _time;
@@ -156,8 +161,9 @@ internal static partial class PerfScriptReader
                 var m = MmapRegex().Match(Encoding.UTF8.GetString(rest)); // a few hundred per trace
                 if (!m.Success) { BadLines++; return; }
                 if (!m.Groups["prot"].ValueSpan.Contains('x')) return;
-                _maps.Add(m.Groups["file"].Value, Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
-                _frameByLine.Clear();
+                var file = m.Groups["file"].Value;
+                _maps.Add(file, Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
+                MappingGeneration(file).Value++;
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8)) Trace.SwitchIns.Add((time, tid));
             else if (rest.StartsWith("PERF_RECORD_LOST"u8))
@@ -183,7 +189,7 @@ internal static partial class PerfScriptReader
 
         private void Frame(ReadOnlySpan<byte> line)
         {
-            if (_frameByLineSpan.TryGetValue(line, out var known)) { _frames.Add(known); return; }
+            if (_frameByLineSpan.TryGetValue(line, out var known) && known.Current) { _frames.Add(known.FrameId); return; }
             var t = Trim(line);
             var space = t.IndexOf((byte)' ');
             if (space <= 0 || !ulong.TryParse(t[..space], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address)) { BadLines++; return; }
@@ -196,7 +202,12 @@ internal static partial class PerfScriptReader
             var dsoText = Intern(dso);
             // perf prints a frame in a file it cannot name as an offset into the file: turn it back into the
             // address that ran, which the EventPipe trace's method load and rundown events name.
-            if (!kernel && symbol.SequenceEqual("[unknown]"u8) && dsoText != "[unknown]" && _maps.Absolute(dsoText, address) is { } absolute) address = absolute;
+            StrongBox<int>? generation = null;
+            if (!kernel && symbol.SequenceEqual("[unknown]"u8) && dsoText != "[unknown]")
+            {
+                generation = MappingGeneration(dsoText);
+                if (_maps.Absolute(dsoText, address) is { } absolute) address = absolute;
+            }
             var key = (address, dsoText);
             if (!_frameIds.TryGetValue(key, out var id))
             {
@@ -204,8 +215,20 @@ internal static partial class PerfScriptReader
                 Trace.Frames.Add(new RawFrame(address, Intern(symbol), dsoText, kernel));
                 _frameIds[key] = id;
             }
-            _frameByLine[line.ToArray()] = id;
+            _frameByLineSpan[line] = new KnownLine(id, generation, generation?.Value ?? 0);
             _frames.Add(id);
+        }
+
+        private StrongBox<int> MappingGeneration(string file)
+        {
+            if (!_mappingGenerations.TryGetValue(file, out var generation)) _mappingGenerations[file] = generation = new StrongBox<int>();
+            return generation;
+        }
+
+        /// <summary>A frame line's id, and for an offset line the generation of its file's mappings it was translated with.</summary>
+        private readonly record struct KnownLine(int FrameId, StrongBox<int>? File, int Generation)
+        {
+            public bool Current => File is null || File.Value == Generation;
         }
 
         /// <summary>The '(' that opens the trailing "(dso)", which may itself hold parentheses: "(/memfd:doublemapper (deleted))".</summary>

@@ -16,10 +16,26 @@ internal sealed class SwitchCpuTime
 
     public SwitchCpuTime(KernelTrace kernel, KernelClock clock)
     {
-        _byThread = kernel.SwitchIns.Select(s => (s.ThreadId, Ms: clock.ToRelativeMs(s.TimeNs), In: true))
-            .Concat(kernel.SwitchOuts.Select(s => (s.ThreadId, Ms: clock.ToRelativeMs(s.TimeNs), In: false)))
-            .GroupBy(s => s.ThreadId)
-            .ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ms).Select(s => (s.Ms, s.In)).ToArray());
+        // Per thread in time order; at equal times a switch-in before a switch-out, each kind in its record order
+        // (a stable sort of the ins, then the outs). Hundreds of thousands of records: arrays, not LINQ.
+        var byThread = new Dictionary<int, List<(double Ms, bool In, int Order)>>();
+        var order = 0;
+        foreach (var (timeNs, threadId) in kernel.SwitchIns) Add(threadId, clock.ToRelativeMs(timeNs), true);
+        foreach (var s in kernel.SwitchOuts) Add(s.ThreadId, clock.ToRelativeMs(s.TimeNs), false);
+        _byThread = new Dictionary<int, (double Ms, bool In)[]>(byThread.Count);
+        foreach (var (thread, list) in byThread)
+        {
+            list.Sort(static (a, b) => a.Ms != b.Ms ? a.Ms.CompareTo(b.Ms) : a.Order.CompareTo(b.Order));
+            var events = new (double Ms, bool In)[list.Count];
+            for (var i = 0; i < events.Length; i++) events[i] = (list[i].Ms, list[i].In);
+            _byThread[thread] = events;
+        }
+
+        void Add(int threadId, double ms, bool isIn)
+        {
+            if (!byThread.TryGetValue(threadId, out var list)) byThread[threadId] = list = [];
+            list.Add((ms, isIn, order++));
+        }
     }
 
     public bool Knows(int threadId) => _byThread.ContainsKey(threadId);

@@ -162,4 +162,24 @@ public sealed class PerfScriptReaderTests
         Assert.Equal(0, bad);
         Assert.Equal([0x7f00000018ddUL, 0x7f10000018ddUL], trace.Samples.Select(s => trace.Frames[trace.Stacks[s.StackId][0]].Address));
     }
+
+    [Fact]
+    public void A_mapping_of_another_file_leaves_an_offset_line_translated_as_it_was()
+    {
+        const string text = """
+                      dotnet 1/1   1.000000000: PERF_RECORD_MMAP2 1/1: [0x7f0000000000(0x5000) @ 0x111000 00:01 102 0]: r-xs /memfd:doublemapper (deleted)
+                      dotnet 1/1   1.100000000: cpu-clock/period=1001001,call-graph=fp/: 
+            	          1128dd [unknown] (/memfd:doublemapper (deleted))
+
+                      dotnet 1/1   1.200000000: PERF_RECORD_MMAP2 1/1: [0x7f2000000000(0x5000) @ 0 00:01 103 0]: r-xp /usr/lib/other.so
+                      dotnet 1/1   1.300000000: cpu-clock/period=1001001,call-graph=fp/: 
+            	          1128dd [unknown] (/memfd:doublemapper (deleted))
+            	            1000 [unknown] (/usr/lib/other.so)
+
+            """;
+        var trace = Read(text, out var bad);
+        Assert.Equal(0, bad);
+        Assert.Equal(trace.Stacks[trace.Samples[0].StackId][0], trace.Stacks[trace.Samples[1].StackId][0]);
+        Assert.Equal([0x7f00000018ddUL, 0x7f2000001000UL], trace.Stacks[trace.Samples[1].StackId].Select(id => trace.Frames[id].Address));
+    }
 }
