@@ -77,6 +77,12 @@ internal static partial class PerfScriptReader
         private readonly Dictionary<byte[], KnownLine>.AlternateLookup<ReadOnlySpan<byte>> _frameByLineSpan;
         /// <summary>Per mapped file, how many executable mappings of it were added so far.</summary>
         private readonly Dictionary<string, StrongBox<int>> _mappingGenerations = new(StringComparer.Ordinal);
+        /// <summary>
+        /// The frame lines met last, direct-mapped by hash: a small table in front of <see cref="_frameByLine"/>, which
+        /// holds every distinct line and whose lookups missed the processor's caches on most of the millions of lines.
+        /// </summary>
+        private readonly (byte[]? Line, KnownLine Known)[] _recent = new (byte[]?, KnownLine)[RecentSlots];
+        private const int RecentSlots = 1 << 13;
         private readonly List<int> _frames = new(128);
         private Pending _pending;
         private long _time;
@@ -189,7 +195,14 @@ internal static partial class PerfScriptReader
 
         private void Frame(ReadOnlySpan<byte> line)
         {
-            if (_frameByLineSpan.TryGetValue(line, out var known) && known.Current) { _frames.Add(known.FrameId); return; }
+            ref var recent = ref _recent[Hash(line, whole: false) & (RecentSlots - 1)];
+            if (recent.Line is { } seen && line.SequenceEqual(seen) && recent.Known.Current) { _frames.Add(recent.Known.FrameId); return; }
+            if (_frameByLineSpan.TryGetValue(line, out var lineKey, out var known) && known.Current)
+            {
+                recent = (lineKey, known);
+                _frames.Add(known.FrameId);
+                return;
+            }
             var t = Trim(line);
             var space = t.IndexOf((byte)' ');
             if (space <= 0 || !ulong.TryParse(t[..space], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address)) { BadLines++; return; }
