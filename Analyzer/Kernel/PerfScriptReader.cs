@@ -64,7 +64,7 @@ internal static partial class PerfScriptReader
         private readonly Dictionary<(ulong, string), int> _frameIds = [];
         private readonly Dictionary<int[], int> _stackIds = new(IntArrayComparer.Instance);
         private readonly Dictionary<int[], int>.AlternateLookup<ReadOnlySpan<int>> _stackIdsBySpan;
-        private readonly Dictionary<byte[], string> _strings = new(ByteArrayComparer.Instance);
+        private readonly Dictionary<byte[], string> _strings = new(ByteArrayComparer.Whole);
         private readonly Dictionary<byte[], string>.AlternateLookup<ReadOnlySpan<byte>> _stringsBySpan;
         /// <summary>
         /// Frame lines already read, to their frame id: a stack's frames repeat in most events, and one lookup of the
@@ -73,7 +73,7 @@ internal static partial class PerfScriptReader
         /// (perf maps JIT code in /memfd:doublemapper a thousand times a trace; clearing every line then cost a
         /// third of the lines a second parse).
         /// </summary>
-        private readonly Dictionary<byte[], KnownLine> _frameByLine = new(ByteArrayComparer.Instance);
+        private readonly Dictionary<byte[], KnownLine> _frameByLine = new(ByteArrayComparer.FrameLines);
         private readonly Dictionary<byte[], KnownLine>.AlternateLookup<ReadOnlySpan<byte>> _frameByLineSpan;
         /// <summary>Per mapped file, how many executable mappings of it were added so far.</summary>
         private readonly Dictionary<string, StrongBox<int>> _mappingGenerations = new(StringComparer.Ordinal);
@@ -365,13 +365,15 @@ internal static partial class PerfScriptReader
         public int[] Create(ReadOnlySpan<int> alternate) => alternate.ToArray();
     }
 
-    private sealed class ByteArrayComparer : IEqualityComparer<byte[]>, IAlternateEqualityComparer<ReadOnlySpan<byte>, byte[]>
+    /// <summary>Byte strings by content: names hashed whole, frame lines on their address and module (<see cref="Hash"/>).</summary>
+    private sealed class ByteArrayComparer(bool whole) : IEqualityComparer<byte[]>, IAlternateEqualityComparer<ReadOnlySpan<byte>, byte[]>
     {
-        public static readonly ByteArrayComparer Instance = new();
+        public static readonly ByteArrayComparer Whole = new(whole: true);
+        public static readonly ByteArrayComparer FrameLines = new(whole: false);
         public bool Equals(byte[]? x, byte[]? y) => x.AsSpan().SequenceEqual(y);
-        public int GetHashCode(byte[] a) => Hash(a, whole: false);
+        public int GetHashCode(byte[] a) => Hash(a, whole);
         public bool Equals(ReadOnlySpan<byte> alternate, byte[] other) => alternate.SequenceEqual(other);
-        public int GetHashCode(ReadOnlySpan<byte> alternate) => Hash(alternate, whole: false);
+        public int GetHashCode(ReadOnlySpan<byte> alternate) => Hash(alternate, whole);
         public byte[] Create(ReadOnlySpan<byte> alternate) => alternate.ToArray();
     }
 

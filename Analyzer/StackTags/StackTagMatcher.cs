@@ -80,7 +80,7 @@ internal sealed partial class StackTagMatcher
             {
                 // A rule above the frame's final priority was tried and failed; only those at or below were skipped.
                 if (Volatile.Read(ref _matched[i]) || _rules[i].Priority > match.Priority) continue;
-                names ??= FrameNames.Create(module, method);
+                names ??= FrameNames.Create(ModuleRulesOf(module).Names, method);
                 if (_rules[i].Matches(names)) Volatile.Write(ref _matched[i], true);
             }
         }
@@ -130,7 +130,7 @@ internal sealed partial class StackTagMatcher
     private FrameMatch Resolve(string module, string method)
     {
         Interlocked.Increment(ref _frameResolutions);
-        var moduleRules = _moduleRules.GetOrAdd(module, static (m, self) => self.RulesOf(m), this);
+        var moduleRules = ModuleRulesOf(module);
         var names = FrameNames.Create(moduleRules.Names, method);
         var kind = _ownerRule ? KindOf(module, method, names) : FrameKind.Code;
         var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method), Native = kind == FrameKind.Runtime && IsNative(method, names) };
@@ -157,10 +157,10 @@ internal sealed partial class StackTagMatcher
 
     private sealed record CompiledRule(int TagIndex, int Priority, Glob Module, Glob Method)
     {
-        public bool Matches(FrameNames names) => ModuleMatches(names) && MethodMatches(names);
+        public bool Matches(FrameNames names) => ModuleMatches(names.ModuleNames) && MethodMatches(names);
 
-        public bool ModuleMatches(FrameNames names) =>
-            Module.Matches(names.Module) || (names.ModuleWithDll is { } dll && Module.Matches(dll));
+        public bool ModuleMatches(ModuleNames module) =>
+            Module.Matches(module.Upper) || (module.UpperWithDll is { } dll && Module.Matches(dll));
 
         public bool MethodMatches(FrameNames names)
         {
@@ -193,24 +193,22 @@ internal sealed partial class StackTagMatcher
     /// </summary>
     private sealed record ModuleRules(ModuleNames Names, int[] Rules);
 
-    private ModuleRules RulesOf(string module)
+    private ModuleRules ModuleRulesOf(string module) => _moduleRules.GetOrAdd(module, static (m, self) =>
     {
-        var names = ModuleNames.Of(module);
-        var probe = new FrameNames(names.Upper, names.UpperWithDll, "", null);
-        return new ModuleRules(names, [.. Enumerable.Range(0, _rules.Length).Where(i => _rules[i].ModuleMatches(probe))]);
-    }
+        var names = ModuleNames.Of(m);
+        return new ModuleRules(names, [.. Enumerable.Range(0, self._rules.Length).Where(i => self._rules[i].ModuleMatches(names))]);
+    }, this);
 
     /// <summary>A frame's names in the shapes WPA patterns are written against, upper-cased for case-insensitive matching.</summary>
-    private sealed record FrameNames(string Module, string? ModuleWithDll, string ColonMethod, string? DottedMethod)
+    private sealed record FrameNames(ModuleNames ModuleNames, string ColonMethod, string? DottedMethod)
     {
-
-        public static FrameNames Create(string module, string method) => Create(ModuleNames.Of(module), method);
+        public string Module => ModuleNames.Upper;
 
         public static FrameNames Create(ModuleNames module, string method)
         {
             var dotted = StripSignature(method);
             var colon = ToColonForm(dotted);
-            return new FrameNames(module.Upper, module.UpperWithDll, colon.ToUpperInvariant(), colon == dotted ? null : dotted.ToUpperInvariant());
+            return new FrameNames(module, colon.ToUpperInvariant(), colon == dotted ? null : dotted.ToUpperInvariant());
         }
 
         private static string StripSignature(string method)
