@@ -92,28 +92,42 @@ public sealed class ScenarioFindingsTests : IDisposable
         // .NET 7 removed the DataContractSerializer locks of seed 004; on .NET 10 the only lock these serializers
         // contend on is ServiceStack.Text's CharPool. With 64 threads on few cores a holder is preempted now and then.
         // Contention needs a lock holder to be preempted, which a single recording may not catch: record again (at
-        // most three times) until the trace shows ServiceStack's lock waits, then detection must not miss them.
+        // most three times) until the detector flags them or the trace shows ServiceStack's CharPool waits well above
+        // its bar (1.5x its share and per-run minimum), which it must then not miss. On a machine loaded beyond
+        // its two cores the waits can stay under the bar in all three (seen in CI with other recordings beside it:
+        // 0.4-0.8% of the run time against 1%): then a finding, if any, must still name CharPool, and the clean
+        // serializers must still have none.
+        var bar = FindingThresholds.Default;
         ScenarioRecording rec = null!;
         var attempts = new List<string>();
+        var clear = false;
         for (var attempt = 0; attempt < 3; attempt++)
         {
             rec = ScenarioRecording.Record(Sub($"contention{attempt}"), "--test", "deserialize", "--threads", "64", "--n", "10", "--warmup", "1", "--runs", "299", "--ops", "1",
                 "--serializers", "ServiceStack.Text,DataContract," + string.Join(",", Clean));
-            var runs = rec.Runs("ServiceStack.Text");
-            attempts.Add($"attempt {attempt}: {runs.Count} runs, {runs.Sum(r => r.Counters.ContentionMs):F2} ms of lock waits in {runs.Sum(r => r.DurationMs):F1} ms; findings: {rec.Describe()}");
-            if (rec.Of(FindingKinds.Contention, "ServiceStack.Text").Any()) break;
+            var runs = rec.Runs("ServiceStack.Text").Where(r => !r.IsWarmup).ToList();
+            var charPoolMs = runs.Sum(CharPoolMs);
+            var share = charPoolMs / runs.Sum(r => r.DurationMs);
+            clear = share >= 1.5 * bar.MinContentionShare && charPoolMs / runs.Count >= 1.5 * bar.MinContentionMs;
+            attempts.Add($"attempt {attempt}: {runs.Count} measured runs, {runs.Sum(r => r.Counters.ContentionMs):F2} ms of lock waits ({charPoolMs:F2} ms in CharPool, {share:P2} of {runs.Sum(r => r.DurationMs):F1} ms); findings: {rec.Describe()}");
+            if (clear || rec.Of(FindingKinds.Contention, "ServiceStack.Text").Count > 0) break;
         }
         var found = rec.Of(FindingKinds.Contention, "ServiceStack.Text");
-        Assert.True(found.Count == 1, string.Join("\n", attempts));
-        var finding = found[0];
-        Assert.Contains("CharPool", finding.Frame, StringComparison.Ordinal);
-        Assert.Equal(64, finding.EvidenceValue("threads"));
-        Assert.True(rec.Runs("ServiceStack.Text").Sum(r => r.Counters.ContentionMs) > 0);
+        if (clear) Assert.True(found.Count == 1, string.Join("\n", attempts));
+        Assert.True(found.Count <= 1, string.Join("\n", attempts));
+        if (found.Count == 1)
+        {
+            Assert.Contains("CharPool", found[0].Frame, StringComparison.Ordinal);
+            Assert.Equal(64, found[0].EvidenceValue("threads"));
+        }
         // In the same recording, with the same 64 threads on the same cores, the others are not flagged: a lone
         // preempted holder of some lock is not enough, it takes ServiceStack's per-call lock.
         foreach (var s in Clean.Append("DataContract"))
             Assert.True(rec.Of(FindingKinds.Contention, s).Count == 0, $"{s}: {rec.Describe()}\n{string.Join("\n", attempts)}");
     }
+
+    private static double CharPoolMs(RunAnalysis run) =>
+        run.Counters.ContentionMsBySite.Where(p => p.Key.Frame.Contains("CharPool", StringComparison.Ordinal)).Sum(p => p.Value);
 
     [Fact]
     public void First_call_of_an_emit_based_serializer_is_JIT_dominated_Protobufs_is_not_a_finding()

@@ -16,13 +16,26 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
 {
     public string Kind => FindingKinds.SuperLinear;
 
+    /// <summary>
+    /// Samples of the serializer's own work (the run's samples times the share of its CPU outside the heap's state)
+    /// below which the on-CPU figure is not a measurement: one or two samples' worth is the sampler's resolution.
+    /// </summary>
+    public const double MinOwnSamples = 2;
+
     /// <summary>The time one run is charged with for the fit, in ms.</summary>
     public static double WorkMs(RunAnalysis run, bool onCpu)
     {
         var p = run.InProcess;
-        var ms = onCpu && run.Samples > 0 ? run.CpuMs - HeapStateMs(run) : 0;
-        // A short run whose few samples all fell in GC or page faults leaves nothing to fit (seen: Google.Protobuf at
-        // N=20,000 read 0.00 us per object and a false N^4.4): then the thread's own CPU, or the duration, stands in.
+        var ms = 0.0;
+        if (onCpu && run.Samples > 0 && run.CpuMs > 0)
+        {
+            var own = run.CpuMs - HeapStateMs(run);
+            if (own / run.CpuMs * run.Samples >= MinOwnSamples) ms = own;
+        }
+        // A short run whose samples nearly all fell in GC or page faults leaves nothing to fit: seen twice with
+        // Google.Protobuf at N=20,000, once with nothing left (0.00 us per object, a false N^4.4) and once, on a
+        // machine loaded beyond its two cores, with a sliver of a sample left (N^4.56); the cheapest run of a size is
+        // fitted, so a sliver wins. Then the thread's own CPU, or the duration, stands in.
         if (ms <= 0) ms = p is { CpuMs: > 0, Threads: <= 1 } ? p.CpuMs : run.DurationMs - run.GcPauseMs;
         // Per call: runs of different N repeat the call a different number of times.
         return Math.Max(0.001, ms / run.Operations);

@@ -172,6 +172,24 @@ public sealed class FindingDetectorTests
         Assert.Single(Detect(new SuperLinearScalingDetector(), runs));
     }
 
+    [Fact]
+    public void Super_linear_fits_on_cpu_time_only_where_the_serializers_own_work_is_two_samples_or_more()
+    {
+        // Five samples, 5 ms on-CPU: GC work took all but a sliver (0.01 ms, a hundredth of a sample), so the thread's
+        // CPU clock (results.json) stands in; with 2 ms of its own (two samples' worth) the on-CPU figure is used.
+        static RunAnalysis OnCpu(double gcMs) => SyntheticRuns.Run("Google.Protobuf", "deserialize", 20_000, 1, 8, set: r =>
+        {
+            r.CpuMs = 5;
+            r.Samples = 5;
+            r.TagTable[EtwSerializerProfiler.Analyzer.Processing.TraceAnalyzer.GcTag] = gcMs;
+            r.TagTable["Deserialize\\Google.Protobuf"] = 5 - gcMs;
+            r.InProcess = InProcess(r, cpuMs: 6);
+        });
+        Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(4.99), onCpu: true), 9);
+        Assert.Equal(2, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: true), 9);
+        Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: false), 9);
+    }
+
     [Theory]
     [InlineData(new double[] { 1, 2, 4, 8 }, new double[] { 3, 6, 12, 24 }, 1.0)]
     [InlineData(new double[] { 10, 100, 1000 }, new double[] { 1, 100, 10_000 }, 2.0)]
