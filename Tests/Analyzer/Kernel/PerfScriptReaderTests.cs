@@ -44,7 +44,24 @@ public sealed class PerfScriptReaderTests
                   dotnet 12759/12759   618.004000000: PERF_RECORD_LOST lost 17
         """;
 
-    private static KernelTrace Read(string text, out int bad) => PerfScriptReader.Read(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(text)), 1.001001, out bad);
+    private static KernelTrace Read(string text, out int bad, bool switchStacks = true) =>
+        PerfScriptReader.Read(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(text)), 1.001001, out bad, switchStacks);
+
+    [Fact]
+    public void By_default_switches_and_wakings_are_read_without_their_stacks_and_samples_are_read_alike()
+    {
+        var all = Read(Script, out var badAll);
+        var lean = Read(Script, out var bad, switchStacks: false);
+        Assert.Equal((0, 0), (badAll, bad));
+        Assert.Equal(all.SwitchOuts.Select(o => o with { StackId = KernelTrace.NoStack }), lean.SwitchOuts);
+        Assert.Equal(all.Wakings.Select(w => w with { StackId = KernelTrace.NoStack }), lean.Wakings);
+        Assert.Equal(all.SwitchIns, lean.SwitchIns);
+        Assert.Equal(all.Samples.Select(s => (s.TimeNs, s.ThreadId)), lean.Samples.Select(s => (s.TimeNs, s.ThreadId)));
+        Assert.Equal(all.Samples.Select(s => all.Stacks[s.StackId].Select(id => all.Frames[id])), lean.Samples.Select(s => lean.Stacks[s.StackId].Select(id => lean.Frames[id])));
+        // __schedule is a switch's frame only: not read at all.
+        Assert.DoesNotContain(lean.Frames, f => f.Symbol == "__schedule");
+        Assert.Contains(all.Frames, f => f.Symbol == "__schedule");
+    }
 
     [Fact]
     public void Samples_switches_wakings_and_switch_ins_are_read_with_their_threads_and_nanosecond_times()
