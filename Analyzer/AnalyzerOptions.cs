@@ -27,6 +27,12 @@ public sealed record AnalyzerOptions
     /// with them (Analyzer/Symbols), instead of the names perf gave at recording time.
     /// </summary>
     public IReadOnlyList<string> SymbolFolders { get; init; } = [];
+    /// <summary>
+    /// Keep every charged sample with its stack (<see cref="Model.TraceAnalysis.Samples"/>) for the call trees and
+    /// speedscope files (CallTrees/RunStackCollector). One entry per sample: `esp analyze` keeps them only when it
+    /// writes --html or --speedscope, so the tables alone do not hold the trace's length in memory.
+    /// </summary>
+    public bool KeepChargedSamples { get; init; } = true;
 
     public bool Includes(string serializer) =>
         Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));

@@ -112,7 +112,7 @@ internal static class KernelSessionAnalysis
         if (session.HasSamples)
         {
             summary.ProcessSamples = kernel.Samples.Count;
-            var unnamed = kernel.Samples.Where(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)).Select(s => session.Namer.Name(kernel.Stacks[s.StackId][0]).Frame.Module).ToList();
+            var unnamed = kernel.Samples.Where(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)).Select(s => session.Namer.Name(kernel.Stacks.Leaf(s.StackId)).Frame.Module).ToList();
             summary.UnnamedLeafShare = (double)unnamed.Count / kernel.Samples.Count;
             summary.UnnamedLeafShareByModule = unnamed.GroupBy(m => m, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
                 .ToDictionary(g => g.Key, g => (double)g.Count() / kernel.Samples.Count, StringComparer.Ordinal);
@@ -133,7 +133,7 @@ internal static class KernelSessionAnalysis
         : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)";
 
     private static bool LeafUnnamed(KernelSession session, int stack) =>
-        session.Trace.Stacks[stack] is { Length: > 0 } s && session.Namer.Name(s[0]).Frame.Method == StackFrame.Unresolved;
+        stack >= 0 && session.Namer.Name(session.Trace.Stacks.Leaf(stack)).Frame.Method == StackFrame.Unresolved;
 
     private static double PeriodFromManifest(string? manifest, out bool known)
     {

@@ -17,7 +17,7 @@ internal readonly record struct KernelWaking(long TimeNs, int WakerThreadId, int
 
 /// <summary>
 /// The Linux kernel session of a trace folder (perf), in perf's clock (CLOCK_MONOTONIC ns). Stacks and frames
-/// are interned: a stack is an array of frame ids, leaf first. Lists are in time order.
+/// are interned: a stack is a node of <see cref="FrameStacks"/>, its frames read leaf first. Lists are in time order.
 /// </summary>
 internal sealed class KernelTrace
 {
@@ -29,7 +29,8 @@ internal sealed class KernelTrace
     public List<(long TimeNs, int ThreadId)> SwitchIns { get; } = [];
     public List<KernelWaking> Wakings { get; } = [];
     public List<RawFrame> Frames { get; } = [];
-    public List<int[]> Stacks { get; } = [];
+    /// <summary>Every stack, interned from the root; an event's StackId is its leaf node.</summary>
+    public FrameStacks Stacks { get; } = new();
     /// <summary>Thread names perf saw (comm), last one wins.</summary>
     public Dictionary<int, string> ThreadNames { get; } = [];
     public long LostEvents { get; set; }

@@ -69,8 +69,6 @@ internal static partial class PerfScriptReader
         public int BadLines;
         private readonly ExecutableMaps _maps = new();
         private readonly Dictionary<(ulong, string), int> _frameIds = [];
-        private readonly Dictionary<int[], int> _stackIds = new(IntArrayComparer.Instance);
-        private readonly Dictionary<int[], int>.AlternateLookup<ReadOnlySpan<int>> _stackIdsBySpan;
         private readonly Dictionary<byte[], string> _strings = new(ByteArrayComparer.Whole);
         private readonly Dictionary<byte[], string>.AlternateLookup<ReadOnlySpan<byte>> _stringsBySpan;
         /// <summary>
@@ -104,7 +102,6 @@ internal static partial class PerfScriptReader
         {
             Trace = trace;
             _switchStacks = switchStacks;
-            _stackIdsBySpan = _stackIds.GetAlternateLookup<ReadOnlySpan<int>>();
             _stringsBySpan = _strings.GetAlternateLookup<ReadOnlySpan<byte>>();
             _frameByLineSpan = _frameByLine.GetAlternateLookup<ReadOnlySpan<byte>>();
         }
@@ -270,17 +267,8 @@ internal static partial class PerfScriptReader
             return -1;
         }
 
-        /// <summary>The stack's id; its frames are copied into an array only the first time the stack is seen.</summary>
-        private int StackId()
-        {
-            var frames = CollectionsMarshal.AsSpan(_frames);
-            if (_stackIdsBySpan.TryGetValue(frames, out var id)) return id;
-            var array = frames.ToArray();
-            id = Trace.Stacks.Count;
-            Trace.Stacks.Add(array);
-            _stackIds[array] = id;
-            return id;
-        }
+        /// <summary>The stack's id (<see cref="FrameStacks"/>: a stack seen before is one lookup, a new one adds the nodes it does not share).</summary>
+        private int StackId() => Trace.Stacks.Intern(CollectionsMarshal.AsSpan(_frames));
 
         private string Intern(ReadOnlySpan<byte> s)
         {
@@ -366,16 +354,6 @@ internal static partial class PerfScriptReader
             i++;
             return true;
         }
-    }
-
-    private sealed class IntArrayComparer : IEqualityComparer<int[]>, IAlternateEqualityComparer<ReadOnlySpan<int>, int[]>
-    {
-        public static readonly IntArrayComparer Instance = new();
-        public bool Equals(int[]? x, int[]? y) => x.AsSpan().SequenceEqual(y);
-        public int GetHashCode(int[] a) => GetHashCode((ReadOnlySpan<int>)a);
-        public bool Equals(ReadOnlySpan<int> alternate, int[] other) => alternate.SequenceEqual(other);
-        public int GetHashCode(ReadOnlySpan<int> alternate) => Hash(MemoryMarshal.AsBytes(alternate), whole: true);
-        public int[] Create(ReadOnlySpan<int> alternate) => alternate.ToArray();
     }
 
     /// <summary>Byte strings by content: names hashed whole, frame lines on their address and module (<see cref="Hash"/>).</summary>

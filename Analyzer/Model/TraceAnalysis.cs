@@ -21,7 +21,10 @@ public sealed class TraceAnalysis
     internal List<Finding> FindingList { get; } = [];
     /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
     public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; internal set; }
-    /// <summary>The charged samples with their frames, for the report's call trees and speedscope files (not serialized).</summary>
+    /// <summary>
+    /// The charged samples with their frames, for the report's call trees and speedscope files (not serialized); null
+    /// when <see cref="AnalyzerOptions.KeepChargedSamples"/> is off.
+    /// </summary>
     public SampleLedger? Samples { get; internal set; }
 }
 

@@ -34,10 +34,11 @@ public sealed partial class TraceAnalyzer
 
             // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs. Charged on the
             // other core while the primary source is: the two share only the stack tag matcher, which is thread-safe.
-            var bias = primary.Kind == CpuSourceKind.Perf ? Task.Run(() => new SampleCharger(eventPipe, Matcher, pauses).Charge(analysis.Runs)) : null;
+            var bias = primary.Kind == CpuSourceKind.Perf ? Task.Run(() => new SampleCharger(eventPipe, Matcher, pauses) { KeepLedger = false }.Charge(analysis.Runs)) : null;
             var charger = new SampleCharger(primary, Matcher, pauses)
             {
                 Work = _runtimeWork.Build(),
+                KeepLedger = options.KeepChargedSamples,
                 PreciseRunMs = precise is null ? null : run => PreciseRunMs(precise, run),
                 PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
             };
@@ -45,7 +46,7 @@ public sealed partial class TraceAnalyzer
             if (bias is not null) WriteEventPipeBias(bias.GetAwaiter().GetResult());
             WriteRuns(_cpu);
             WriteThreads(_cpu, session);
-            analysis.Samples = new SampleLedger(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
+            if (options.KeepChargedSamples) analysis.Samples = new SampleLedger(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
                 [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
             DescribeSource(primary, session);
         }

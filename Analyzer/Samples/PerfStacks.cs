@@ -27,6 +27,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     private readonly Dictionary<int, CodeTier?> _tiers = [];
     private readonly Dictionary<int, bool> _measured = [];
     private readonly List<StackFrame> _scratch = new(128);
+    private readonly List<int> _ids = new(128);
     private readonly FrameArrays _arrays = new();
 
     public StackFrame[] Frames(int stackId, Model.RunKey? run)
@@ -66,12 +67,12 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     private void Fill(int stackId)
     {
         _scratch.Clear();
-        var ids = kernel.Stacks[stackId];
+        kernel.Stacks.CopyTo(stackId, _ids);
         var outermostManaged = -1;
-        for (var i = ids.Length - 1; i >= 0; i--)
-            if (namer.IsManaged(ids[i])) { outermostManaged = i; break; }
-        var count = outermostManaged < 0 ? ids.Length : outermostManaged + 1;
-        for (var i = 0; i < count; i++) _scratch.Add(namer.Name(ids[i]).Frame);
+        for (var i = _ids.Count - 1; i >= 0; i--)
+            if (namer.IsManaged(_ids[i])) { outermostManaged = i; break; }
+        var count = outermostManaged < 0 ? _ids.Count : outermostManaged + 1;
+        for (var i = 0; i < count; i++) _scratch.Add(namer.Name(_ids[i]).Frame);
     }
 
     /// <summary>The tier of the innermost managed frame: the code running, or the managed code that called into native code.</summary>
@@ -80,14 +81,14 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
         if (stackId < 0) return null;
         if (_tiers.TryGetValue(stackId, out var tier)) return tier;
         tier = null;
-        foreach (var id in kernel.Stacks[stackId])
-            if (namer.Name(id).Tier is { } t) { tier = t; break; }
+        for (var node = stackId; node >= 0; node = kernel.Stacks.Caller(node))
+            if (namer.Name(kernel.Stacks.Leaf(node)).Tier is { } t) { tier = t; break; }
         _tiers[stackId] = tier;
         return tier;
     }
 
     public bool LeafUnnamed(int stackId) =>
-        stackId >= 0 && kernel.Stacks[stackId] is { Length: > 0 } s && namer.Name(s[0]).Frame.Method == StackFrame.Unresolved;
+        stackId >= 0 && namer.Name(kernel.Stacks.Leaf(stackId)).Frame.Method == StackFrame.Unresolved;
 
     public bool LeafIsGcPoll(int stackId) => false;
 

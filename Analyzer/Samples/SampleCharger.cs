@@ -26,6 +26,9 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Each thread's JIT and type load spans from the runtime's events: what its native runtime samples were doing.</summary>
     public RuntimeWork? Work { get; init; }
 
+    /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
+    public bool KeepLedger { get; init; } = true;
+
     public SampleCharges Charge(IReadOnlyList<RunAnalysis> allRuns)
     {
         var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
@@ -33,7 +36,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         var assigned = Assign(runs, charges);
         ChargeRuns(assigned, charges);
         // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
-        ChargeThreads(charges, keepLedger: runs.Count == 0);
+        ChargeThreads(charges, keepLedger: KeepLedger && runs.Count == 0);
         return charges;
     }
 
@@ -102,7 +105,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
                 var gcMs = share.GcPauseMs * factor;
                 account.Add(StackTagMatcher.Gc, gcMs);
-                charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
+                if (KeepLedger) charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
             }
             var weight = share.WeightMs * factor;
             var frames = stream.Stacks.Frames(s.StackId, run.Key);
@@ -113,7 +116,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId), why);
-            charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (KeepLedger) charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
         }
     }

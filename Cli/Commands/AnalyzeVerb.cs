@@ -77,8 +77,8 @@ public static class AnalyzeVerb
 
     public static int Run(Settings settings, IConsole console)
     {
-        var options = settings.Options;
         var plan = Exporters.Select(ReportKind.Analysis, settings.Format, settings.Out, settings.Html, settings.Speedscope);
+        var options = settings.Options with { KeepChargedSamples = plan.WritesFiles };
         using var input = TraceInput.Open(settings.Trace);
         TraceAnalysis analysis;
         ReportDocument report;

@@ -24,6 +24,6 @@ for (var pass = 1; pass <= passes; pass++)
 {
     clock.Restart();
     var trace = PerfScriptReader.Read(args[0], 1.0, out var bad);
-    Console.WriteLine($"pass {pass}: {clock.Elapsed.TotalSeconds:F3} s ({trace.Samples.Count:N0} samples, {trace.Stacks.Count:N0} stacks, {trace.Frames.Count:N0} frames, {bad} unreadable lines)");
+    Console.WriteLine($"pass {pass}: {clock.Elapsed.TotalSeconds:F3} s ({trace.Samples.Count:N0} samples, {trace.Stacks.Count:N0} stack nodes, {trace.Frames.Count:N0} frames, {bad} unreadable lines)");
 }
 return 0;

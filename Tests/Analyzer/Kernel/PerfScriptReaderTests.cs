@@ -57,7 +57,7 @@ public sealed class PerfScriptReaderTests
         Assert.Equal(all.Wakings.Select(w => w with { StackId = KernelTrace.NoStack }), lean.Wakings);
         Assert.Equal(all.SwitchIns, lean.SwitchIns);
         Assert.Equal(all.Samples.Select(s => (s.TimeNs, s.ThreadId)), lean.Samples.Select(s => (s.TimeNs, s.ThreadId)));
-        Assert.Equal(all.Samples.Select(s => all.Stacks[s.StackId].Select(id => all.Frames[id])), lean.Samples.Select(s => lean.Stacks[s.StackId].Select(id => lean.Frames[id])));
+        Assert.Equal(all.Samples.Select(s => all.Stacks.ToArray(s.StackId).Select(id => all.Frames[id])), lean.Samples.Select(s => lean.Stacks.ToArray(s.StackId).Select(id => lean.Frames[id])));
         // __schedule is a switch's frame only: not read at all.
         Assert.DoesNotContain(lean.Frames, f => f.Symbol == "__schedule");
         Assert.Contains(all.Frames, f => f.Symbol == "__schedule");
@@ -76,7 +76,7 @@ public sealed class PerfScriptReaderTests
         Assert.Equal(2, trace.SwitchOuts.Count);
         var waiting = trace.SwitchOuts[0];
         Assert.Equal((12765, 'S', 0), (waiting.ThreadId, waiting.State, waiting.NextThreadId));
-        Assert.Equal("__schedule", trace.Frames[trace.Stacks[waiting.StackId][0]].Symbol);
+        Assert.Equal("__schedule", trace.Frames[trace.Stacks.ToArray(waiting.StackId)[0]].Symbol);
         Assert.Equal((12759, 'R', 621), (trace.SwitchOuts[1].ThreadId, trace.SwitchOuts[1].State, trace.SwitchOuts[1].NextThreadId));
 
         var waking = Assert.Single(trace.Wakings);
@@ -91,7 +91,7 @@ public sealed class PerfScriptReaderTests
     {
         var trace = Read(Script, out _);
         Assert.Equal(trace.Samples[0].StackId, trace.Samples[1].StackId);
-        var frames = trace.Stacks[trace.Samples[0].StackId].Select(id => trace.Frames[id]).ToList();
+        var frames = trace.Stacks.ToArray(trace.Samples[0].StackId).Select(id => trace.Frames[id]).ToList();
         Assert.Equal(6, frames.Count);
         Assert.Equal(("pvm_irq_enable", true), (frames[0].Symbol, frames[0].Kernel));
         Assert.Equal(("__libc_start_call_main", false), (frames[^1].Symbol, frames[^1].Kernel));
@@ -101,7 +101,7 @@ public sealed class PerfScriptReaderTests
     public void Offsets_perf_prints_for_unnamed_code_in_mapped_files_become_the_addresses_that_ran()
     {
         var trace = Read(Script, out _);
-        var frames = trace.Stacks[trace.Samples[0].StackId].Select(id => trace.Frames[id]).ToList();
+        var frames = trace.Stacks.ToArray(trace.Samples[0].StackId).Select(id => trace.Frames[id]).ToList();
         // JIT code in the W^X double mapping: offset 0x1128dd of the memfd, mapped executable at 0x7f9947270000 from
         // offset 0x111000; the later read-write view of the same file is not code and must not be used.
         Assert.Equal(0x7f9947270000UL + (0x1128ddUL - 0x111000UL), frames[2].Address);
@@ -177,7 +177,7 @@ public sealed class PerfScriptReaderTests
             """;
         var trace = Read(text, out var bad);
         Assert.Equal(0, bad);
-        Assert.Equal([0x7f00000018ddUL, 0x7f10000018ddUL], trace.Samples.Select(s => trace.Frames[trace.Stacks[s.StackId][0]].Address));
+        Assert.Equal([0x7f00000018ddUL, 0x7f10000018ddUL], trace.Samples.Select(s => trace.Frames[trace.Stacks.ToArray(s.StackId)[0]].Address));
     }
 
     [Fact]
@@ -196,7 +196,7 @@ public sealed class PerfScriptReaderTests
             """;
         var trace = Read(text, out var bad);
         Assert.Equal(0, bad);
-        Assert.Equal(trace.Stacks[trace.Samples[0].StackId][0], trace.Stacks[trace.Samples[1].StackId][0]);
-        Assert.Equal([0x7f00000018ddUL, 0x7f2000001000UL], trace.Stacks[trace.Samples[1].StackId].Select(id => trace.Frames[id].Address));
+        Assert.Equal(trace.Stacks.ToArray(trace.Samples[0].StackId)[0], trace.Stacks.ToArray(trace.Samples[1].StackId)[0]);
+        Assert.Equal([0x7f00000018ddUL, 0x7f2000001000UL], trace.Stacks.ToArray(trace.Samples[1].StackId).Select(id => trace.Frames[id].Address));
     }
 }

@@ -67,6 +67,16 @@ public sealed class ChargeInvariantTests
                 }
                 Assert.Equal(measured.Count(m => m.Value > 0), stacks.Profiles.Count(p => p.Tree.TotalMs > 0));
             }
+
+            // Without --html or --speedscope the charged samples are not kept (AnalyzerOptions.KeepChargedSamples):
+            // the same figures, and no call trees.
+            var tablesOnly = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", "json", "--no-cache");
+            Assert.True(tablesOnly.ExitCode == 0, tablesOnly.StdErr);
+            using var lean = JsonDocument.Parse(tablesOnly.StdOut);
+            foreach (var part in new[] { "runs", "serializers", "findings" })
+                Assert.Equal(json.RootElement.GetProperty(part).GetRawText(), lean.RootElement.GetProperty(part).GetRawText());
+            using (var again = TraceInput.Open(zip))
+                Assert.Null(new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = false }).Analyze(again).Samples);
         }
         finally
         {
