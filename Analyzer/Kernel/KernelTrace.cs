@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Stacks;
+
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>A frame as perf recorded it: the address (absolute, or relative to <see cref="Dso"/> as perf prints it), perf's symbol and file.</summary>
@@ -17,7 +19,7 @@ internal readonly record struct KernelWaking(long TimeNs, int WakerThreadId, int
 
 /// <summary>
 /// The Linux kernel session of a trace folder (perf), in perf's clock (CLOCK_MONOTONIC ns). Stacks and frames
-/// are interned: a stack is a node of <see cref="FrameStacks"/>, its frames read leaf first. Lists are in time order.
+/// are interned: a stack is a node of <see cref="StackTree{T}"/>, its frames read leaf first. Lists are in time order.
 /// </summary>
 internal sealed class KernelTrace
 {
@@ -30,7 +32,7 @@ internal sealed class KernelTrace
     public List<KernelWaking> Wakings { get; } = [];
     public List<RawFrame> Frames { get; } = [];
     /// <summary>Every stack, interned from the root; an event's StackId is its leaf node.</summary>
-    public FrameStacks Stacks { get; } = new();
+    public StackTree<int> Stacks { get; } = new();
     /// <summary>Thread names perf saw (comm), last one wins.</summary>
     public Dictionary<int, string> ThreadNames { get; } = [];
     public long LostEvents { get; set; }

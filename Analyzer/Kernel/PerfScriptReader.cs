@@ -92,7 +92,7 @@ internal static partial class PerfScriptReader
         private readonly bool _switchStacks;
         private Pending _pending;
         /// <summary>Whether the pending event's frame lines are read (a sample's always; a switch's or wake-up's on request).</summary>
-        private bool _keepFrames;
+        private bool KeepFrames => _pending == Pending.Sample || (_pending != Pending.None && _switchStacks);
         private long _time;
         private int _tid;
         private char _state;
@@ -111,7 +111,7 @@ internal static partial class PerfScriptReader
             if (line.Length == 0) { EndEvent(); return; }
             if (line[0] == (byte)'\t' || (line[0] == (byte)' ' && _pending != Pending.None && IsFrameLine(line)))
             {
-                if (_keepFrames) Frame(line);
+                if (KeepFrames) Frame(line);
                 return;
             }
             EndEvent();
@@ -166,7 +166,6 @@ internal static partial class PerfScriptReader
                 _pending = Pending.Waking;
             }
             else _pending = Pending.None; // an event this reader does not use
-            _keepFrames = _pending == Pending.Sample || (_pending != Pending.None && _switchStacks);
         }
 
         private void Record(ReadOnlySpan<byte> rest, long time, int tid)
@@ -199,7 +198,6 @@ internal static partial class PerfScriptReader
                 case Pending.Waking: Trace.Wakings.Add(new KernelWaking(_time, _tid, _other, stack)); break;
             }
             _pending = Pending.None;
-            _keepFrames = false;
             _frames.Clear();
         }
 
@@ -267,7 +265,7 @@ internal static partial class PerfScriptReader
             return -1;
         }
 
-        /// <summary>The stack's id (<see cref="FrameStacks"/>: a stack seen before is one lookup, a new one adds the nodes it does not share).</summary>
+        /// <summary>The stack's id (<see cref="Analyzer.Stacks.StackTree{T}"/>: a stack seen before is one lookup, a new one adds the nodes it does not share).</summary>
         private int StackId() => Trace.Stacks.Intern(CollectionsMarshal.AsSpan(_frames));
 
         private string Intern(ReadOnlySpan<byte> s)

@@ -3,19 +3,20 @@ using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// An EventPipe trace's stacks read in the raw pass (<see cref="EventStackAddresses"/>), interned by address
-/// (<see cref="AddressStacks"/>) and named from the trace's own method loads and rundown (<see cref="ManagedCodeMap"/>)
+/// (<see cref="StackTree{T}"/>) and named from the trace's own method loads and rundown (<see cref="ManagedCodeMap"/>)
 /// as TraceLog names them: "module!Namespace.Type.Method(args)", and "?!?" for an address in no known method.
 /// The rundown comes last in the file, so a stack named before the pass ends (<see cref="Provisional"/>) may name
 /// less than it will: the pass checks such answers afterwards (<see cref="TraceAnalyzer"/>).
 /// </summary>
 internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks(matcher)
 {
-    private readonly AddressStacks _stacks = new();
+    private readonly StackTree<ulong> _stacks = new();
     private readonly List<ulong> _scratch = [];
     private readonly Dictionary<ulong, StackFrame> _frameByAddress = [];
     private readonly Dictionary<(string, string), StackFrame> _frames = [];
@@ -46,11 +47,11 @@ internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks
 
     protected override int Caller(int stackId) => _stacks.Caller(stackId);
 
-    protected override ulong LeafAddress(int stackId) => _stacks.Address(stackId);
+    protected override ulong LeafAddress(int stackId) => _stacks.Leaf(stackId);
 
     protected override StackFrame LeafFrame(int stackId)
     {
-        var address = _stacks.Address(stackId);
+        var address = _stacks.Leaf(stackId);
         if (_frameByAddress.TryGetValue(address, out var frame)) return frame;
         var method = Code is { } code ? code.Find(address) : _early.Find(m => address - m.Start < m.Size);
         frame = method is null ? Unknown : FrameOf(method.Module, method.Name);

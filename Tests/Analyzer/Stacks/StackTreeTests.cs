@@ -1,13 +1,13 @@
-using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
 
-public sealed class FrameStacksTests
+public sealed class StackTreeTests
 {
     [Fact]
     public void A_stack_is_found_again_whole_and_stacks_share_their_outer_frames()
     {
-        var stacks = new FrameStacks();
+        var stacks = new StackTree<int>();
         var a = stacks.Intern([5, 4, 3, 2, 1]);      // leaf 5, root 1
         Assert.Equal(5, stacks.Count);               // one node per frame
         Assert.Equal(a, stacks.Intern([5, 4, 3, 2, 1]));
@@ -33,7 +33,7 @@ public sealed class FrameStacksTests
     [Fact]
     public void Prefixes_and_extensions_of_a_stack_are_other_stacks()
     {
-        var stacks = new FrameStacks();
+        var stacks = new StackTree<int>();
         var whole = stacks.Intern([3, 2, 1]);
         var longer = stacks.Intern([3, 2, 1, 0]);    // one frame further rootward: none of whole's nodes
         var shorter = stacks.Intern([3, 2]);
@@ -47,7 +47,7 @@ public sealed class FrameStacksTests
     public void Many_random_stacks_read_back_as_given()
     {
         var random = new Random(42);
-        var stacks = new FrameStacks();
+        var stacks = new StackTree<int>();
         var given = new List<(int Id, int[] Frames)>();
         for (var i = 0; i < 2000; i++)
         {
@@ -60,5 +60,23 @@ public sealed class FrameStacksTests
             Assert.Equal(id, stacks.Intern(frames));
         }
         Assert.Equal(given.Select(g => string.Join(",", g.Frames)).Distinct().Count(), given.Select(g => g.Id).Distinct().Count());
+    }
+
+    [Fact]
+    public void Return_addresses_share_their_callers_and_read_back_leaf_first()
+    {
+        var stacks = new StackTree<ulong>();
+        var a = stacks.Intern([0x30, 0x20, 0x10]); // leaf first: 0x30 called by 0x20 called by 0x10
+        var b = stacks.Intern([0x31, 0x20, 0x10]); // another leaf in the same caller
+        Assert.Equal(a, stacks.Intern([0x30, 0x20, 0x10]));
+        Assert.NotEqual(a, b);
+        Assert.Equal(4, stacks.Count); // 0x10, 0x20, and the two leaves
+        Assert.Equal(stacks.Caller(a), stacks.Caller(b));
+        Assert.Equal(0x30UL, stacks.Leaf(a));
+        Assert.Equal(0x20UL, stacks.Leaf(stacks.Caller(a)));
+        var root = stacks.Caller(stacks.Caller(a));
+        Assert.Equal(0x10UL, stacks.Leaf(root));
+        Assert.Equal(-1, stacks.Caller(root));
+        Assert.NotEqual(stacks.Intern([0x30, 0x20]), stacks.Intern([0x30, 0x21])); // the same address under other callers
     }
 }

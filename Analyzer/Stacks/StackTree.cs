@@ -1,25 +1,26 @@
 using System.Runtime.InteropServices;
 
-namespace EtwSerializerProfiler.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
-/// The kernel session's stacks of frame ids, interned as a tree from the root (as TraceLog's CallStackIndex and
-/// <see cref="Samples.AddressStacks"/> are): a stack is the id of its leaf node, and stacks that share their outer
-/// frames share those nodes. Kernel samples' stacks are nearly all distinct by address (the leaf's instruction
-/// pointer differs), so a copy of every frame per distinct stack made them the largest thing a long trace kept;
-/// here a stack new only near its leaf costs a node or two. A stack is found whole in one lookup (each node holds
-/// the hash of the stack it ends), as an array of its frames was. Ids are dense from 0; -1 is no stack.
+/// Stacks interned as a tree from the root (as TraceLog's CallStackIndex is): a stack is the id of its leaf node, and
+/// stacks that share their outer frames share those nodes. Frames are what a source's stacks hold: return addresses
+/// of EventPipe's events (Processing/RawEventPipeStacks), frame ids of the kernel session's (Kernel/KernelTrace).
+/// Kernel samples' stacks are nearly all distinct by address (the leaf's instruction pointer differs), so a copy of
+/// every frame per distinct stack made them the largest thing a long trace kept; here a stack new only near its leaf
+/// costs a node or two. A stack seen before is found whole in one lookup (each node holds the hash of the stack it
+/// ends), not one per frame. Ids are dense from 0; -1 is no stack.
 /// </summary>
-internal sealed class FrameStacks
+internal sealed class StackTree<T> where T : unmanaged, IEquatable<T>
 {
     private const int EmptyHash = 0;
-    private readonly List<int> _frames = [];
+    private readonly List<T> _frames = [];
     private readonly List<int> _callers = [];
     private readonly List<int> _hashes = [];
     private readonly HashSet<int> _nodes;
     private readonly HashSet<int>.AlternateLookup<Suffix> _bySuffix;
 
-    public FrameStacks()
+    public StackTree()
     {
         _nodes = new HashSet<int>(new NodeComparer(this));
         _bySuffix = _nodes.GetAlternateLookup<Suffix>();
@@ -28,14 +29,14 @@ internal sealed class FrameStacks
     /// <summary>Nodes: distinct stacks and the outer parts they share.</summary>
     public int Count => _frames.Count;
 
-    /// <summary>The stack's innermost frame id.</summary>
-    public int Leaf(int stack) => _frames[stack];
+    /// <summary>The stack's innermost frame.</summary>
+    public T Leaf(int stack) => _frames[stack];
 
     /// <summary>The stack without its leaf, or -1.</summary>
     public int Caller(int stack) => _callers[stack];
 
     /// <summary>The id of a stack given leaf first; -1 for an empty one.</summary>
-    public int Intern(ReadOnlySpan<int> leafFirst)
+    public int Intern(ReadOnlySpan<T> leafFirst)
     {
         var n = leafFirst.Length;
         if (n == 0) return -1;
@@ -56,21 +57,21 @@ internal sealed class FrameStacks
         return id;
     }
 
-    /// <summary>The stack's frame ids, leaf first, into <paramref name="leafFirst"/> (cleared first).</summary>
-    public void CopyTo(int stack, List<int> leafFirst)
+    /// <summary>The stack's frames, leaf first, into <paramref name="leafFirst"/> (cleared first).</summary>
+    public void CopyTo(int stack, List<T> leafFirst)
     {
         leafFirst.Clear();
         for (var node = stack; node >= 0; node = _callers[node]) leafFirst.Add(_frames[node]);
     }
 
-    public int[] ToArray(int stack)
+    public T[] ToArray(int stack)
     {
-        var frames = new List<int>();
+        var frames = new List<T>();
         CopyTo(stack, frames);
         return [.. frames];
     }
 
-    private int Add(int frame, int caller, int hash)
+    private int Add(T frame, int caller, int hash)
     {
         var node = _frames.Count;
         _frames.Add(frame);
@@ -80,19 +81,19 @@ internal sealed class FrameStacks
         return node;
     }
 
-    private static int Mix(int frame, int callerHash) => HashCode.Combine(frame, callerHash);
+    private static int Mix(T frame, int callerHash) => HashCode.Combine(frame, callerHash);
 
     /// <summary>Frames leaf first with the hash of the stack they make: what a node is looked up by.</summary>
-    private readonly ref struct Suffix(ReadOnlySpan<int> frames, int hash)
+    private readonly ref struct Suffix(ReadOnlySpan<T> frames, int hash)
     {
-        public ReadOnlySpan<int> Frames { get; } = frames;
+        public ReadOnlySpan<T> Frames { get; } = frames;
         public int Hash { get; } = hash;
     }
 
-    private sealed class NodeComparer(FrameStacks stacks) : IEqualityComparer<int>, IAlternateEqualityComparer<Suffix, int>
+    private sealed class NodeComparer(StackTree<T> stacks) : IEqualityComparer<int>, IAlternateEqualityComparer<Suffix, int>
     {
         public bool Equals(int x, int y) =>
-            x == y || (stacks._frames[x] == stacks._frames[y] && stacks._callers[x] == stacks._callers[y]);
+            x == y || (stacks._frames[x].Equals(stacks._frames[y]) && stacks._callers[x] == stacks._callers[y]);
 
         public int GetHashCode(int node) => stacks._hashes[node];
 
@@ -105,12 +106,12 @@ internal sealed class FrameStacks
             var callers = CollectionsMarshal.AsSpan(stacks._callers);
             foreach (var frame in suffix.Frames)
             {
-                if (node < 0 || frames[node] != frame) return false;
+                if (node < 0 || !frames[node].Equals(frame)) return false;
                 node = callers[node];
             }
             return node < 0;
         }
 
-        public int Create(Suffix suffix) => throw new NotSupportedException("nodes are added one by one (FrameStacks.Add)");
+        public int Create(Suffix suffix) => throw new NotSupportedException("nodes are added one by one (StackTree.Add)");
     }
 }
