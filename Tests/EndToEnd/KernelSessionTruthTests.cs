@@ -44,13 +44,15 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     {
         // The run's CPU is the worker's on-CPU time from its context switches; its samples (counted below too) split
         // it between tags. Both against the thread CPU clock the benchmark read around the same call.
-        CheckCpu(Runs, r => r.CpuMs, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: 1.0);
+        // One run in ten may miss by up to twice the bound: seen in CI under load, 24.31 vs 25.71 ms (5.4%), where
+        // every run read 0-2.5% below the clock; every run must stay within 10% or 2 ms.
+        CheckCpu(Runs, r => r.CpuMs, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.9, outer: t => Math.Max(0.10 * t, 2.0));
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
         // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs), never long.
         CheckCpu(Runs, r => r.Samples * recorded.Analysis.Trace.Kernel!.SamplePeriodMs, "sampled", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8);
     }
 
-    private void CheckCpu(IReadOnlyList<RunAnalysis> runs, Func<RunAnalysis, double> cpu, string what, Func<double, double> tolerance, double required)
+    private void CheckCpu(IReadOnlyList<RunAnalysis> runs, Func<RunAnalysis, double> cpu, string what, Func<double, double> tolerance, double required, Func<double, double>? outer = null)
     {
         var checkedRuns = 0;
         var within = 0;
@@ -61,6 +63,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             if (truth < 20) continue;
             checkedRuns++;
             if (Math.Abs(cpu(run) - truth) <= tolerance(truth)) within++;
+            if (outer is not null) Assert.True(Math.Abs(cpu(run) - truth) <= outer(truth), $"{run.Key}: {what} {cpu(run):F2} ms against the thread CPU clock's {truth:F2} ms");
         }
         Assert.True(checkedRuns >= 6, $"only {checkedRuns} runs of 20 ms or more: the fixture no longer exercises the comparison");
         Assert.True(within >= required * checkedRuns, $"{what}: {within} of {checkedRuns} runs within 5% or 1 ms of the thread CPU clock");
