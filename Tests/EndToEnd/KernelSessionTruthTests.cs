@@ -74,7 +74,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     {
         // The marker switches out into its run wait just before the worker's RunBegin and is woken (sched_waking, in
         // the worker's context) just after RunEnd: on an idle machine both within a tenth of a millisecond, the median
-        // within half a millisecond when both cores are busy with other work. On a
+        // within a millisecond even when the machine is loaded well beyond its cores. On a
         // loaded one the worker, woken by the marker's "armed" signal, may wait for a CPU before RunBegin, so the start
         // may lead by milliseconds; the end cannot lag (the worker itself wakes the marker), nor the typical run.
         var starts = new List<double>();
@@ -89,8 +89,10 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             output.WriteLine($"{run.Key}: switch window {run.SwitchWaitStartMs:F3}..{run.SwitchWaitEndMs:F3}, RunBegin/RunEnd {begin:F3}..{end:F3}: start {starts[^1]:F3} ms, end {ends[^1]:F3} ms");
         }
         var both = starts.Zip(ends, Math.Max).Order().ToList();
-        // Median: 0.02-0.05 ms idle; 0.157 ms with both cores kept busy by other processes (CI on a shared machine).
-        Assert.True(both[both.Count / 2] <= 0.5, $"median disagreement {both[both.Count / 2]:F3} ms");
+        // Median: 0.02-0.05 ms idle; 0.157 ms with both cores kept busy by other processes (CI on a shared machine);
+        // 0.726 ms at load average 10-12 on two cores. A window taken from the wrong wait would be off by a whole run
+        // or a scheduler quantum (several milliseconds), so 1 ms still tells the two apart.
+        Assert.True(both[both.Count / 2] <= 1.0, $"median disagreement {both[both.Count / 2]:F3} ms");
         Assert.True(ends.Count(d => d <= 1.0) >= 0.9 * ends.Count, $"{ends.Count(d => d <= 1.0)} of {ends.Count} run ends within 1 ms");
         // Starts: half within 1 ms. Seen 11 of 18 (61%) in CI with both cores busy, the rest leading by 1.1-3.7 ms
         // while the worker waited for a CPU; the ends and the median stayed within their bounds.
