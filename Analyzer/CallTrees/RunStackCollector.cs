@@ -94,7 +94,7 @@ public static class RunStackCollector
         /// One sample: its frames, root first, under its thread (speedscope makes a profile per thread, as TraceEvent
         /// roots stacks); a GC pause as one frame; GC work on the thread under a frame that says so.
         /// </summary>
-        public void Add(ChargedSample sample, RunKey? run)
+        public void Add(ChargedSample<RunAnalysis> sample, RunKey? run)
         {
             if (run is { } key && _runs.Add(key)) Profile.Runs++;
             Profile.Samples++;

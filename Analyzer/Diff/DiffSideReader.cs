@@ -19,7 +19,8 @@ public static class DiffSideReader
             configuration.AddRange(switches.Select(s => $"AppContext {s.Key}={(s.Value ? "true" : "false")}"));
         if (results?.DynamicCodeSupported is { } dynamicCode)
             configuration.Add(dynamicCode ? "dynamic code supported (emitted serializers)" : "dynamic code NOT supported (reflection-only fallbacks)");
-        configuration.AddRange(Environment(manifestPath, analysis.WarningList).Select(e => $"env {e.Key}={e.Value}"));
+        var warnings = analysis.Warnings.ToList();
+        configuration.AddRange(Environment(manifestPath, warnings).Select(e => $"env {e.Key}={e.Value}"));
 
         var unsupported = (results?.Unsupported ?? [])
             .Where(u => options.Includes(u.Serializer))
@@ -31,7 +32,7 @@ public static class DiffSideReader
             results?.Runtime ?? analysis.Trace.RuntimeVersion,
             configuration,
             unsupported,
-            analysis.Warnings)
+            warnings)
         {
             CpuSource = analysis.Trace.CpuSource.WireName(),
         };

@@ -21,7 +21,7 @@ internal sealed class BdnIterations(RunWindows windows)
     public const string CaseNotYetNamed = "(BenchmarkDotNet case)";
 
     private readonly Dictionary<int, BdnBenchmarkName> _caseByThread = [];
-    private readonly Dictionary<int, List<RunAnalysis>> _namelessByThread = [];
+    private readonly Dictionary<int, List<RunDraft>> _namelessByThread = [];
     private readonly Dictionary<RunKey, int> _iterations = [];
     /// <summary>Overhead-actual iterations open per thread (their start), and their durations per case (keyed by run 0's key).</summary>
     private readonly Dictionary<int, double> _overheadOpen = [];
@@ -89,7 +89,7 @@ internal sealed class BdnIterations(RunWindows windows)
     /// project's own (a program can use both; the benchmark's marked runs are the better windows).
     /// </summary>
     /// <returns>Whether BenchmarkDotNet's iterations are the trace's runs.</returns>
-    public bool Finish(TraceAnalysis analysis, Func<string, bool> includes, bool ownRunsSeen)
+    public bool Finish(AnalysisDraft analysis, Func<string, bool> includes, bool ownRunsSeen)
     {
         if (Runs == 0) return false;
         if (ownRunsSeen)
@@ -99,8 +99,7 @@ internal sealed class BdnIterations(RunWindows windows)
             return false;
         }
         analysis.RunList.RemoveAll(r => !includes(r.Key.Serializer));
-        analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
-        analysis.Trace.HarnessOverheadIterations = OverheadIterations;
+        analysis.Trace = analysis.Trace with { RunSource = RunSource.BenchmarkDotNet, HarnessOverheadIterations = OverheadIterations };
         ApplyResultRule(analysis);
         return true;
     }
@@ -112,8 +111,9 @@ internal sealed class BdnIterations(RunWindows windows)
     /// less the median overhead-actual iteration (an empty method called as often). Applied to the trace's own
     /// iterations, so the table's mean is BenchmarkDotNet's statistic of the run the trace holds.
     /// </summary>
-    private void ApplyResultRule(TraceAnalysis analysis)
+    private void ApplyResultRule(AnalysisDraft analysis)
     {
+        var outliers = 0;
         foreach (var g in analysis.Runs.Where(r => r.Stage == BdnEngineEvents.MeasuredStageLabel).GroupBy(r => r.Key with { Run = 0 }))
         {
             var overhead = _overheadMs.TryGetValue(g.Key, out var o) && o.Count > 0 ? BdnStatistics.Median(o) : 0;
@@ -124,8 +124,9 @@ internal sealed class BdnIterations(RunWindows windows)
                 if (r.DurationMs <= fence) continue;
                 r.IsOutlier = true;
                 r.Stage = BdnEngineEvents.OutlierStageLabel;
-                analysis.Trace.HarnessOutliers++;
+                outliers++;
             }
         }
+        analysis.Trace = analysis.Trace with { HarnessOutliers = outliers };
     }
 }

@@ -34,12 +34,12 @@ internal static class StackTagRunNames
 
     /// <summary>
     /// Renames <paramref name="runsInTimeOrder"/> (all found without names) and marks their inferred warm-ups in
-    /// <see cref="RunAnalysis.WarmupFromEvents"/>: the serializer with the most sampled time in the run; for a run
+    /// <see cref="RunDraft.WarmupFromEvents"/>: the serializer with the most sampled time in the run; for a run
     /// too short to be sampled (a case's first warm-up run does one call), the next named run of the same operation,
     /// else the previous one. Runs are numbered per serializer and operation in time order, N stays 0 (unknown).
     /// </summary>
     /// <param name="votes">Per run, sampled ms by serializer (from <see cref="SerializerOf"/>); runs without samples may be absent.</param>
-    public static InferredRunNames Apply(IReadOnlyList<RunAnalysis> runsInTimeOrder, IReadOnlyDictionary<RunAnalysis, Dictionary<string, double>> votes)
+    public static InferredRunNames Apply(IReadOnlyList<RunDraft> runsInTimeOrder, IReadOnlyDictionary<RunDraft, Dictionary<string, double>> votes)
     {
         var own = runsInTimeOrder.Select(r => votes.TryGetValue(r, out var v) && v.Count > 0
             ? v.OrderByDescending(x => x.Value).ThenBy(x => x.Key, StringComparer.Ordinal).First().Key
@@ -70,7 +70,7 @@ internal static class StackTagRunNames
         return new InferredRunNames(names.Length, bySamples, byNeighbour, unnamed, batches, measuredPerCase);
     }
 
-    private static string? Neighbour(IReadOnlyList<RunAnalysis> runs, List<string?> own, int i)
+    private static string? Neighbour(IReadOnlyList<RunDraft> runs, List<string?> own, int i)
     {
         var operation = runs[i].Key.Operation;
         for (var j = i + 1; j < runs.Count; j++)

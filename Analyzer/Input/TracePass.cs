@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Input;
 /// </summary>
 internal static class TracePass
 {
-    public static void ProcessReadable(TraceEventDispatcher source, TraceAnalysis analysis)
+    public static void ProcessReadable(TraceEventDispatcher source, AnalysisDraft analysis)
     {
         try
         {
@@ -18,7 +18,7 @@ internal static class TracePass
         }
         catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.TraceEvent))
         {
-            analysis.Trace.Truncated = true;
+            analysis.Trace = analysis.Trace with { Truncated = true };
             var warning = $"reading the trace stopped early ({ReaderFault.Describe(ex)}): results cover the events before that point";
             if (!analysis.Warnings.Contains(warning)) analysis.WarningList.Add(warning);
         }

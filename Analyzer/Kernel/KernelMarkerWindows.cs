@@ -13,10 +13,11 @@ internal static class KernelMarkerWindows
 {
     private enum Kind { Mark, Out, Wake, In }
 
-    public static void Apply(TraceAnalysis analysis, KernelTrace kernel, PassTimeline timeline, KernelSessionSummary summary)
+    /// <returns>The summary with the cross-check's figures.</returns>
+    public static KernelSessionSummary Apply(AnalysisDraft analysis, KernelTrace kernel, PassTimeline timeline, KernelSessionSummary summary)
     {
         var markers = timeline.RunMarks.Where(m => m.Kind == RunMarkKind.Start).Select(m => m.MarkerThreadId).ToHashSet();
-        if (markers.Count == 0 || kernel.SwitchOuts.Count == 0) return;
+        if (markers.Count == 0 || kernel.SwitchOuts.Count == 0) return summary;
         var clock = timeline.Clock;
         var events = new List<(double Ms, Kind Kind, int Index)>();
         for (var i = 0; i < timeline.RunMarks.Count; i++) events.Add((timeline.RunMarks[i].TimeMs, Kind.Mark, i));
@@ -75,11 +76,11 @@ internal static class KernelMarkerWindows
             }
             if (found is { } wait) waits.Add(wait);
         }
-        Assign(analysis, waits, summary);
+        return Assign(analysis, waits, summary);
     }
 
     /// <summary>Each wait goes to the run of its marker that it spans; the disagreement with RunBegin/RunEnd is kept for the cross-check.</summary>
-    private static void Assign(TraceAnalysis analysis, List<MarkerWait> waits, KernelSessionSummary summary)
+    private static KernelSessionSummary Assign(AnalysisDraft analysis, List<MarkerWait> waits, KernelSessionSummary summary)
     {
         var differences = new List<double>();
         foreach (var wait in waits)
@@ -90,10 +91,13 @@ internal static class KernelMarkerWindows
             run.SwitchWaitEndMs = wait.EndMs;
             differences.Add(Math.Max(Math.Abs(wait.StartMs - run.StartMs), Math.Abs(wait.EndMs - run.EndMs)));
         }
-        summary.RunsWithSwitchWindow = differences.Count;
-        if (differences.Count == 0) return;
+        if (differences.Count == 0) return summary with { RunsWithSwitchWindow = 0 };
         differences.Sort();
-        summary.MaxSwitchWindowDisagreementMs = differences[^1];
-        summary.MedianSwitchWindowDisagreementMs = differences[differences.Count / 2];
+        return summary with
+        {
+            RunsWithSwitchWindow = differences.Count,
+            MaxSwitchWindowDisagreementMs = differences[^1],
+            MedianSwitchWindowDisagreementMs = differences[differences.Count / 2],
+        };
     }
 }

@@ -95,7 +95,7 @@ internal static class KernelSessionAnalysis
         };
     }
 
-    public static void Apply(KernelSession session, TraceAnalysis analysis, PassTimeline timeline)
+    public static void Apply(KernelSession session, AnalysisDraft analysis, PassTimeline timeline)
     {
         var kernel = session.Trace;
         var summary = new KernelSessionSummary
@@ -111,16 +111,19 @@ internal static class KernelSessionAnalysis
         };
         if (session.HasSamples)
         {
-            summary.ProcessSamples = kernel.Samples.Count;
             var unnamed = kernel.Samples.Where(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)).Select(s => session.Namer.Name(kernel.Stacks.Leaf(s.StackId)).Frame.Module).ToList();
-            summary.UnnamedLeafShare = (double)unnamed.Count / kernel.Samples.Count;
-            summary.UnnamedLeafShareByModule = unnamed.GroupBy(m => m, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
-                .ToDictionary(g => g.Key, g => (double)g.Count() / kernel.Samples.Count, StringComparer.Ordinal);
+            summary = summary with
+            {
+                ProcessSamples = kernel.Samples.Count,
+                UnnamedLeafShare = (double)unnamed.Count / kernel.Samples.Count,
+                UnnamedLeafShareByModule = unnamed.GroupBy(m => m, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
+                    .ToDictionary(g => g.Key, g => (double)g.Count() / kernel.Samples.Count, StringComparer.Ordinal),
+            };
         }
-        summary.SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null;
+        summary = summary with { SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null };
         OffCpuClassifier.Classify(analysis.Runs, kernel, timeline);
-        KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
-        analysis.Trace.Kernel = summary;
+        summary = KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
+        analysis.Trace = analysis.Trace with { Kernel = summary };
         if (!session.PeriodKnown) analysis.WarningList.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
         if (kernel.LostEvents > 0) analysis.WarningList.Add($"the kernel session lost {kernel.LostEvents:N0} records (perf buffer full): CPU figures may be low");
         if (session.BadLines > 0) analysis.WarningList.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");

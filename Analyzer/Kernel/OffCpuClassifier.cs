@@ -27,7 +27,7 @@ internal static class OffCpuClassifier
     /// <summary>One switch-out of a thread: when, in which state, and the first switch-in and wake-up after it (∞ when none).</summary>
     private readonly record struct Stretch(double OutMs, char State, double InMs, double WokenMs);
 
-    public static void Classify(IReadOnlyList<RunAnalysis> runs, KernelTrace kernel, PassTimeline timeline)
+    public static void Classify(IReadOnlyList<RunDraft> runs, KernelTrace kernel, PassTimeline timeline)
     {
         if (!kernel.HasSwitchIns) return;
         var clock = timeline.Clock;
@@ -70,7 +70,7 @@ internal static class OffCpuClassifier
         }
     }
 
-    private static void SplitWait(RunAnalysis run, double from, double to, char state, IntervalOverlaps pauses, IntervalOverlaps suspensions, IntervalOverlaps locks)
+    private static void SplitWait(RunDraft run, double from, double to, char state, IntervalOverlaps pauses, IntervalOverlaps suspensions, IntervalOverlaps locks)
     {
         if (to <= from) return;
         var gc = pauses.Sum(from, to);
@@ -115,5 +115,5 @@ internal static class OffCpuClassifier
         return lo;
     }
 
-    private static void Add(RunAnalysis run, string reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
+    private static void Add(RunDraft run, string reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
 }

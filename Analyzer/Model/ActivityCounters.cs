@@ -1,15 +1,49 @@
 namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
-/// What the runtime's events count for one run or one thread: allocation ticks, exceptions, lock waits and JIT. One
-/// type for both, filled only by the collectors (Processing/Collectors), one call per event for the run and its
-/// thread alike, so the two cannot count differently.
+/// What the runtime's events counted for one run or one thread: allocation ticks, exceptions, lock waits and JIT.
+/// One type for both, counted only by the collectors (Processing/Collectors) into an <see cref="ActivityTally"/>, one
+/// call per event for the run and its thread alike, so the two cannot count differently. Immutable.
 /// </summary>
-public sealed class ActivityCounters
+public sealed record ActivityCounters
+{
+    internal ActivityCounters() { }
+
+    /// <summary>Bytes the allocation ticks stand for (about one tick per 100 KB allocated).</summary>
+    public long AllocatedBytes { get; init; }
+    public int AllocationTicks { get; init; }
+    /// <summary>Allocation-tick bytes by the type being allocated when the tick fired ("?" when the event had none).</summary>
+    public IReadOnlyDictionary<string, long> AllocatedBytesByType { get; init; } = new Dictionary<string, long>();
+
+    public int Exceptions { get; init; }
+    /// <summary>Exceptions by type and throwing frame, in the order first thrown.</summary>
+    public IReadOnlyDictionary<ExceptionSite, int> ExceptionsBySite { get; init; } = new Dictionary<ExceptionSite, int>();
+
+    public double ContentionMs { get; init; }
+    public int Contentions { get; init; }
+    /// <summary>Lock wait ms by the code that wanted the lock (the first frame outside System.Threading), in the order first seen.</summary>
+    public IReadOnlyDictionary<CodeSite, double> ContentionMsBySite { get; init; } = new Dictionary<CodeSite, double>();
+
+    public double JitMs { get; init; }
+    public int JitMethods { get; init; }
+
+    /// <summary>Anything counted (a thread with nothing else is not listed).</summary>
+    public bool Any => AllocatedBytes > 0 || Exceptions > 0 || Contentions > 0 || JitMethods > 0;
+}
+
+/// <summary>The counting behind <see cref="ActivityCounters"/>, while a run or thread is a draft.</summary>
+internal sealed class ActivityTally
 {
     private readonly Dictionary<string, long> _allocatedBytesByType = new(StringComparer.Ordinal);
     private readonly Dictionary<ExceptionSite, int> _exceptionsBySite = [];
     private readonly Dictionary<CodeSite, double> _contentionMsBySite = [];
+    private long _allocatedBytes;
+    private int _allocationTicks;
+    private int _exceptions;
+    private double _contentionMs;
+    private int _contentions;
+    private double _jitMs;
+    private int _jitMethods;
 
     /// <summary>
     /// Keep each site's stack tag: a thread's whole-trace tables say which component threw or waited. A run's sites
@@ -17,52 +51,42 @@ public sealed class ActivityCounters
     /// </summary>
     public bool SitesByTag { get; init; }
 
-    /// <summary>Bytes the allocation ticks stand for (about one tick per 100 KB allocated).</summary>
-    public long AllocatedBytes { get; private set; }
-    public int AllocationTicks { get; private set; }
-    /// <summary>Allocation-tick bytes by the type being allocated when the tick fired ("?" when the event had none).</summary>
-    public IReadOnlyDictionary<string, long> AllocatedBytesByType => _allocatedBytesByType;
+    public bool Any => _allocatedBytes > 0 || _exceptions > 0 || _contentions > 0 || _jitMethods > 0;
 
-    public int Exceptions { get; private set; }
-    /// <summary>Exceptions by type and throwing frame, in the order first thrown.</summary>
-    public IReadOnlyDictionary<ExceptionSite, int> ExceptionsBySite => _exceptionsBySite;
-
-    public double ContentionMs { get; private set; }
-    public int Contentions { get; private set; }
-    /// <summary>Lock wait ms by the code that wanted the lock (the first frame outside System.Threading), in the order first seen.</summary>
-    public IReadOnlyDictionary<CodeSite, double> ContentionMsBySite => _contentionMsBySite;
-
-    public double JitMs { get; private set; }
-    public int JitMethods { get; private set; }
-
-    /// <summary>Anything counted (a thread with nothing else is not listed).</summary>
-    public bool Any => AllocatedBytes > 0 || Exceptions > 0 || Contentions > 0 || JitMethods > 0;
-
-    internal void CountAllocation(long bytes, string type)
+    public void CountAllocation(long bytes, string type)
     {
-        AllocatedBytes += bytes;
-        AllocationTicks++;
+        _allocatedBytes += bytes;
+        _allocationTicks++;
         _allocatedBytesByType[type] = _allocatedBytesByType.GetValueOrDefault(type) + bytes;
     }
 
-    internal void CountException(ExceptionSite site, int count = 1)
+    public void CountException(ExceptionSite site, int count = 1)
     {
         if (!SitesByTag) site = site.WithoutTag();
-        Exceptions += count;
+        _exceptions += count;
         _exceptionsBySite[site] = _exceptionsBySite.GetValueOrDefault(site) + count;
     }
 
-    internal void CountContention(CodeSite site, double ms)
+    public void CountContention(CodeSite site, double ms)
     {
         if (!SitesByTag) site = site.WithoutTag();
-        ContentionMs += ms;
-        Contentions++;
+        _contentionMs += ms;
+        _contentions++;
         _contentionMsBySite[site] = _contentionMsBySite.GetValueOrDefault(site) + ms;
     }
 
-    internal void CountJit(double ms, int methods = 1)
+    public void CountJit(double ms, int methods = 1)
     {
-        JitMs += ms;
-        JitMethods += methods;
+        _jitMs += ms;
+        _jitMethods += methods;
     }
+
+    /// <summary>The counts as the model shows them; the tables are handed over (the draft is done).</summary>
+    public ActivityCounters Freeze() => new()
+    {
+        AllocatedBytes = _allocatedBytes, AllocationTicks = _allocationTicks, AllocatedBytesByType = _allocatedBytesByType,
+        Exceptions = _exceptions, ExceptionsBySite = _exceptionsBySite,
+        ContentionMs = _contentionMs, Contentions = _contentions, ContentionMsBySite = _contentionMsBySite,
+        JitMs = _jitMs, JitMethods = _jitMethods,
+    };
 }

@@ -3,20 +3,30 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// <summary>
 /// A charged sample as the call trees draw it: its frames leaf first and the weight it was charged with, so the
 /// trees add up to the tables. <see cref="Pause"/>: a GC pause (the runtime stopped the thread; no stack);
-/// <see cref="InGc"/> without it: GC work the thread did (its frames are the stripped runtime's).
+/// <see cref="InGc"/> without it: GC work the thread did (its frames are the stripped runtime's). <typeparamref name="TRun"/>
+/// is the model's <see cref="RunAnalysis"/>; the analysis charges samples to its drafts and maps them when it freezes.
 /// </summary>
-public readonly record struct ChargedSample(RunAnalysis? Run, int ThreadId, double TimeMs, StackTags.StackFrame[] Frames, double WeightMs, bool InGc, bool Pause);
+public readonly record struct ChargedSample<TRun>(TRun? Run, int ThreadId, double TimeMs, StackTags.StackFrame[] Frames, double WeightMs, bool InGc, bool Pause)
+    where TRun : class;
 
 /// <summary>The samples the analysis charged, kept for the report's call trees and speedscope files (no second pass over the trace).</summary>
-public sealed class SampleLedger(CpuSourceKind source, IReadOnlyList<ChargedSample> runs, IReadOnlyList<ChargedSample> threads, IReadOnlyList<PauseWindow> gcPauses, double periodMs)
+public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<ChargedSample<TRun>> runs, IReadOnlyList<ChargedSample<TRun>> threads, IReadOnlyList<PauseWindow> gcPauses, double periodMs)
+    where TRun : class
 {
     public CpuSourceKind Source { get; } = source;
     /// <summary>Every sample charged to a run, warm-ups included (the report leaves them out, as the tables do).</summary>
-    public IReadOnlyList<ChargedSample> RunSamples { get; } = runs;
+    public IReadOnlyList<ChargedSample<TRun>> RunSamples { get; } = runs;
     /// <summary>A trace without runs: every sample on its thread.</summary>
-    public IReadOnlyList<ChargedSample> ThreadSamples { get; } = threads;
+    public IReadOnlyList<ChargedSample<TRun>> ThreadSamples { get; } = threads;
     /// <summary>The process's GC pauses (suspensions that ran a GC), in time order.</summary>
     public IReadOnlyList<PauseWindow> GcPauses { get; } = gcPauses;
     /// <summary>A timer sampler's period; 0 for EventPipe's gap-weighted samples.</summary>
     public double PeriodMs { get; } = periodMs;
+
+    /// <summary>The same samples charged to other run objects (the drafts' frozen runs); null where <paramref name="map"/> says so.</summary>
+    internal SampleLedger<TOther> Select<TOther>(Func<TRun, TOther?> map) where TOther : class
+    {
+        ChargedSample<TOther> Map(ChargedSample<TRun> s) => new(s.Run is null ? null : map(s.Run), s.ThreadId, s.TimeMs, s.Frames, s.WeightMs, s.InGc, s.Pause);
+        return new SampleLedger<TOther>(Source, [.. RunSamples.Select(Map)], [.. ThreadSamples.Select(Map)], GcPauses, PeriodMs);
+    }
 }

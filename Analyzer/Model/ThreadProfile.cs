@@ -2,30 +2,46 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
 /// One thread over the whole trace, runs or not: what the seeds did in WPA with stack tags over a whole trace. For
-/// traces of any app (no benchmark runs) this is the analysis; with runs it is kept for the JSON.
+/// traces of any app (no benchmark runs) this is the analysis; with runs it is kept for the JSON. Immutable: the pass
+/// fills a <see cref="ThreadDraft"/>.
 /// </summary>
-public sealed class ThreadProfile
+public sealed record ThreadProfile
 {
+    internal ThreadProfile() { }
+
     public required int ThreadId { get; init; }
-    public string? Name { get; internal set; }
+    public string? Name { get; init; }
     /// <summary>Sampled managed time (EventPipe) or on-CPU time (kernel session), as the trace's CPU source says.</summary>
-    public double CpuMs { get; internal set; }
-    public int Samples { get; internal set; }
-    public IReadOnlyDictionary<string, double> Tags => TagTable;
-    internal Dictionary<string, double> TagTable { get; } = new(StringComparer.Ordinal);
+    public double CpuMs { get; init; }
+    public int Samples { get; init; }
+    public IReadOnlyDictionary<string, double> Tags { get; init; } = Empty<string>.Map;
     /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
-    public ActivityCounters Counters { get; } = new() { SitesByTag = true };
+    public ActivityCounters Counters { get; init; } = new();
 
     public bool Active => Samples > 0 || Counters.Any;
 }
 
-/// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>
-public sealed class ProcessProfile
+/// <summary>One thread while the pass fills it in: the collectors count into it, the CPU charge writes its columns.</summary>
+internal sealed class ThreadDraft
 {
-    public int Gen0 { get; internal set; }
-    public int Gen1 { get; internal set; }
-    public int Gen2 { get; internal set; }
-    public double GcPauseMs { get; internal set; }
-    public double MaxGcPauseMs { get; internal set; }
+    public required int ThreadId { get; init; }
+    public string? Name { get; set; }
+    public double CpuMs { get; set; }
+    public int Samples { get; set; }
+    public Dictionary<string, double> TagTable { get; } = new(StringComparer.Ordinal);
+    public ActivityTally Counters { get; } = new() { SitesByTag = true };
+    public bool Active => Samples > 0 || Counters.Any;
+
+    public ThreadProfile Freeze() => new() { ThreadId = ThreadId, Name = Name, CpuMs = CpuMs, Samples = Samples, Tags = TagTable, Counters = Counters.Freeze() };
+}
+
+/// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>
+public sealed record ProcessProfile
+{
+    public int Gen0 { get; init; }
+    public int Gen1 { get; init; }
+    public int Gen2 { get; init; }
+    public double GcPauseMs { get; init; }
+    public double MaxGcPauseMs { get; init; }
     public int GcCount => Gen0 + Gen1 + Gen2;
 }

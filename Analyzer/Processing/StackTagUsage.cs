@@ -13,13 +13,13 @@ internal static class StackTagUsage
     /// <summary>Tag names shown in a warning line; the JSON (trace.stackTagFiles) lists them all.</summary>
     private const int NamesShown = 5;
 
-    public static void Report(StackTagMatcher matcher, StackTagSources sources, TraceAnalysis analysis)
+    public static void Report(StackTagMatcher matcher, StackTagSources sources, AnalysisDraft analysis)
     {
         ArgumentNullException.ThrowIfNull(matcher);
         ArgumentNullException.ThrowIfNull(sources);
         ArgumentNullException.ThrowIfNull(analysis);
         var uses = Of(matcher, sources);
-        analysis.Trace.StackTagFileList.AddRange(uses);
+        analysis.Trace = analysis.Trace with { StackTagFiles = uses };
         // No frame was classified (no runs, no stacks): every file would "match nothing", which says nothing.
         if (matcher.CachedFrameCount == 0) return;
         analysis.WarningList.AddRange(Warnings(uses));

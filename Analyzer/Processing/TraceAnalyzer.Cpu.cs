@@ -10,7 +10,7 @@ public sealed partial class TraceAnalyzer
     /// <summary>
     /// CPU: one source is chosen per trace (the kernel session where it has samples, else ETW's profile interrupts,
     /// else EventPipe's sampler) and charged by <see cref="SampleCharger"/>; EventPipe's samples, when another source
-    /// supplies the columns, are charged the same way into <see cref="RunAnalysis.EventPipeCpu"/> to show its bias.
+    /// supplies the columns, are charged the same way into <see cref="RunDraft.EventPipeCpu"/> to show its bias.
     /// </summary>
     private sealed partial class PassState
     {
@@ -46,7 +46,7 @@ public sealed partial class TraceAnalyzer
             if (bias is not null) WriteEventPipeBias(bias.GetAwaiter().GetResult());
             WriteRuns(_cpu);
             WriteThreads(_cpu, session);
-            if (options.KeepChargedSamples) analysis.Samples = new SampleLedger(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
+            if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
                 [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
             DescribeSource(primary, session);
         }
@@ -71,7 +71,7 @@ public sealed partial class TraceAnalyzer
         /// whole periods and a loaded machine's timer can fire late); runs with other threads' work (--threads) keep
         /// the samples' total.
         /// </summary>
-        private static double? PreciseRunMs(SwitchCpuTime precise, RunAnalysis run)
+        private static double? PreciseRunMs(SwitchCpuTime precise, RunDraft run)
         {
             if (!precise.Knows(run.WorkerThreadId) || run.InProcess?.Threads > 1) return null;
             return precise.OnCpuMs(run.WorkerThreadId, run.StartMs, run.EndMs);
@@ -108,7 +108,7 @@ public sealed partial class TraceAnalyzer
         {
             foreach (var (id, a) in cpu.Threads)
             {
-                if (!_threads.TryGetValue(id, out var t)) _threads[id] = t = new ThreadProfile { ThreadId = id };
+                if (!_threads.TryGetValue(id, out var t)) _threads[id] = t = new ThreadDraft { ThreadId = id };
                 t.CpuMs = a.CpuMs;
                 t.Samples = a.Samples;
                 t.TagTable.Clear();
@@ -119,18 +119,18 @@ public sealed partial class TraceAnalyzer
 
         private void DescribeSource(SampleStream primary, KernelSession? session)
         {
-            var trace = analysis.Trace;
-            trace.CpuSource = primary.Kind;
-            trace.TypeLoadEvents = _sawTypeLoads;
+            var trace = analysis.Trace with { CpuSource = primary.Kind, TypeLoadEvents = _sawTypeLoads };
             if (primary.Kind == CpuSourceKind.Perf && session is not null)
             {
-                trace.SamplingSource = KernelSessionAnalysis.SamplingSource(session);
-                trace.ObservedSampleIntervalMs = primary.PeriodMs;
-                trace.UnresolvedSampleShare = 0; // EventPipe's leaves no longer carry the columns
+                // EventPipe's leaves no longer carry the columns: nothing unresolved in them.
+                analysis.Trace = trace with { SamplingSource = KernelSessionAnalysis.SamplingSource(session), ObservedSampleIntervalMs = primary.PeriodMs, UnresolvedSampleShare = 0 };
                 return;
             }
-            trace.ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs;
-            trace.UnresolvedSampleShare = _samples == 0 ? 0 : (double)_cpu!.UnnamedLeafRunSamples / _samples;
+            analysis.Trace = trace with
+            {
+                ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs,
+                UnresolvedSampleShare = _samples == 0 ? 0 : (double)_cpu!.UnnamedLeafRunSamples / _samples,
+            };
             if (_samples == 0) analysis.WarningList.Add(etw
                 ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
                 : NoEventPipeSamplesWarning);

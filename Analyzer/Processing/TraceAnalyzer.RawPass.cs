@@ -14,7 +14,7 @@ public sealed partial class TraceAnalyzer
     /// left to TraceLog: a damaged or cut file (whose reading TraceLog's conversion reports), a .netperf, or a trace
     /// whose answers given before its rundown do not hold once everything is named (<see cref="RawPassUnsure"/>).
     /// </summary>
-    private Pass? RawPass(TraceInput input, TraceAnalysis analysis, StackTagMatcher? matcher, IProgress<string>? progress)
+    private Pass? RawPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress)
     {
         if (options.ThroughTraceLog || input.Format != TraceFormat.NetTrace || input.NetPerf || !EventStackAddresses.Available) return null;
         var blocks = NetTraceBlocks.Scan(input.TracePath);

@@ -12,7 +12,7 @@ public sealed partial class TraceAnalyzer
     /// </summary>
     private sealed partial class PassState
     {
-        private readonly Dictionary<int, ThreadProfile> _threads = [];
+        private readonly Dictionary<int, ThreadDraft> _threads = [];
 
         /// <summary>
         /// A trace recorded by another tool may leave whole event families out (dotnet-trace's default has no
@@ -31,11 +31,11 @@ public sealed partial class TraceAnalyzer
             if (missing.Count > 0) analysis.WarningList.Add($"this trace has no events for {string.Join(", ", missing)}: those columns show nothing, not zero");
         }
 
-        private ThreadProfile? ThreadOf(TraceEvent e)
+        private ThreadDraft? ThreadOf(TraceEvent e)
         {
             if (etw && (_processId == 0 || e.ProcessID != _processId)) return null;
             if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
-            _threads[e.ThreadID] = t = new ThreadProfile { ThreadId = e.ThreadID };
+            _threads[e.ThreadID] = t = new ThreadDraft { ThreadId = e.ThreadID };
             return t;
         }
 
@@ -45,11 +45,15 @@ public sealed partial class TraceAnalyzer
             if (analysis.Runs.Count == 0) SayWhatIsMissing();
             foreach (var (id, t) in _threads)
                 if (facts.ThreadName(id) is { } name) t.Name = name;
-            analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId));
-            var process = analysis.Process;
-            (process.Gen0, process.Gen1, process.Gen2) = Runtime.Gcs.Counts();
-            process.GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs);
-            process.MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs);
+            // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
+            analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
+            var (gen0, gen1, gen2) = Runtime.Gcs.Counts();
+            analysis.Process = new ProcessProfile
+            {
+                Gen0 = gen0, Gen1 = gen1, Gen2 = gen2,
+                GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs),
+                MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs),
+            };
         }
     }
 }

@@ -13,8 +13,8 @@ public sealed partial class TraceAnalyzer
         {
             var unnamed = analysis.Runs.Where(r => r.Key.Serializer == StackTagRunNames.Unnamed).OrderBy(r => r.StartMs).ToList();
             if (unnamed.Count == 0) return;
-            var names = StackTagRunNames.Apply(unnamed, _cpu?.NameVotes ?? new Dictionary<RunAnalysis, Dictionary<string, double>>());
-            analysis.Trace.InferredNames = names;
+            var names = StackTagRunNames.Apply(unnamed, _cpu?.NameVotes ?? new Dictionary<RunDraft, Dictionary<string, double>>());
+            analysis.Trace = analysis.Trace with { InferredNames = names };
             if (!Named) analysis.WarningList.Add("runs found from the marker's waits cannot be named: no stack tags");
             else if (names.Unnamed > 0) analysis.WarningList.Add($"{names.Unnamed} run(s) found from the marker's waits had no samples in serializer code to name them, nor a named run of their operation: left as {StackTagRunNames.Unnamed}");
             // --serializers applies to the inferred names too.

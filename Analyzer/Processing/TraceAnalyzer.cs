@@ -70,14 +70,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
             analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
 
-        analysis.FindingList.AddRange(Findings.FindingEngine.Detect(analysis));
-        analysis.Trace.AnalysisSeconds = clock.Elapsed.TotalSeconds;
-        return analysis;
+        // Every stage is done: the model is frozen, and findings read the same figures every report shows.
+        var frozen = analysis.Freeze();
+        frozen = frozen with { Findings = Findings.FindingEngine.Detect(frozen) };
+        return frozen with { Trace = frozen.Trace with { AnalysisSeconds = clock.Elapsed.TotalSeconds } };
     }
 
-    private static TraceAnalysis NewAnalysis(TraceInput input, StackTagFile? tags)
+    private static AnalysisDraft NewAnalysis(TraceInput input, StackTagFile? tags)
     {
-        var analysis = new TraceAnalysis
+        var analysis = new AnalysisDraft
         {
             Trace = new TraceInfo
             {
@@ -107,7 +108,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// Through TraceLog: an ETW trace (TraceEvent's own reader), or an EventPipe trace the raw pass would not read
     /// alike, converted to .etlx (EtlxCache: cached by content, the conversion's warnings kept with it).
     /// </summary>
-    private Pass TraceLogPass(TraceInput input, TraceAnalysis analysis, StackTagMatcher? matcher, IProgress<string>? progress)
+    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress)
     {
         var etlx = OpenTraceLog(input, analysis, progress);
         try
@@ -135,7 +136,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// A trace whose reader gave up before any run or thread activity has nothing valid to keep: that is bad input
     /// (exit 3, one line), not an empty analysis with exit 0. A damaged trace with anything readable is analyzed.
     /// </summary>
-    private static void RefuseUnreadable(TraceInput input, TraceAnalysis analysis)
+    private static void RefuseUnreadable(TraceInput input, AnalysisDraft analysis)
     {
         if (!analysis.Trace.Truncated || analysis.Runs.Count > 0 || analysis.Threads.Count > 0) return;
         throw new BadInputException($"{Path.GetFileName(input.TracePath)}: cannot read trace: it ends after {analysis.Trace.Events:N0} event(s), before any thread's activity; the file is corrupt or truncated");
@@ -151,11 +152,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>The trace's .etlx (EtlxCache: validated by content, the conversion's warnings kept with it).</summary>
-    internal EtlxLease OpenTraceLog(TraceInput input, TraceAnalysis analysis, IProgress<string>? progress)
+    internal EtlxLease OpenTraceLog(TraceInput input, AnalysisDraft analysis, IProgress<string>? progress)
     {
         if (input.Format == TraceFormat.Etl) return new EtlxLease(OpenEtl(input, progress));
         var lease = EtlxCache.Open(input.TracePath, options.CacheEtlx, progress);
-        analysis.Trace.Truncated |= lease.Truncated;
+        if (lease.Truncated) analysis.Trace = analysis.Trace with { Truncated = true };
         // The report's second pass opens the trace again with the same analysis: say things once.
         analysis.WarningList.AddRange(lease.Warnings.Where(w => !analysis.Warnings.Contains(w)));
         return lease;
@@ -180,7 +181,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
     }
 
-    private static void JoinInProcessResults(TraceInput input, TraceAnalysis analysis)
+    private static void JoinInProcessResults(TraceInput input, AnalysisDraft analysis)
     {
         if (input.ResultsPath is null) return;
         BenchmarkResults results;
@@ -197,7 +198,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(TraceAnalysis analysis, TraceFacts facts, EventStacks stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
+    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
     {
         public StackTagMatcher? Matcher => stacks.Matcher;
         // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
@@ -247,7 +248,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// while it executes the benchmark's measured call (--threads). Background tier-1 JIT, thread-pool
         /// spinning or the marker itself are not the serializer's cost.
         /// </summary>
-        private RunAnalysis? RunOf(TraceEvent e, int? stack = null)
+        private RunDraft? RunOf(TraceEvent e, int? stack = null)
         {
             if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
             if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
@@ -300,7 +301,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 return;
             }
             if (e.ProviderGuid == Harness.BdnEngineEvents.ProviderGuid) { OnBdnEvent(e); return; }
-            if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace.HasRundown = true;
+            if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace = analysis.Trace with { HasRundown = true };
         }
 
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
@@ -335,13 +336,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             FinishWholeTrace();
             Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
+            analysis.Trace = analysis.Trace with
+            {
+                Events = _events,
+                // A trace cut before its last event's header can report an end before its start: no duration then.
+                DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds),
+                EventsLost = facts.EventsLost,
+                RuntimeVersion = Runtime.Version,
+            };
+            if (facts.Process(etw, _processId) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
             var trace = analysis.Trace;
-            trace.Events = _events;
-            // A trace cut before its last event's header can report an end before its start: no duration then.
-            trace.DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds);
-            trace.EventsLost = facts.EventsLost;
-            if (facts.Process(etw, _processId) is { } process) (trace.ProcessName, trace.ProcessId) = process;
-            trace.RuntimeVersion = Runtime.Version;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_switches is { LostSwitches: > 0 } lost) analysis.WarningList.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
@@ -358,8 +362,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             }
             if (disagreements.Count > 0)
                 analysis.WarningList.Add($"{disagreements.Count} run(s) where the marker thread's wait and the Stopwatch differ by more than 1 ms (a busy machine delays the marker's wake-up; windows use the worker's RunBegin/RunEnd): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
-            if (_windows.SawRunEvents) trace.RunSource = RunSource.RunEvents;
-            else if (analysis.Runs.Count > 0 && trace.RunSource == RunSource.None) trace.RunSource = RunSource.MarkerWaits;
+            if (_windows.SawRunEvents) analysis.Trace = analysis.Trace with { RunSource = RunSource.RunEvents };
+            else if (analysis.Runs.Count > 0 && analysis.Trace.RunSource == RunSource.None) analysis.Trace = analysis.Trace with { RunSource = RunSource.MarkerWaits };
             NameUnnamedRuns();
             MarkWarmups();
             CollectHotMethods();

@@ -20,7 +20,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private readonly Dictionary<int, string?> _serializerOfStack = [];
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
-    public Func<RunAnalysis, double?>? PreciseRunMs { get; init; }
+    public Func<RunDraft, double?>? PreciseRunMs { get; init; }
     public Func<int, (double FirstMs, double LastMs), double?>? PreciseThreadMs { get; init; }
 
     /// <summary>Each thread's JIT and type load spans from the runtime's events: what its native runtime samples were doing.</summary>
@@ -29,7 +29,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
-    public SampleCharges Charge(IReadOnlyList<RunAnalysis> allRuns)
+    public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
     {
         var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
         var charges = new SampleCharges(stream.Kind);
@@ -41,10 +41,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     }
 
     /// <summary>A sample's share of a run: its weight there (a gap sampler's from the window's start at the earliest) and the GC pause in it.</summary>
-    private readonly record struct RunShare(int Sample, RunAnalysis Run, double WeightMs, double GcPauseMs);
+    private readonly record struct RunShare(int Sample, RunDraft Run, double WeightMs, double GcPauseMs);
 
     /// <summary>First pass: which run each sample belongs to and its raw weight there; totals per run for the scale.</summary>
-    private List<RunShare> Assign(List<RunAnalysis> runs, SampleCharges charges)
+    private List<RunShare> Assign(List<RunDraft> runs, SampleCharges charges)
     {
         var shares = new List<RunShare>();
         var next = 0;
@@ -63,7 +63,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     }
 
     /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
-    private bool Belongs(CpuSample s, RunAnalysis run)
+    private bool Belongs(CpuSample s, RunDraft run)
     {
         if (s.ThreadId == run.MarkerThreadId) return false;
         if (run.WorkerThreadId == 0 || s.ThreadId == run.WorkerThreadId) return true;
@@ -85,7 +85,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 
     private void ChargeRuns(List<RunShare> shares, SampleCharges charges)
     {
-        var factors = new Dictionary<RunAnalysis, double>(ReferenceEqualityComparer.Instance);
+        var factors = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
         foreach (var share in shares)
         {
             var run = share.Run;
@@ -105,7 +105,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
                 var gcMs = share.GcPauseMs * factor;
                 account.Add(StackTagMatcher.Gc, gcMs);
-                if (KeepLedger) charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
+                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
             }
             var weight = share.WeightMs * factor;
             var frames = stream.Stacks.Frames(s.StackId, run.Key);
@@ -116,7 +116,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId), why);
-            if (KeepLedger) charges.Ledger.Add(new ChargedSample(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
         }
     }
@@ -145,7 +145,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             account.Samples++;
             var frames = stream.Stacks.Frames(s.StackId, null);
             account.Add(Tag(NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
-            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
 
@@ -164,7 +164,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     }
 
     /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>
-    private void Vote(SampleCharges charges, RunAnalysis run, int stack, StackFrame[] frames, double weight)
+    private void Vote(SampleCharges charges, RunDraft run, int stack, StackFrame[] frames, double weight)
     {
         if (matcher is null || stack < 0) return;
         if (!_serializerOfStack.TryGetValue(stack, out var serializer))

@@ -6,21 +6,21 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// <summary>What one source's samples came to, per run and per thread, before it is written into the analysis.</summary>
 internal sealed class SampleCharges(CpuSourceKind kind)
 {
-    private readonly Dictionary<RunAnalysis, CpuAccount> _runs = new(ReferenceEqualityComparer.Instance);
-    private readonly Dictionary<RunAnalysis, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<RunDraft, CpuAccount> _runs = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<RunDraft, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
     // By instance: frames are made once per code address and recur in every sample (StackTags.SameStrings).
     private readonly MethodNames _methodNames = new();
 
     public CpuSourceKind Kind { get; } = kind;
     public Dictionary<int, CpuAccount> Threads { get; } = [];
     /// <summary>Every sample charged to a run, with its frames and final weight: the report's call trees.</summary>
-    public List<ChargedSample> Ledger { get; } = [];
+    public List<ChargedSample<RunDraft>> Ledger { get; } = [];
     /// <summary>Every sample on its thread (the whole-trace call trees of a trace without runs).</summary>
-    public List<ChargedSample> ThreadLedger { get; } = [];
-    public Dictionary<RunAnalysis, Dictionary<string, double>> NameVotes { get; } = new(ReferenceEqualityComparer.Instance);
+    public List<ChargedSample<RunDraft>> ThreadLedger { get; } = [];
+    public Dictionary<RunDraft, Dictionary<string, double>> NameVotes { get; } = new(ReferenceEqualityComparer.Instance);
     public long UnnamedLeafRunSamples { get; set; }
 
-    public CpuAccount Run(RunAnalysis run)
+    public CpuAccount Run(RunDraft run)
     {
         if (!_runs.TryGetValue(run, out var a)) _runs[run] = a = new CpuAccount();
         return a;
@@ -32,16 +32,16 @@ internal sealed class SampleCharges(CpuSourceKind kind)
         return a;
     }
 
-    public HotMethodTable HotMethodsOf(RunAnalysis run)
+    public HotMethodTable HotMethodsOf(RunDraft run)
     {
         if (!_hot.TryGetValue(run, out var t)) _hot[run] = t = new HotMethodTable(_methodNames);
         return t;
     }
 
-    public CpuAccount? Of(RunAnalysis run) => _runs.GetValueOrDefault(run);
+    public CpuAccount? Of(RunDraft run) => _runs.GetValueOrDefault(run);
 
     /// <summary>Per (serializer, operation) over the given runs (all of them, warm-ups too): method -> (exclusive, inclusive) ms.</summary>
-    public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods(IEnumerable<RunAnalysis> runs)
+    public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods(IEnumerable<RunDraft> runs)
     {
         var result = new Dictionary<(string, string), Dictionary<string, (double, double)>>();
         foreach (var run in runs)

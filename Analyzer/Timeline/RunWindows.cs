@@ -13,15 +13,15 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 /// <param name="runs">Where wanted runs are added, in the order they open (the analysis's runs).</param>
 /// <param name="wanted">Whether a run is kept (--serializers; runs without names until they are named).</param>
 /// <param name="unnamedSerializer">The serializer name of runs found from marker waits alone, named later.</param>
-internal sealed class RunWindows(List<RunAnalysis> runs, Func<RunKey, bool> wanted, string unnamedSerializer)
+internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted, string unnamedSerializer)
 {
     private readonly Dictionary<int, RunStarted> _pendingByMarker = [];
     private bool _sawRunBegin;
     /// <summary>The last RunBegin on both clocks: RunEnd's Stopwatch reads are placed from it.</summary>
     private ClockRead? _runBeginClock;
 
-    /// <summary>The run whose window was opened last; closed or not (check <see cref="RunAnalysis.Closed"/>).</summary>
-    public RunAnalysis? Open { get; private set; }
+    /// <summary>The run whose window was opened last; closed or not (check <see cref="RunDraft.Closed"/>).</summary>
+    public RunDraft? Open { get; private set; }
     /// <summary>The open run's marker thread: its own events are never the run's cost.</summary>
     public int OpenMarker { get; private set; }
     /// <summary>A marker wait opened the run and the worker's RunBegin has not come yet: the worker is still handshaking.</summary>
@@ -34,7 +34,7 @@ internal sealed class RunWindows(List<RunAnalysis> runs, Func<RunKey, bool> want
     public int LateWindows { get; private set; }
 
     /// <summary>The open run if an event of this thread is charged to it now (not the marker's; not before RunBegin).</summary>
-    public RunAnalysis? ChargeableFor(int threadId) =>
+    public RunDraft? ChargeableFor(int threadId) =>
         Open is { Closed: false } run && !AwaitingBegin && threadId != OpenMarker && wanted(run.Key) ? run : null;
 
     public void RunStart(RunStarted start)
@@ -157,7 +157,7 @@ internal sealed class RunWindows(List<RunAnalysis> runs, Func<RunKey, bool> want
     }
 
     /// <summary>Another harness's iteration began on <paramref name="start"/>'s worker thread (no marker).</summary>
-    public RunAnalysis HarnessIterationStart(RunStarted start) =>
+    public RunDraft HarnessIterationStart(RunStarted start) =>
         NewRun(start, 0, start.WorkerThreadId, start.TimeMs, WindowSource.HarnessEvents);
 
     /// <returns>Whether it closed the open harness iteration of that thread.</returns>
@@ -171,7 +171,7 @@ internal sealed class RunWindows(List<RunAnalysis> runs, Func<RunKey, bool> want
 
     /// <summary>At the end of the pass: a run still open has no end, so no duration to report; it is taken out.</summary>
     /// <returns>The run taken out, if any.</returns>
-    public RunAnalysis? DropUnended()
+    public RunDraft? DropUnended()
     {
         if (Open is not { Closed: false } open) return null;
         runs.Remove(open);
@@ -190,10 +190,10 @@ internal sealed class RunWindows(List<RunAnalysis> runs, Func<RunKey, bool> want
         return (0, null);
     }
 
-    private RunAnalysis NewRun(RunStarted pending, int marker, int worker, double startMs, WindowSource source)
+    private RunDraft NewRun(RunStarted pending, int marker, int worker, double startMs, WindowSource source)
     {
         var key = pending.Key;
-        var run = new RunAnalysis
+        var run = new RunDraft
         {
             Key = key, Data = pending.Data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source,
             Operations = pending.Operations, WarmupFromEvents = pending.Warmup,

@@ -18,7 +18,7 @@ internal static class StopwatchPin
     public const double SlackMs = 0.01;
 
     /// <returns>Whether the window was moved to the Stopwatch's reads.</returns>
-    public static bool Apply(RunAnalysis run, ClockRead begin, ClockRead end, long startTicks, long stopTicks)
+    public static bool Apply(RunDraft run, ClockRead begin, ClockRead end, long startTicks, long stopTicks)
     {
         // TraceEvent keeps the clock's frequency to itself: RunBegin and RunEnd, both on the raw clock and in ms, give it.
         if (end.Ticks <= begin.Ticks || end.Ms <= begin.Ms) return false;

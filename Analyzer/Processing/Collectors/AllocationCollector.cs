@@ -11,7 +11,7 @@ internal sealed class AllocationCollector
     /// <summary>Any tick in the trace: without one the allocation columns say nothing, not zero.</summary>
     public bool Seen { get; private set; }
 
-    public void Tick(RunAnalysis? run, ThreadProfile? thread, long bytes, string? typeName)
+    public void Tick(RunDraft? run, ThreadDraft? thread, long bytes, string? typeName)
     {
         Seen = true;
         var type = string.IsNullOrEmpty(typeName) ? UnknownType : typeName;

@@ -22,7 +22,7 @@ internal sealed class ContentionCollector
         _waits.Start(threadId, ms, site, inRun);
     }
 
-    public void Stop(int threadId, double ms, RunAnalysis? open, ThreadProfile? thread)
+    public void Stop(int threadId, double ms, RunDraft? open, ThreadDraft? thread)
     {
         if (!_waits.TryStop(threadId, open, out var start, out var site, out var run)) return;
         thread?.Counters.CountContention(site, ms - start);

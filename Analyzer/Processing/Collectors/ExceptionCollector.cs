@@ -11,7 +11,7 @@ internal sealed class ExceptionCollector
 
     public bool Seen { get; private set; }
 
-    public void Thrown(RunAnalysis? run, ThreadProfile? thread, ExceptionSite site)
+    public void Thrown(RunDraft? run, ThreadDraft? thread, ExceptionSite site)
     {
         Seen = true;
         run?.Counters.CountException(site);

@@ -22,7 +22,7 @@ internal sealed class JitCollector
     }
 
     /// <summary>The compilation's span, or null when this load closes no start of its method on the thread.</summary>
-    public Interval? Loaded(int threadId, long methodId, double ms, RunAnalysis? open, ThreadProfile? thread)
+    public Interval? Loaded(int threadId, long methodId, double ms, RunDraft? open, ThreadDraft? thread)
     {
         if (!_jitting.TryStop(threadId, open, out var start, out _, out var run, id => id == methodId)) return null;
         thread?.Counters.CountJit(ms - start);

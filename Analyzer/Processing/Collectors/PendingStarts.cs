@@ -18,7 +18,7 @@ internal sealed class PendingStarts<TSite>
     /// False when the thread had no start (lost, or before the trace began), or one that <paramref name="matches"/>
     /// says is not this stop's (a MethodLoad of another method than the one being jitted): that start stays open.
     /// </summary>
-    public bool TryStop(int threadId, RunAnalysis? open, out double startMs, out TSite site, out RunAnalysis? run, Func<TSite, bool>? matches = null)
+    public bool TryStop(int threadId, RunDraft? open, out double startMs, out TSite site, out RunDraft? run, Func<TSite, bool>? matches = null)
     {
         run = null;
         if (!_byThread.TryGetValue(threadId, out var start) || (matches is not null && !matches(start.Site)))

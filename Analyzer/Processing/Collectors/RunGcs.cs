@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 internal static class RunGcs
 {
     /// <param name="runsByStart">The runs in order of their start.</param>
-    public static void CountGenerations(IReadOnlyList<RunAnalysis> runsByStart, IEnumerable<(double StartMs, int Generation)> gcs)
+    public static void CountGenerations(IReadOnlyList<RunDraft> runsByStart, IEnumerable<(double StartMs, int Generation)> gcs)
     {
         var starts = runsByStart.Select(r => r.StartMs).ToArray();
         foreach (var (startMs, generation) in gcs)
@@ -29,7 +29,7 @@ internal static class RunGcs
     }
 
     /// <summary>How much of each interval falls in each run; both sorted by time (the intervals here), so a sweep, not all against all.</summary>
-    public static IEnumerable<(RunAnalysis Run, double Ms)> OverlapsByRun(List<Interval> intervals, IReadOnlyList<RunAnalysis> runsByStart)
+    public static IEnumerable<(RunDraft Run, double Ms)> OverlapsByRun(List<Interval> intervals, IReadOnlyList<RunDraft> runsByStart)
     {
         intervals.Sort((a, b) => a.StartMs.CompareTo(b.StartMs));
         var first = 0;

@@ -143,7 +143,7 @@ internal static class DiffGoldenRecording
     private static RunAnalysis Run(string serializer, string operation, int run, double durationMs, double cpuMs, double threadCpuMs,
         int gen0, int gen1, int gen2, double gcPauseMs, long allocatedBytes, string tags)
     {
-        var r = new RunAnalysis
+        var r = new RunDraft
         {
             Key = new RunKey(serializer, operation, Objects, run),
             EndMs = durationMs,
@@ -165,6 +165,6 @@ internal static class DiffGoldenRecording
             var eq = tag.LastIndexOf('=');
             r.TagTable[tag[..eq]] = double.Parse(tag[(eq + 1)..], CultureInfo.InvariantCulture);
         }
-        return r;
+        return r.Freeze();
     }
 }

@@ -20,10 +20,10 @@ public sealed class TraceDiffTests
 
     private static RunAnalysis Run(string serializer, string operation, int run, double durationMs, params (string Tag, double Ms)[] tags)
     {
-        var r = new RunAnalysis { Key = new RunKey(serializer, operation, 1000, run), StartMs = 100 * run, EndMs = 100 * run + durationMs };
+        var r = new RunDraft { Key = new RunKey(serializer, operation, 1000, run), StartMs = 100 * run, EndMs = 100 * run + durationMs };
         foreach (var (tag, ms) in tags) r.TagTable[tag] = ms;
         r.CpuMs = tags.Sum(t => t.Ms);
-        return r;
+        return r.Freeze();
     }
 
     /// <summary>Four measured runs per side: emitted code at ~20 ms, reflection adding ~30 ms of reflection/Activator samples.</summary>
@@ -85,8 +85,7 @@ public sealed class TraceDiffTests
     public void Warm_up_runs_are_left_out()
     {
         var (b, t) = Switched();
-        var warm = Run(Stj, "deserialize", 0, 500, (@"Deserialize\" + Stj, 480));
-        warm.IsWarmup = true;
+        var warm = Run(Stj, "deserialize", 0, 500, (@"Deserialize\" + Stj, 480)) with { IsWarmup = true };
         var row = Assert.Single(TraceDiffer.Compute(Emit, [warm, .. b], Reflection, t).Rows);
         Assert.Equal(4, row.Metric(RowDiff.DurationMs).Baseline!.Runs);
         Assert.Equal(20.25, row.Metric(RowDiff.DurationMs).Baseline!.Mean, 6);
@@ -219,15 +218,14 @@ public sealed class TraceDiffTests
     [Fact]
     public void Thread_cpu_splits_by_the_sample_share_so_preemption_does_not_inflate_it()
     {
-        static RunAnalysis WithThreadCpu(RunAnalysis r, double threadCpuMs)
+        static RunAnalysis WithThreadCpu(RunAnalysis r, double threadCpuMs) => r with
         {
-            r.InProcess = new RunResult
+            InProcess = new RunResult
             {
                 Serializer = r.Key.Serializer, Operation = r.Key.Operation, Data = "BookShelf", Objects = r.Key.Objects, Run = r.Key.Run,
                 DurationMs = r.DurationMs, GcCount = GcCounts.Zero, GcPauseMs = 0, AllocatedBytes = 0, CpuMs = threadCpuMs,
-            };
-            return r;
-        }
+            },
+        };
         // Baseline: 10 ms of own code. Trace: the same 10 ms plus 10 ms of reflection, but sampled on a busy machine
         // where preemption doubled every tag's ms; the thread's CPU clock says 20 ms.
         var b = new[] { 9.8, 10.2, 10.0 }.Select((ms, i) => WithThreadCpu(Run(Stj, "serialize", i + 1, ms, (@"Serialize" + Stj, ms)), ms)).ToList();

@@ -16,7 +16,7 @@ public sealed class BdnIterationsTests
     private const string Case = "Bench.Json.Deserialize(N: 100)";
     private const int OverheadJitting = 3, WorkloadJitting = 5, OverheadActual = 11, WorkloadActual = 15;
 
-    private readonly TraceAnalysis _analysis = new() { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
+    private readonly AnalysisDraft _analysis = new() { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
     private readonly RunWindows _windows;
     private readonly BdnIterations _bdn;
 
@@ -95,7 +95,7 @@ public sealed class BdnIterationsTests
         Assert.Empty(_analysis.Runs);
         Assert.Contains(_analysis.Warnings, w => w.StartsWith("1 BenchmarkDotNet iteration(s) left out", StringComparison.Ordinal));
 
-        var other = new TraceAnalysis { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
+        var other = new AnalysisDraft { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
         var bdn = new BdnIterations(new RunWindows(other.RunList, _ => true, "(unnamed)"));
         bdn.On(new BdnEvent(BdnEngineEvents.BenchmarkStartId, Thread, 0, Case), false);
         bdn.On(new BdnEvent(WorkloadActual, Thread, 1, TotalOperations: 1), false);

@@ -26,7 +26,7 @@ public sealed class KernelStagesTests
         return t;
     }
 
-    private static RunAnalysis Run(double start, double end) => new()
+    private static RunDraft Run(double start, double end) => new()
     {
         Key = new RunKey("S", "deserialize", 1, 1),
         StartMs = start,
@@ -106,11 +106,9 @@ public sealed class KernelStagesTests
         kernel.SwitchIns.Add((Ns(30.4), Marker));                                            // scheduled later: not the window's end
         kernel.SwitchOuts.Add(new KernelSwitchOut(Ns(30.5), Marker, 'S', 0, KernelTrace.NoStack));   // idle wait again
         var run = Run(2.05, 30.0);
-        var analysis = new TraceAnalysis { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
+        var analysis = new AnalysisDraft { Trace = new TraceInfo { Path = "t", Format = "nettrace" } };
         analysis.RunList.Add(run);
-        var summary = new KernelSessionSummary { File = "k" };
-
-        KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
+        var summary = KernelMarkerWindows.Apply(analysis, kernel, timeline, new KernelSessionSummary { File = "k" });
 
         Assert.Equal(2.0, run.SwitchWaitStartMs!.Value, 6);
         Assert.Equal(30.01, run.SwitchWaitEndMs!.Value, 6);

@@ -26,8 +26,7 @@ public sealed class WireNamesTests
     {
         var analysis = SyntheticRuns.Analysis(Enum.GetValues<WindowSource>().Select((source, i) =>
             SyntheticRuns.Run("S", "deserialize", 10, i, 1.0, set: r => r.Source = source)));
-        analysis.Trace.RunSource = RunSource.BenchmarkDotNet;
-        return analysis;
+        return analysis with { Trace = analysis.Trace with { RunSource = RunSource.BenchmarkDotNet } };
     }
 
     [Fact]

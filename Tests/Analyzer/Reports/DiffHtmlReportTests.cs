@@ -11,9 +11,9 @@ public sealed class DiffHtmlReportTests
 {
     private static RunAnalysis Run(string serializer, int run, double ms)
     {
-        var r = new RunAnalysis { Key = new RunKey(serializer, "deserialize", 1000, run), StartMs = 100 * run, EndMs = 100 * run + ms };
+        var r = new RunDraft { Key = new RunKey(serializer, "deserialize", 1000, run), StartMs = 100 * run, EndMs = 100 * run + ms };
         r.TagTable[@"Deserialize\" + serializer] = ms;
-        return r;
+        return r.Freeze();
     }
 
     [Fact]

@@ -12,9 +12,9 @@ public sealed class SiteTextTests
     [Fact]
     public void A_runs_sites_are_written_type_at_frame_a_threads_with_their_stack_tag()
     {
-        var analysis = new TraceAnalysis { Trace = new TraceInfo { Path = "t.nettrace", Format = "nettrace (EventPipe)" } };
-        var run = new RunAnalysis { Key = new RunKey("DataContract", "deserialize", 10, 1), StartMs = 1, EndMs = 2 };
-        var thread = new ThreadProfile { ThreadId = 7 };
+        var draft = new AnalysisDraft { Trace = new TraceInfo { Path = "t.nettrace", Format = "nettrace (EventPipe)" } };
+        var run = new RunDraft { Key = new RunKey("DataContract", "deserialize", 10, 1), StartMs = 1, EndMs = 2 };
+        var thread = new ThreadDraft { ThreadId = 7 };
         var site = new ExceptionSite("System.FormatException", "M!T.Throw", "DataContract");
         var lockSite = new CodeSite("M!T.Lock", "DataContract");
         foreach (var counters in new[] { run.Counters, thread.Counters })
@@ -22,8 +22,9 @@ public sealed class SiteTextTests
             counters.CountException(site, 3);
             counters.CountContention(lockSite, 0.25);
         }
-        analysis.RunList.Add(run);
-        analysis.ThreadList.Add(thread);
+        draft.RunList.Add(run);
+        draft.ThreadList.Add(thread.Freeze());
+        var analysis = draft.Freeze();
 
         var runJson = AnalysisReport.Json(analysis)["runs"]![0]!;
         Assert.Equal(3, (int)runJson["exceptionsByType"]!["System.FormatException at M!T.Throw"]!);

@@ -70,7 +70,7 @@ public sealed class NativeExplanationTests
 
     private static (string Tag, CpuAccount Account) Charge(int thread, double ms, int stack, bool inGc = false)
     {
-        var run = new RunAnalysis { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = thread };
+        var run = new RunDraft { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = thread };
         var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [new CpuSample(thread, ms, stack, inGc, ms, 1.0)], new Stacks(), 1.0), s_tags, new GcPauses([new Interval(15, 16)]))
         {
             Work = Work(),
@@ -144,7 +144,7 @@ public sealed class NativeExplanationTests
     [Fact]
     public void Hot_methods_name_the_runtimes_work_by_its_caller_where_the_events_say_it()
     {
-        var run = new RunAnalysis { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Worker };
+        var run = new RunDraft { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Worker };
         List<CpuSample> samples = [new(Worker, 11, 0, false, 11, 1.0), new(Worker, 31, 0, false, 31, 1.0), new(Worker, 50, 0, false, 50, 1.0)];
         var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([])) { Work = Work() }.Charge([run]);
         var hot = charges.HotMethods([run])[("Newtonsoft.Json", "deserialize")];

@@ -39,7 +39,7 @@ public sealed class SampleChargerTests
         public bool LeafIsGcPoll(int stackId) => stackId == 3;
     }
 
-    private static RunAnalysis Run() => new() { Key = new RunKey("Ser", "deserialize", 100, 1), StartMs = 10, EndMs = 20, WorkerThreadId = Worker, MarkerThreadId = Marker };
+    private static RunDraft Run() => new() { Key = new RunKey("Ser", "deserialize", 100, 1), StartMs = 10, EndMs = 20, WorkerThreadId = Worker, MarkerThreadId = Marker };
 
     private static CpuSample Timer(int thread, double ms, int stack, bool inGc = false) => new(thread, ms, stack, inGc, ms, 1.0);
 
@@ -149,7 +149,7 @@ public sealed class NativeRuntimeCallerTests
     [Fact]
     public void Stripped_runtime_time_is_listed_by_its_managed_caller_and_counted_unnamed()
     {
-        var run = new RunAnalysis { Key = new RunKey("Ser", "deserialize", 1, 1), StartMs = 0, EndMs = 10, WorkerThreadId = 1 };
+        var run = new RunDraft { Key = new RunKey("Ser", "deserialize", 1, 1), StartMs = 0, EndMs = 10, WorkerThreadId = 1 };
         var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [new CpuSample(1, 5, 0, false, 5, 1.0)], new Stacks(), 1.0), null, new GcPauses([])).Charge([run]);
         var hot = charges.HotMethods([run])[("Ser", "deserialize")];
         Assert.Equal(1.0, hot["libcoreclr!? (native, called from Ser!Ser.Reader.Read)"].Exclusive, 9);

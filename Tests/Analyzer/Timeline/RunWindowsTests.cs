@@ -16,7 +16,7 @@ public sealed class RunWindowsTests
     private static readonly RunKey A = new("A", "serialize", 100, 0);
     private static readonly RunKey B = new("B", "deserialize", 100, 0);
 
-    private readonly List<RunAnalysis> _runs = [];
+    private readonly List<RunDraft> _runs = [];
     private readonly RunWindows _w;
 
     public RunWindowsTests() => _w = new RunWindows(_runs, k => k.Serializer != "Filtered", Unnamed);
@@ -168,7 +168,7 @@ public sealed class RunWindowsTests
         Assert.False(_runs[0].PinnedToStopwatch);
 
         // A wait-opened run whose RunBegin never came: no clock to place the reads from.
-        var fresh = new List<RunAnalysis>();
+        var fresh = new List<RunDraft>();
         var w = new RunWindows(fresh, _ => true, Unnamed);
         w.RunStart(new RunStarted(A, "", Marker, Worker, 1.0, false, 1));
         w.WaitStart(Marker, 1.5, "SerializeDuration", stackKnown: true);

@@ -20,12 +20,12 @@ public sealed class AllocationCollectorTests
         allocations.Tick(null, thread, 50_000, null);                    // after the window
 
         Assert.True(allocations.Seen);
-        Assert.Equal(100_200 + 100_300 + 100_400, run.Counters.AllocatedBytes);
-        Assert.Equal(3, run.Counters.AllocationTicks);
-        Assert.Equal(100_400, run.Counters.AllocatedBytesByType[AllocationCollector.UnknownType]);
-        Assert.Equal(100_000 + 100_200 + 100_300 + 50_000, thread.Counters.AllocatedBytes);
-        Assert.Equal(4, thread.Counters.AllocationTicks);
-        Assert.Equal(new Dictionary<string, long> { ["System.String"] = 200_200, ["Order"] = 100_300, ["?"] = 50_000 }, thread.Counters.AllocatedBytesByType);
+        Assert.Equal(100_200 + 100_300 + 100_400, run.Counters.Freeze().AllocatedBytes);
+        Assert.Equal(3, run.Counters.Freeze().AllocationTicks);
+        Assert.Equal(100_400, run.Counters.Freeze().AllocatedBytesByType[AllocationCollector.UnknownType]);
+        Assert.Equal(100_000 + 100_200 + 100_300 + 50_000, thread.Counters.Freeze().AllocatedBytes);
+        Assert.Equal(4, thread.Counters.Freeze().AllocationTicks);
+        Assert.Equal(new Dictionary<string, long> { ["System.String"] = 200_200, ["Order"] = 100_300, ["?"] = 50_000 }, thread.Counters.Freeze().AllocatedBytesByType);
         Assert.True(thread.Active);
     }
 

@@ -7,7 +7,7 @@ internal static class CollectorInputs
 {
     public const int Worker = 20, Other = 21;
 
-    public static RunAnalysis Run(double startMs, double endMs, int run = 1) => new()
+    public static RunDraft Run(double startMs, double endMs, int run = 1) => new()
     {
         Key = new RunKey("S", "deserialize", 100, run),
         StartMs = startMs,
@@ -16,5 +16,5 @@ internal static class CollectorInputs
         MarkerThreadId = 10,
     };
 
-    public static ThreadProfile Thread(int id = Worker) => new() { ThreadId = id };
+    public static ThreadDraft Thread(int id = Worker) => new() { ThreadId = id };
 }

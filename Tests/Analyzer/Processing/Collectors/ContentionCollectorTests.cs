@@ -28,13 +28,13 @@ public sealed class ContentionCollectorTests
         contention.Stop(Worker, 20.5, run, thread);
 
         Assert.True(contention.Seen);
-        Assert.Equal(1 + 3, run.Counters.ContentionMs, 9);
-        Assert.Equal(2, run.Counters.Contentions);
-        Assert.Equal([(Pool.WithoutTag(), 1.0), (Cache.WithoutTag(), 3.0)], run.Counters.ContentionMsBySite.Select(p => (p.Key, p.Value)));
+        Assert.Equal(1 + 3, run.Counters.Freeze().ContentionMs, 9);
+        Assert.Equal(2, run.Counters.Freeze().Contentions);
+        Assert.Equal([(Pool.WithoutTag(), 1.0), (Cache.WithoutTag(), 3.0)], run.Counters.Freeze().ContentionMsBySite.Select(p => (p.Key, p.Value)));
         Assert.Equal([(Worker, new Interval(10, 11)), (Worker, new Interval(19, 22))], contention.RunWaits);
-        Assert.Equal(4, thread.Counters.Contentions);
-        Assert.Equal(0.51 + 1 + 3 + 0.49, thread.Counters.ContentionMs, 9);
-        Assert.Equal(0.51 + 1 + 0.49, thread.Counters.ContentionMsBySite[Pool], 9);
+        Assert.Equal(4, thread.Counters.Freeze().Contentions);
+        Assert.Equal(0.51 + 1 + 3 + 0.49, thread.Counters.Freeze().ContentionMs, 9);
+        Assert.Equal(0.51 + 1 + 0.49, thread.Counters.Freeze().ContentionMsBySite[Pool], 9);
     }
 
     [Fact]
@@ -49,10 +49,10 @@ public sealed class ContentionCollectorTests
         contention.Start(Worker, 35, Pool, inRun: true);
         contention.Stop(Worker, 45, null, thread);                   // RunStop came first: no open run
 
-        Assert.Equal(0, first.Counters.Contentions);
-        Assert.Equal(0, next.Counters.Contentions);
+        Assert.Equal(0, first.Counters.Freeze().Contentions);
+        Assert.Equal(0, next.Counters.Freeze().Contentions);
         Assert.Empty(contention.RunWaits);
-        Assert.Equal(16 + 10, thread.Counters.ContentionMs, 9);
+        Assert.Equal(16 + 10, thread.Counters.Freeze().ContentionMs, 9);
     }
 
     [Fact]
@@ -68,8 +68,8 @@ public sealed class ContentionCollectorTests
         contention.Start(Other, 10, Pool, inRun: false);
         contention.Stop(Other, 10.5, null, null);                    // ETW: a process not yet known; the pair is consumed
 
-        Assert.Equal(1, thread.Counters.Contentions);
-        Assert.Equal(2, thread.Counters.ContentionMs, 9);
+        Assert.Equal(1, thread.Counters.Freeze().Contentions);
+        Assert.Equal(2, thread.Counters.Freeze().ContentionMs, 9);
     }
 
     [Fact]
@@ -80,7 +80,7 @@ public sealed class ContentionCollectorTests
         contention.Start(Worker, 11, Pool, inRun: true);
         contention.Start(Worker, 12, Cache, inRun: false);           // a helper thread's stack outside the measured call, say
         contention.Stop(Worker, 13, run, Thread());
-        Assert.Equal(0, run.Counters.Contentions);
+        Assert.Equal(0, run.Counters.Freeze().Contentions);
     }
 
     [Fact]

@@ -21,13 +21,13 @@ public sealed class ExceptionCollectorTests
         exceptions.Thrown(run, thread, new ExceptionSite("System.Xml.XmlException", "X!Y.Z", "Other"));
 
         Assert.True(exceptions.Seen);
-        Assert.Equal(3, run.Counters.Exceptions);
+        Assert.Equal(3, run.Counters.Freeze().Exceptions);
         // The run's first site first (the JSON keeps this order), both tags in one entry.
         Assert.Equal([(new ExceptionSite("System.FormatException", Frame), 2), (new ExceptionSite("System.Xml.XmlException", "X!Y.Z"), 1)],
-            run.Counters.ExceptionsBySite.Select(p => (p.Key, p.Value)));
-        Assert.Equal(4, thread.Counters.Exceptions);
-        Assert.Equal(3, thread.Counters.ExceptionsBySite.Count);
-        Assert.Equal(2, thread.Counters.ExceptionsBySite[new ExceptionSite("System.FormatException", Frame, "DataContract")]);
+            run.Counters.Freeze().ExceptionsBySite.Select(p => (p.Key, p.Value)));
+        Assert.Equal(4, thread.Counters.Freeze().Exceptions);
+        Assert.Equal(3, thread.Counters.Freeze().ExceptionsBySite.Count);
+        Assert.Equal(2, thread.Counters.Freeze().ExceptionsBySite[new ExceptionSite("System.FormatException", Frame, "DataContract")]);
     }
 
     [Fact]

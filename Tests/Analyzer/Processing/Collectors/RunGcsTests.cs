@@ -10,7 +10,7 @@ public sealed class RunGcsTests
     [Fact]
     public void A_gc_is_the_runs_whose_window_holds_its_start_edges_included()
     {
-        RunAnalysis[] runs = [Run(10, 20, run: 1), Run(30, 40, run: 2)];
+        RunDraft[] runs = [Run(10, 20, run: 1), Run(30, 40, run: 2)];
         RunGcs.CountGenerations(runs,
         [
             (9.999, 0),    // just before the first window
@@ -28,7 +28,7 @@ public sealed class RunGcsTests
     [Fact]
     public void Pauses_are_clipped_to_each_window_and_one_across_two_runs_counts_in_both()
     {
-        RunAnalysis[] runs = [Run(10, 20, run: 1), Run(30, 40, run: 2)];
+        RunDraft[] runs = [Run(10, 20, run: 1), Run(30, 40, run: 2)];
         List<Interval> pauses = [new(35, 36), new(9, 11), new(19.5, 30.5), new(40, 41), new(25, 26)];
         var byRun = RunGcs.OverlapsByRun(pauses, runs).GroupBy(p => p.Run).ToDictionary(g => g.Key, g => g.Sum(p => p.Ms));
         Assert.Equal(1 + 0.5, byRun[runs[0]], 9);

@@ -1,0 +1,105 @@
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Model;
+
+/// <summary>
+/// One run while the analysis fills it in: the run windows open it, the collectors and the CPU charge add to it, the
+/// kernel session and the harness stages refine it. <see cref="Freeze"/> turns it into the model's immutable
+/// <see cref="RunAnalysis"/> once every stage is done; nothing outside the analysis sees a draft.
+/// </summary>
+/// <remarks>The figures are documented once, on <see cref="RunAnalysis"/>; <c>DraftFreezeTests</c> checks that the two list the same ones.</remarks>
+internal sealed class RunDraft
+{
+    /// <summary>Settable only for runs found without their names (marker waits), named afterwards from their samples.</summary>
+    public RunKey Key { get; set; }
+    public string Data { get; set; } = "";
+    public int MarkerThreadId { get; set; }
+    public int WorkerThreadId { get; set; }
+    public double StartMs { get; set; }
+    public double EndMs { get; set; }
+    public WindowSource Source { get; set; }
+    public string? Stage { get; set; }
+    public double? StopwatchMs { get; set; }
+    public double DurationMs => EndMs - StartMs;
+    public double? MarkerWaitStartMs { get; set; }
+    public double? MarkerWaitEndMs { get; set; }
+    public double? MarkerWaitMs => MarkerWaitEndMs - MarkerWaitStartMs;
+    /// <summary>The run's end was seen (RunWindows): the window no longer takes events. The draft's alone, not a figure.</summary>
+    public bool Closed { get; set; }
+    public bool PinnedToStopwatch { get; set; }
+    public (double StartMs, double EndMs)? EventEdgesMs { get; set; }
+
+    public double CpuMs { get; set; }
+    public int Samples { get; set; }
+    public Dictionary<string, double> TagTable { get; } = new(StringComparer.Ordinal);
+    public int Gen0 { get; set; }
+    public int Gen1 { get; set; }
+    public int Gen2 { get; set; }
+    public double GcPauseMs { get; set; }
+    public double GcSuspendMs { get; set; }
+    public double GcRestartMs { get; set; }
+    public ActivityTally Counters { get; } = new();
+    public RunResult? InProcess { get; set; }
+
+    public SampledCpu? EventPipeCpu { get; set; }
+    public IReadOnlyDictionary<string, double> OffCpuMs => OffCpuTable;
+    public Dictionary<string, double> OffCpuTable { get; } = new(StringComparer.Ordinal);
+    public Dictionary<CodeTier, double> TierTable { get; } = [];
+    public double NoTierMs { get; set; }
+    public double UnnamedLeafMs { get; set; }
+    public double UnexplainedLeafMs { get; set; }
+    public double? SwitchWaitStartMs { get; set; }
+    public double? SwitchWaitEndMs { get; set; }
+    public int GcPollLeafSamples { get; set; }
+
+    public bool IsWarmup { get; set; }
+    public bool IsOutlier { get; set; }
+    public double OverheadMs { get; set; }
+    public double ResultMs => Math.Max(0, DurationMs - OverheadMs);
+    public bool? WarmupFromEvents { get; set; }
+    public long Operations { get; set; } = 1;
+    public GcCounts GcCount => new(Gen0, Gen1, Gen2);
+
+    /// <summary>The run as the model shows it; the draft's tables are handed over, not copied (the draft is done).</summary>
+    public RunAnalysis Freeze() => new()
+    {
+        Key = Key,
+        Data = Data,
+        MarkerThreadId = MarkerThreadId,
+        WorkerThreadId = WorkerThreadId,
+        StartMs = StartMs,
+        EndMs = EndMs,
+        Source = Source,
+        Stage = Stage,
+        StopwatchMs = StopwatchMs,
+        MarkerWaitStartMs = MarkerWaitStartMs,
+        MarkerWaitEndMs = MarkerWaitEndMs,
+        PinnedToStopwatch = PinnedToStopwatch,
+        EventEdgesMs = EventEdgesMs,
+        CpuMs = CpuMs,
+        Samples = Samples,
+        Gen0 = Gen0,
+        Gen1 = Gen1,
+        Gen2 = Gen2,
+        GcPauseMs = GcPauseMs,
+        GcSuspendMs = GcSuspendMs,
+        GcRestartMs = GcRestartMs,
+        InProcess = InProcess,
+        EventPipeCpu = EventPipeCpu,
+        NoTierMs = NoTierMs,
+        UnnamedLeafMs = UnnamedLeafMs,
+        UnexplainedLeafMs = UnexplainedLeafMs,
+        SwitchWaitStartMs = SwitchWaitStartMs,
+        SwitchWaitEndMs = SwitchWaitEndMs,
+        GcPollLeafSamples = GcPollLeafSamples,
+        IsWarmup = IsWarmup,
+        IsOutlier = IsOutlier,
+        OverheadMs = OverheadMs,
+        WarmupFromEvents = WarmupFromEvents,
+        Operations = Operations,
+        Tags = TagTable,
+        OffCpuMs = OffCpuTable,
+        TierMs = TierTable,
+        Counters = Counters.Freeze(),
+    };
+}
