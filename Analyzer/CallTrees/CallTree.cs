@@ -9,8 +9,8 @@ public sealed class CallTree
     public CallTreeNode Root { get; } = new("all samples");
     public double TotalMs => Root.InclusiveMs;
 
-    /// <summary>Adds one sample's weight along its frames, root first.</summary>
-    public void Add(IReadOnlyList<string> framesRootFirst, double ms)
+    /// <summary>Adds one sample's weight along its frames, root first (while RunStackCollector builds the tree).</summary>
+    internal void Add(IReadOnlyList<string> framesRootFirst, double ms)
     {
         var node = Root;
         node.InclusiveMs += ms;

@@ -1,15 +1,15 @@
 namespace EtwSerializerProfiler.Analyzer.CallTrees;
 
-/// <summary>The sampled stacks of one serializer and operation over its measured runs.</summary>
+/// <summary>The sampled stacks of one serializer and operation over its measured runs. Immutable: made once its samples are all in.</summary>
 public sealed class RunProfile
 {
     public required string Serializer { get; init; }
     public required string Operation { get; init; }
-    public CallTree Tree { get; } = new();
-    public int Samples { get; internal set; }
-    public int Runs { get; internal set; }
+    public required CallTree Tree { get; init; }
+    public int Samples { get; init; }
+    public int Runs { get; init; }
     /// <summary>Time the runtime was suspended for GC inside these runs (no samples are taken then).</summary>
-    public double GcMs { get; internal set; }
-    /// <summary>The exported speedscope file, when one was written.</summary>
-    public string? SpeedscopePath { get; internal set; }
+    public double GcMs { get; init; }
+    /// <summary>The speedscope file of this profile, when the stacks were collected for a --speedscope folder and it has samples.</summary>
+    public string? SpeedscopePath { get; init; }
 }

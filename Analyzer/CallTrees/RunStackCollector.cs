@@ -22,7 +22,8 @@ public static class RunStackCollector
     public const int WholeTraceThreads = 6;
     public const string WholeTraceOperation = "whole trace";
 
-    public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null)
+    /// <param name="speedscopeDirectory">The --speedscope folder, if any: each profile with samples says which file there is its flame graph.</param>
+    public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null, string? speedscopeDirectory = null)
     {
         progress?.Report("collecting the stacks of the measured runs...");
         var collectors = new Dictionary<(string, string), Collector>();
@@ -42,11 +43,14 @@ public static class RunStackCollector
             foreach (var sample in ledger.ThreadSamples)
                 if (wholeTrace.TryGetValue(sample.ThreadId, out var label)) Of(collectors, label, WholeTraceOperation).Add(sample, null);
         }
-        var ordered = collectors.Values.OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ToList();
+        var directory = speedscopeDirectory is null ? null : Path.GetFullPath(speedscopeDirectory);
+        var ordered = collectors.Values.Select(c => (Profile: c.Finish(directory), c.Source))
+            .OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ToList();
         return new RunStacks
         {
             Profiles = [.. ordered.Select(c => c.Profile)],
             GcPauses = ledger?.GcPauses ?? [],
+            SpeedscopeDirectory = directory,
             Sources = ordered.ToDictionary(c => c.Profile, c => (StackSource)c.Source),
         };
     }
@@ -78,17 +82,34 @@ public static class RunStackCollector
         private readonly Dictionary<StackTags.StackFrame, (StackSourceFrameIndex Index, string Name)> _frames = [];
         private readonly List<string> _names = new(128);
 
+        private readonly string _serializer;
+        private readonly string _operation;
+        private readonly CallTree _tree = new();
+        private int _samples;
+        private double _gcMs;
+
         public Collector(string serializer, string operation)
         {
+            (_serializer, _operation) = (serializer, operation);
             Source = new InternStackSource();
             _sample = new StackSourceSample(Source);
             _gcFrame = Source.Interner.FrameIntern(GcFrame, Source.Interner.ModuleIntern("runtime"));
             _gcWorkFrame = Source.Interner.FrameIntern(GcWorkFrame, Source.Interner.ModuleIntern("runtime"));
-            Profile = new RunProfile { Serializer = serializer, Operation = operation };
         }
 
         public InternStackSource Source { get; }
-        public RunProfile Profile { get; }
+
+        /// <summary>The profile, once every sample is in; its speedscope file named when there is a folder for it.</summary>
+        public RunProfile Finish(string? speedscopeDirectory) => new()
+        {
+            Serializer = _serializer,
+            Operation = _operation,
+            Tree = _tree,
+            Samples = _samples,
+            Runs = _runs.Count,
+            GcMs = _gcMs,
+            SpeedscopePath = speedscopeDirectory is null || _samples == 0 ? null : Path.Combine(speedscopeDirectory, SpeedscopeFileName(_serializer, _operation)),
+        };
 
         /// <summary>
         /// One sample: its frames, root first, under its thread (speedscope makes a profile per thread, as TraceEvent
@@ -96,15 +117,15 @@ public static class RunStackCollector
         /// </summary>
         public void Add(ChargedSample<RunAnalysis> sample, RunKey? run)
         {
-            if (run is { } key && _runs.Add(key)) Profile.Runs++;
-            Profile.Samples++;
+            if (run is { } key) _runs.Add(key);
+            _samples++;
             var stack = ThreadRoot(sample.ThreadId);
             _names.Clear();
             if (sample.Pause)
             {
                 stack = Source.Interner.CallStackIntern(_gcFrame, stack);
                 _names.Add(GcFrame);
-                Profile.GcMs += sample.WeightMs;
+                _gcMs += sample.WeightMs;
             }
             for (var i = sample.Frames.Length - 1; i >= 0; i--)
             {
@@ -118,13 +139,13 @@ public static class RunStackCollector
             {
                 stack = Source.Interner.CallStackIntern(_gcWorkFrame, stack);
                 _names.Add(GcWorkFrame);
-                Profile.GcMs += sample.WeightMs;
+                _gcMs += sample.WeightMs;
             }
             _sample.StackIndex = stack;
             _sample.TimeRelativeMSec = sample.TimeMs;
             _sample.Metric = (float)sample.WeightMs;
             Source.AddSample(_sample);
-            Profile.Tree.Add([.. _names], sample.WeightMs);
+            _tree.Add([.. _names], sample.WeightMs);
         }
 
         private (StackSourceFrameIndex, string) Frame(StackTags.StackFrame f)

@@ -10,8 +10,8 @@ public sealed class RunStacks
 {
     public required IReadOnlyList<RunProfile> Profiles { get; init; }
     public required IReadOnlyList<PauseWindow> GcPauses { get; init; }
-    /// <summary>Where the speedscope files went, when they were written.</summary>
-    public string? SpeedscopeDirectory { get; internal set; }
+    /// <summary>The --speedscope folder the files are written to (Export/SpeedscopeExporter), when there is one.</summary>
+    public string? SpeedscopeDirectory { get; init; }
 
     internal IReadOnlyDictionary<RunProfile, StackSource> Sources { get; init; } = new Dictionary<RunProfile, StackSource>();
 

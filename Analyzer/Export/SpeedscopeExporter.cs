@@ -4,7 +4,9 @@ namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>
 /// --speedscope DIR: one speedscope flame graph file per serializer and operation (per busy thread for a trace without
-/// runs), from the stacks the second pass collected, written with TraceEvent's SpeedScopeStackSourceWriter.
+/// runs), from the charged samples' stacks (CallTrees/RunStackCollector), written with TraceEvent's
+/// SpeedScopeStackSourceWriter. The file names are the collector's, so the HTML page links them without this exporter
+/// changing anything: the stacks are collected for the same folder (RunStackCollector.Collect's speedscopeDirectory).
 /// </summary>
 public sealed class SpeedscopeExporter : IExporter
 {
@@ -20,13 +22,13 @@ public sealed class SpeedscopeExporter : IExporter
         ArgumentNullException.ThrowIfNull(path);
         var stacks = report.Stacks ?? throw new InvalidOperationException($"{report.Kind.Command} collected no stacks for {Option}");
         var dir = OutputFile.Folder(Option, path);
+        var written = 0;
         foreach (var profile in stacks.Profiles.Where(p => p.Samples > 0))
         {
             var file = Path.Combine(dir, CallTrees.RunStackCollector.SpeedscopeFileName(profile.Serializer, profile.Operation));
             OutputFile.Writable(Option, path, () => SpeedScopeStackSourceWriter.WriteStackViewAsJson(stacks.SourceOf(profile), file));
-            profile.SpeedscopePath = file;
+            written++;
         }
-        stacks.SpeedscopeDirectory = dir;
-        progress.Report($"wrote {stacks.Profiles.Count(p => p.SpeedscopePath is not null)} speedscope file(s) to {dir}");
+        progress.Report($"wrote {written} speedscope file(s) to {dir}");
     }
 }

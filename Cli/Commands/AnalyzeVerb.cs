@@ -89,7 +89,7 @@ public static class AnalyzeVerb
             if (plan.WritesFiles)
             {
                 plan.PrepareFolders();
-                stacks = RunStackCollector.Collect(analysis, progress);
+                stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope);
             }
             report = AnalysisReport.Document(analysis, settings.Top, stacks);
             plan.ExportFiles(report, progress);
