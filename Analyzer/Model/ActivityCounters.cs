@@ -26,7 +26,4 @@ public sealed record ActivityCounters
 
     public double JitMs { get; init; }
     public int JitMethods { get; init; }
-
-    /// <summary>Anything counted (a thread with nothing else is not listed).</summary>
-    public bool Any => AllocatedBytes > 0 || Exceptions > 0 || Contentions > 0 || JitMethods > 0;
 }

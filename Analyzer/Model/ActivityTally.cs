@@ -20,6 +20,7 @@ internal sealed class ActivityTally
     /// </summary>
     public bool SitesByTag { get; init; }
 
+    /// <summary>Anything counted (a thread with nothing else is not listed).</summary>
     public bool Any => _allocatedBytes > 0 || _exceptions > 0 || _contentions > 0 || _jitMethods > 0;
 
     public void CountAllocation(long bytes, string type)

@@ -55,10 +55,8 @@ internal sealed class RunDraft
     public bool IsWarmup { get; set; }
     public bool IsOutlier { get; set; }
     public double OverheadMs { get; set; }
-    public double ResultMs => Math.Max(0, DurationMs - OverheadMs);
     public bool? WarmupFromEvents { get; set; }
     public long Operations { get; set; } = 1;
-    public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
     /// <summary>The run as the model shows it; the draft's tables are handed over, not copied (the draft is done).</summary>
     public RunAnalysis Freeze() => new()

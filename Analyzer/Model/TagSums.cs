@@ -8,9 +8,13 @@ internal static class TagSums
     {
         var sum = 0.0;
         foreach (var (tag, ms) in tags)
-            if (tag.StartsWith(prefix, StringComparison.Ordinal) && (tag.Length == prefix.Length || tag[prefix.Length] == '\\')) sum += ms;
+            if (IsUnder(tag, prefix)) sum += ms;
         return sum;
     }
+
+    /// <summary>The tag is <paramref name="prefix"/> or one of its children (the rule of <see cref="Under"/>).</summary>
+    public static bool IsUnder(string tag, string prefix) =>
+        tag.StartsWith(prefix, StringComparison.Ordinal) && (tag.Length == prefix.Length || tag[prefix.Length] == '\\');
 }
 
 /// <summary>The shared empty table of a model object nothing was charged to.</summary>

@@ -18,7 +18,6 @@ public sealed record ThreadProfile
     /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
     public ActivityCounters Counters { get; init; } = new();
 
-    public bool Active => Samples > 0 || Counters.Any;
 }
 
 /// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>

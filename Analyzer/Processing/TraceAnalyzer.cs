@@ -157,7 +157,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         if (input.Format == TraceFormat.Etl) return new EtlxLease(OpenEtl(input, progress));
         var lease = EtlxCache.Open(input.TracePath, options.CacheEtlx, progress);
         if (lease.Truncated) analysis.Trace = analysis.Trace with { Truncated = true };
-        // The report's second pass opens the trace again with the same analysis: say things once.
+        // The conversion's warnings, each said once whatever the analysis already holds.
         analysis.WarningList.AddRange(lease.Warnings.Where(w => !analysis.Warnings.Contains(w)));
         return lease;
     }

@@ -28,7 +28,7 @@ internal sealed class ReflectionDetector : IFindingDetector
             var share = (reflection + activator) / sampled;
             if (share < t.MinReflectionShare) continue;
             var top = g.Runs.SelectMany(r => r.Tags)
-                .Where(p => IsUnder(p.Key, ReflectionTag) || IsUnder(p.Key, ActivatorTag))
+                .Where(p => TagSums.IsUnder(p.Key, ReflectionTag) || TagSums.IsUnder(p.Key, ActivatorTag))
                 .GroupBy(p => p.Key, StringComparer.Ordinal)
                 .Select(p => (Tag: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Tag, StringComparer.Ordinal)
@@ -48,6 +48,4 @@ internal sealed class ReflectionDetector : IFindingDetector
             };
         }
     }
-
-    private static bool IsUnder(string tag, string root) => tag == root || tag.StartsWith(root + "\\", StringComparison.Ordinal);
 }

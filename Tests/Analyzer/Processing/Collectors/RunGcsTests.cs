@@ -21,8 +21,8 @@ public sealed class RunGcsTests
             (35, 2),
             (40.5, 0),     // after the last
         ]);
-        Assert.Equal(new GcCounts(1, 1, 1), runs[0].GcCount);
-        Assert.Equal(new GcCounts(0, 0, 1), runs[1].GcCount);
+        Assert.Equal(new GcCounts(1, 1, 1), runs[0].Freeze().GcCount);
+        Assert.Equal(new GcCounts(0, 0, 1), runs[1].Freeze().GcCount);
     }
 
     [Fact]
