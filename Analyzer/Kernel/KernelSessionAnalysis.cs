@@ -33,7 +33,8 @@ internal sealed record KernelSession
 /// The kernel session's two stages around the EventPipe pass. <see cref="Load"/> reads the perf text, and needs
 /// nothing from the pass, so it runs beside it; the pass maps the managed code that names its frames. After the pass has found the runs, GC pauses
 /// and suspensions (and the samples were charged, the kernel's if it has any), <see cref="Apply"/> adds what only
-/// the kernel sees: off-CPU reasons, the marker's windows from context switches, and the session's summary. Anything
+/// the kernel sees: the marker's windows from context switches and the session's summary (the off-CPU reasons,
+/// <see cref="ClassifyOffCpu"/>, are found beside the charge). Anything
 /// wrong with the kernel data is a warning; the EventPipe figures stay.
 /// </summary>
 internal static class KernelSessionAnalysis
@@ -121,7 +122,6 @@ internal static class KernelSessionAnalysis
             };
         }
         summary = summary with { SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null };
-        OffCpuClassifier.Classify(analysis.Runs, kernel, timeline);
         summary = KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
         analysis.Trace = analysis.Trace with { Kernel = summary };
         if (!session.PeriodKnown) analysis.WarningList.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
@@ -129,6 +129,13 @@ internal static class KernelSessionAnalysis
         if (session.BadLines > 0) analysis.WarningList.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
         if (session.Code.Count == 0) analysis.WarningList.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
     }
+
+    /// <summary>
+    /// Why each run's worker was off the CPU (<see cref="OffCpuClassifier"/>). It needs the runs' windows and the pass's
+    /// time line only, so the pass runs it beside the CPU charge; it writes nothing but the runs' off-CPU tables.
+    /// </summary>
+    public static void ClassifyOffCpu(KernelSession session, IReadOnlyList<RunDraft> runs, PassTimeline timeline) =>
+        OffCpuClassifier.Classify(runs, session.Trace, timeline);
 
     /// <summary>What the trace says its CPU figures are, when the kernel session supplied them.</summary>
     public static string SamplingSource(KernelSession session) => session.Trace.HasSwitchIns

@@ -60,11 +60,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var etw = input.Format == TraceFormat.Etl;
         using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
         var state = pass.State;
+        // The perf text usually takes longer than the pass: the in-process results are read while it finishes.
+        var results = LoadResults(input);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         analysis.WarningList.AddRange(kernelWarnings);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
-        JoinInProcessResults(input, analysis);
+        JoinInProcessResults(results, analysis);
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
@@ -181,16 +183,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
     }
 
-    private static void JoinInProcessResults(TraceInput input, AnalysisDraft analysis)
+    /// <summary>The benchmark's results.json, or why it could not be read (said once the runs are known).</summary>
+    private static (BenchmarkResults? Results, string? Error) LoadResults(TraceInput input)
     {
-        if (input.ResultsPath is null) return;
-        BenchmarkResults results;
-        try { results = BenchmarkResults.Load(input.ResultsPath); }
+        if (input.ResultsPath is null) return (null, null);
+        try { return (BenchmarkResults.Load(input.ResultsPath), null); }
         catch (Exception ex) when (ex is System.Text.Json.JsonException or InvalidDataException or IOException)
         {
-            analysis.WarningList.Add($"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");
-            return;
+            return (null, $"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");
         }
+    }
+
+    private static void JoinInProcessResults((BenchmarkResults? Results, string? Error) loaded, AnalysisDraft analysis)
+    {
+        if (loaded.Error is { } error) analysis.WarningList.Add(error);
+        if (loaded.Results is not { } results) return;
         analysis.InProcess = results;
         var byKey = results.Runs.GroupBy(r => new RunKey(r.Serializer, r.Operation, r.Objects, r.Run)).ToDictionary(g => g.Key, g => g.Last());
         foreach (var run in analysis.Runs)
@@ -332,10 +339,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             AssignGcs();
             Timeline.Contention.AddRange(_contention.RunWaits);
-            ChargeCpu(kernel);
-            FinishWholeTrace();
             Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
+            // The runs' windows and the time line are final here: the kernel's off-CPU reasons, which need nothing
+            // else, are found on the other core while the samples are charged (they write only the runs' off-CPU table).
+            var offCpu = kernel is null ? null : Task.Run(() => Kernel.KernelSessionAnalysis.ClassifyOffCpu(kernel, [.. analysis.Runs], Timeline));
+            ChargeCpu(kernel);
+            offCpu?.GetAwaiter().GetResult();
+            FinishWholeTrace();
             analysis.Trace = analysis.Trace with
             {
                 Events = _events,

@@ -14,9 +14,22 @@ internal sealed class HotMethodTable(MethodNames names)
 {
     // Samples are added up per distinct stack first (a source hands out one frames array per named stack,
     // Samples/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
-    // in the weights, so this is the same sum at a fraction of the per-frame lookups.
-    private readonly Dictionary<(StackFrame[] Frames, (bool GcPoll, NativeWork Why) Reading), int> _stackOf = new(SameFrames<(bool, NativeWork)>.Instance);
-    private readonly List<(StackFrame[] Frames, bool GcPoll, NativeWork Why, double? Pending)> _stacks = [];
+    // in the weights, so this is the same sum at a fraction of the per-frame lookups. Entries are objects found by
+    // the array's instance (reference-typed collections run precompiled framework code; a value-tuple key would not).
+    private readonly Dictionary<StackFrame[], StackWeight> _stackOf = new(ReferenceEqualityComparer.Instance);
+    private readonly List<StackWeight> _stacks = [];
+
+    /// <summary>One stack read one way (GC-poll leaf, what the runtime was doing), with the weight added since the last read; others read the same stack other ways follow it.</summary>
+    private sealed class StackWeight(StackFrame[] frames, bool gcPoll, NativeWork why)
+    {
+        public StackFrame[] Frames { get; } = frames;
+        public bool GcPoll { get; } = gcPoll;
+        public NativeWork Why { get; } = why;
+        /// <summary>Null: nothing added since the last read (a zero weight still makes the stack's rows).</summary>
+        public double? Pending { get; set; }
+        public StackWeight? Next { get; set; }
+    }
+
     // Per method this table has met, in the order it met them (the order the rows were added before numbers, kept
     // for ties): its number (MethodNames), its sums, and the stack that last counted it (recursion counts once per
     // stack, so once per sample). Slots are the table's own: a run meets a few hundred of the trace's methods.
@@ -28,26 +41,26 @@ internal sealed class HotMethodTable(MethodNames names)
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
     public void Add(StackFrame[] framesLeafFirst, double weight, bool leafIsGcPoll, NativeWork why = NativeWork.None)
     {
-        var key = (framesLeafFirst, (leafIsGcPoll, why));
-        if (_stackOf.TryGetValue(key, out var i))
+        _stackOf.TryGetValue(framesLeafFirst, out var first);
+        for (var s = first; s is not null; s = s.Next)
         {
-            var s = _stacks[i];
-            _stacks[i] = s with { Pending = (s.Pending ?? 0) + weight };
+            if (s.GcPoll != leafIsGcPoll || s.Why != why) continue;
+            s.Pending = (s.Pending ?? 0) + weight;
             return;
         }
-        _stackOf[key] = _stacks.Count;
-        _stacks.Add((framesLeafFirst, leafIsGcPoll, why, weight));
+        var added = new StackWeight(framesLeafFirst, leafIsGcPoll, why) { Pending = weight, Next = first };
+        _stackOf[framesLeafFirst] = added;
+        _stacks.Add(added);
     }
 
     /// <summary>The weight added since the last read, stack by stack in the order they were first met, into the methods' sums.</summary>
     private void Expand()
     {
-        for (var i = 0; i < _stacks.Count; i++)
+        foreach (var s in _stacks)
         {
-            // Null: nothing added since the last read (a zero weight still makes the stack's rows, as it always did).
-            if (_stacks[i] is not (var frames, var gcPoll, var why, double pending)) continue;
-            Expand(frames, pending, gcPoll, why);
-            _stacks[i] = (frames, gcPoll, why, null);
+            if (s.Pending is not { } pending) continue;
+            Expand(s.Frames, pending, s.GcPoll, s.Why);
+            s.Pending = null;
         }
     }
 

@@ -16,11 +16,13 @@ internal sealed class MeasuredCallRepair(StackTagFile? tags)
     private readonly Dictionary<(string Serializer, string Operation), StackFrame?> _wrappers = [];
 
     /// <summary>Inserts the run's serializer frame into <paramref name="framesLeafFirst"/> where it was lost; returns whether it did.</summary>
-    public bool Repair(List<StackFrame> framesLeafFirst, string serializer, string operation)
+    public bool Repair(List<StackFrame> framesLeafFirst, string serializer, string operation) =>
+        Repair(framesLeafFirst, serializer, operation, framesLeafFirst.FindIndex(MeasuredCalls.Is));
+
+    /// <param name="measured">Where the measured call's frame is (leaf first), or -1: a caller that repairs one stack for many runs finds it once.</param>
+    public bool Repair(List<StackFrame> framesLeafFirst, string serializer, string operation, int measured)
     {
-        if (Wrapper(serializer, operation) is not { } wrapper) return false;
-        var measured = framesLeafFirst.FindIndex(MeasuredCalls.Is);
-        if (measured < 0) return false;
+        if (measured < 0 || Wrapper(serializer, operation) is not { } wrapper) return false;
         var prefix = wrapper.Method;
         for (var i = 0; i < measured; i++)
             if (framesLeafFirst[i].Method.StartsWith(prefix, StringComparison.Ordinal)) return false;

@@ -15,17 +15,35 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags) : ISampleStacks
 {
     private readonly MeasuredCallRepair _repair = new(tags);
-    private readonly Dictionary<int, StackFrame[]> _frames = [];
+    // Per stack node (ids are dense: arrays, not dictionaries): its plain frames, tier and measured-work answer once known.
+    private readonly StackFrame[]?[] _frames = new StackFrame[]?[kernel.Stacks.Count];
+    /// <summary>
+    /// Per caller node (+1: the root is -1), the plain frames of the stacks that add one leaf to it, by the leaf's
+    /// name. Distinct stacks are nearly all distinct only by their leaf's address; those whose leaves name the same
+    /// method are the same named stack, found here without naming the whole chain again.
+    /// </summary>
+    private readonly LeafNamed?[] _byCaller = new LeafNamed?[kernel.Stacks.Count + 1];
     /// <summary>
     /// Per run's serializer and operation, each plain array (by instance) to its repaired form. Keyed by the named
     /// array, not the stack id: the repair reads names only, and kernel stacks are nearly all distinct by address
     /// while their named arrays repeat.
     /// </summary>
     private readonly Dictionary<(string Serializer, string Operation), Dictionary<StackFrame[], StackFrame[]>> _repaired = [];
+    /// <summary>Per plain array (by instance), where its measured call's frame is, or -1: found once, not once per run it is repaired for.</summary>
+    private readonly Dictionary<StackFrame[], int> _measuredAt = new(ReferenceEqualityComparer.Instance);
     private (string Serializer, string Operation) _lastRun;
     private Dictionary<StackFrame[], StackFrame[]>? _lastRepaired;
-    private readonly Dictionary<int, CodeTier?> _tiers = [];
-    private readonly Dictionary<int, bool> _measured = [];
+    private readonly sbyte[] _tiers = new sbyte[kernel.Stacks.Count]; // 0: not yet known; -1: none; else the tier + 1
+    private readonly sbyte[] _measured = new sbyte[kernel.Stacks.Count]; // 0: not yet known; -1: no; 1: yes
+
+    /// <summary>A leaf's name (and whether it is managed code, which decides what is trimmed) and the plain frames of its stack.</summary>
+    private sealed class LeafNamed(StackFrame leaf, bool managed, StackFrame[] plain, LeafNamed? next)
+    {
+        public StackFrame Leaf { get; } = leaf;
+        public bool Managed { get; } = managed;
+        public StackFrame[] Plain { get; } = plain;
+        public LeafNamed? Next { get; } = next;
+    }
     private readonly List<StackFrame> _scratch = new(128);
     private readonly List<int> _ids = new(128);
     private readonly FrameArrays _arrays = new();
@@ -37,9 +55,15 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
         if (run is not { } key || plain.Length == 0) return plain;
         var repaired = RepairedOf(key);
         if (repaired.TryGetValue(plain, out var frames)) return frames;
-        _scratch.Clear();
-        _scratch.AddRange(plain);
-        frames = _repair.Repair(_scratch, key.Serializer, key.Operation) ? _arrays.Intern(CollectionsMarshal.AsSpan(_scratch)) : plain;
+        if (!_measuredAt.TryGetValue(plain, out var measured))
+            _measuredAt[plain] = measured = Array.FindIndex(plain, MeasuredCalls.Is);
+        if (measured < 0) frames = plain;
+        else
+        {
+            _scratch.Clear();
+            _scratch.AddRange(plain);
+            frames = _repair.Repair(_scratch, key.Serializer, key.Operation, measured) ? _arrays.Intern(CollectionsMarshal.AsSpan(_scratch)) : plain;
+        }
         repaired[plain] = frames;
         return frames;
     }
@@ -57,11 +81,18 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
 
     private StackFrame[] Plain(int stackId)
     {
-        if (_frames.TryGetValue(stackId, out var frames)) return frames;
+        if (_frames[stackId] is { } frames) return frames;
+        // The same caller and a leaf named alike make the same frames: which frames are trimmed depends on the chain
+        // and on whether the leaf is managed, nothing else.
+        var caller = kernel.Stacks.Caller(stackId);
+        var (leaf, tier) = namer.Name(kernel.Stacks.Leaf(stackId));
+        var managed = tier is not null;
+        for (var known = _byCaller[caller + 1]; known is not null; known = known.Next)
+            if (known.Managed == managed && SameStrings.Instance.Equals(known.Leaf, leaf)) return _frames[stackId] = known.Plain;
         Fill(stackId);
         frames = _arrays.Intern(CollectionsMarshal.AsSpan(_scratch));
-        _frames[stackId] = frames;
-        return frames;
+        _byCaller[caller + 1] = new LeafNamed(leaf, managed, frames, _byCaller[caller + 1]);
+        return _frames[stackId] = frames;
     }
 
     private void Fill(int stackId)
@@ -79,11 +110,11 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     public CodeTier? Tier(int stackId)
     {
         if (stackId < 0) return null;
-        if (_tiers.TryGetValue(stackId, out var tier)) return tier;
-        tier = null;
+        if (_tiers[stackId] != 0) return _tiers[stackId] < 0 ? null : (CodeTier)(_tiers[stackId] - 1);
+        CodeTier? tier = null;
         for (var node = stackId; node >= 0; node = kernel.Stacks.Caller(node))
             if (namer.Name(kernel.Stacks.Leaf(node)).Tier is { } t) { tier = t; break; }
-        _tiers[stackId] = tier;
+        _tiers[stackId] = tier is { } known ? (sbyte)((int)known + 1) : (sbyte)-1;
         return tier;
     }
 
@@ -95,9 +126,9 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     public bool IsMeasuredWork(int stackId)
     {
         if (stackId < 0) return false;
-        if (_measured.TryGetValue(stackId, out var measured)) return measured;
-        measured = MeasuredCalls.Any(Plain(stackId));
-        _measured[stackId] = measured;
+        if (_measured[stackId] != 0) return _measured[stackId] > 0;
+        var measured = MeasuredCalls.Any(Plain(stackId));
+        _measured[stackId] = measured ? (sbyte)1 : (sbyte)-1;
         return measured;
     }
 }

@@ -44,13 +44,8 @@ internal sealed partial class StackTagMatcher
 
     private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _cache = new();
 
-    /// <summary>
-    /// <see cref="_cache"/> again, keyed by the name instances (<see cref="SameStrings"/>): most lookups are frames
-    /// already seen, and hashing their names by content cost more than all else in classifying. Capped, so callers
-    /// that make new strings for every frame cost only the content lookup they cost before.
-    /// </summary>
-    private readonly ConcurrentDictionary<(string Module, string Method), FrameMatch> _byInstance = new(SameStrings.Instance);
-    private const int MaxByInstance = 1 << 18;
+    /// <summary><see cref="_cache"/> again, per thread and keyed by the name instances (<see cref="FrameCache"/>).</summary>
+    private readonly ThreadLocal<FrameCache> _byInstance = new(() => new FrameCache());
 
     private readonly ConcurrentDictionary<string, ModuleRules> _moduleRules = new(StringComparer.Ordinal);
 
@@ -94,10 +89,11 @@ internal sealed partial class StackTagMatcher
         var n = framesLeafFirst.Count;
         // Stacks are classified once per distinct stack (callers cache), so a short-lived array for deep ones is fine.
         Span<FrameMatch> matches = n <= 256 ? stackalloc FrameMatch[n] : new FrameMatch[n];
+        var cache = _byInstance.Value!;
         for (var i = 0; i < n; i++)
         {
             var frame = framesLeafFirst[i];
-            matches[i] = Lookup(frame.Module ?? "", frame.Method ?? "");
+            matches[i] = Lookup(cache, frame.Module ?? "", frame.Method ?? "");
         }
         var best = Winner(matches);
         return best < 0 ? Other : _tagPaths[best];
@@ -106,7 +102,7 @@ internal sealed partial class StackTagMatcher
     /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
     public string? MatchFrame(string module, string method)
     {
-        var match = Lookup(module ?? "", method ?? "");
+        var match = Lookup(_byInstance.Value!, module ?? "", method ?? "");
         return match.TagIndex < 0 ? null : _tagPaths[match.TagIndex];
     }
 
@@ -119,11 +115,11 @@ internal sealed partial class StackTagMatcher
             tagIndex[r.TagPath], r.Priority, Glob.Compile(r.ModulePattern), Glob.Compile(r.MethodPattern)))];
     }
 
-    private FrameMatch Lookup(string module, string method)
+    private FrameMatch Lookup(FrameCache byInstance, string module, string method)
     {
-        if (_byInstance.TryGetValue((module, method), out var known)) return known;
+        if (byInstance.TryGet(module, method, out var known)) return known;
         var match = _cache.GetOrAdd((module, method), static (key, self) => self.Resolve(key.Module, key.Method), this);
-        if (_byInstance.Count < MaxByInstance) _byInstance.TryAdd((module, method), match);
+        byInstance.Add(module, method, match);
         return match;
     }
 
