@@ -341,11 +341,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.Contention.AddRange(_contention.RunWaits);
             Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
-            // The runs' windows and the time line are final here: the kernel's off-CPU reasons, which need nothing
-            // else, are found on the other core while the samples are charged (they write only the runs' off-CPU table).
-            var offCpu = kernel is null ? null : Task.Run(() => Kernel.KernelSessionAnalysis.ClassifyOffCpu(kernel, [.. analysis.Runs], Timeline));
-            ChargeCpu(kernel);
-            offCpu?.GetAwaiter().GetResult();
+            ChargeCpuBesideOffCpu(kernel);
             FinishWholeTrace();
             analysis.Trace = analysis.Trace with
             {
@@ -378,6 +374,25 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             NameUnnamedRuns();
             MarkWarmups();
             CollectHotMethods();
+        }
+
+        /// <summary>
+        /// The runs' windows and the time line are final here: the kernel's off-CPU reasons, which need nothing else,
+        /// are found on the other core while the samples are charged (they write only the runs' off-CPU tables). Without
+        /// an EventPipe event to put perf's clock on the trace's, there is nothing to align them with (ChargeCpu says so).
+        /// </summary>
+        private void ChargeCpuBesideOffCpu(Kernel.KernelSession? kernel)
+        {
+            List<RunDraft> runs = [.. analysis.Runs];
+            var offCpu = kernel is null || !Timeline.Clock.Known ? null : Task.Run(() => Kernel.KernelSessionAnalysis.ClassifyOffCpu(kernel, runs, Timeline));
+            try { ChargeCpu(kernel); }
+            catch
+            {
+                // The charge's failure is the one to report; the classification is left to end on its own, observed.
+                offCpu?.ContinueWith(static t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
+                throw;
+            }
+            offCpu?.GetAwaiter().GetResult();
         }
 
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>

@@ -67,6 +67,19 @@ public sealed class PerfStacksTests
     }
 
     [Fact]
+    public void One_leaf_method_under_callers_named_apart_makes_stacks_named_apart()
+    {
+        // A memo by the leaf's name alone would hand the first caller's frames to the second.
+        var leafA = Frame(0x1004);
+        var leafB = Frame(0x1008);
+        var underCaller = Stack(leafA, Frame(0x2010));
+        var underOther = Stack(leafB, Frame(0x3010));
+        var stacks = Stacks();
+        Assert.Equal(["app.dll!App.Leaf()", "app.dll!App.Caller()"], Names(stacks.Frames(underCaller, run: null)));
+        Assert.Equal(["app.dll!App.Leaf()", "app.dll!App.Other()"], Names(stacks.Frames(underOther, run: null)));
+    }
+
+    [Fact]
     public void The_same_named_stack_is_one_array_whichever_way_it_was_reached()
     {
         // Two different chains of addresses that name the same methods: one array (FrameArrays), so every cache keyed

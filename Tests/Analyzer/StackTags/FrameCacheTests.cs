@@ -21,21 +21,25 @@ public sealed class FrameCacheTests
 
     /// <summary>
     /// About 3,000 distinct frames (the table starts at 1,024 slots and grows): an app frame, hot or not, under a
-    /// library frame or not. Frames share their module string and differ by method, so a cache that looked at one of
-    /// the two would give a hot frame's tag to a plain one.
+    /// library frame or not, and some of its methods again in an untagged module. Frames share module strings and
+    /// method strings, so a cache that looked at only one of the two would give one frame's tag to another.
     /// </summary>
     private static List<StackFrame[]> Stacks()
     {
-        const string app = "app.dll", lib = "lib.dll";
-        return [.. Enumerable.Range(0, 2000).Select(i =>
+        const string app = "app.dll", lib = "lib.dll", untagged = "other.dll";
+        return [.. Enumerable.Range(0, 2000).SelectMany(i =>
         {
             var own = new StackFrame(app, i % 2 == 0 ? $"App.H{i}()" : $"App.M{i}()");
-            return i % 3 == 0 ? new[] { own, new StackFrame(lib, $"Json.Writer.W{i}()") } : [own];
+            var stack = i % 3 == 0 ? new[] { own, new StackFrame(lib, $"Json.Writer.W{i}()") } : [own];
+            // The same method string in a module no rule names: a cache that looked at the method alone would tag it.
+            return i % 5 == 0 ? new[] { stack, [new StackFrame(untagged, own.Method)] } : [stack];
         })];
     }
 
     private static string Expected(StackFrame[] stack) =>
-        stack.Length == 2 ? @"Serialize\Json" : stack[0].Method.StartsWith("App.H", StringComparison.Ordinal) ? "Hot" : "Mine";
+        stack.Length == 2 ? @"Serialize\Json"
+        : stack[0].Module == "other.dll" ? StackTagMatcher.Other
+        : stack[0].Method.StartsWith("App.H", StringComparison.Ordinal) ? "Hot" : "Mine";
 
     [Fact]
     public void Tags_are_the_patterns_answer_by_instance_by_copy_and_after_growth()
