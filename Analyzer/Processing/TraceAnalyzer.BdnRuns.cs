@@ -17,8 +17,7 @@ public sealed partial class TraceAnalyzer
         {
             // An ETW trace holds the whole machine: the process that runs the benchmarks is the one analyzed.
             if (_processId == 0) _processId = e.ProcessID;
-            var operations = e.PayloadByName(BdnEngineEvents.Fields.TotalOperations) is { } ops
-                ? Convert.ToInt64(ops, System.Globalization.CultureInfo.InvariantCulture) : (long?)null;
+            var operations = PayloadFields.Int64(e, BdnEngineEvents.Fields.TotalOperations);
             Bdn.On(new BdnEvent((int)e.ID, e.ThreadID, e.TimeStampRelativeMSec, e.PayloadByName(BdnEngineEvents.Fields.BenchmarkName) as string, operations), OwnRunsSeen);
         }
 

@@ -19,7 +19,7 @@ public sealed partial class TraceAnalyzer
                 Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
             // Version 1 says which runs are warm-ups and how many calls a run makes; version 0 has neither.
             var warmup = e.PayloadByName(RunEvents.Fields.Warmup) is bool w ? w : (bool?)null;
-            var operations = e.PayloadByName(RunEvents.Fields.Operations) is { } ops ? Math.Max(1L, Convert.ToInt64(ops, System.Globalization.CultureInfo.InvariantCulture)) : 1L;
+            var operations = Math.Max(1L, PayloadFields.Int64(e, RunEvents.Fields.Operations) ?? 1L);
             _windows.RunStart(new RunStarted(key, Str(e, RunEvents.Fields.Data), Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId),
                 e.TimeStampRelativeMSec, warmup, operations));
         }
@@ -40,7 +40,7 @@ public sealed partial class TraceAnalyzer
 
         private void OnRunStop(TraceEvent e)
         {
-            var stopwatch = Convert.ToDouble(e.PayloadByName(RunEvents.Fields.DurationMs), System.Globalization.CultureInfo.InvariantCulture);
+            var stopwatch = PayloadFields.Double(e, RunEvents.Fields.DurationMs) ?? 0;
             var key = new RunKey(Str(e, RunEvents.Fields.Serializer), Str(e, RunEvents.Fields.Operation), Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
             _windows.RunStop(Int(e, RunEvents.Fields.MarkerThreadId), key, e.TimeStampRelativeMSec, stopwatch);
         }

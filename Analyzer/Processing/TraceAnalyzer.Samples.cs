@@ -40,7 +40,7 @@ public sealed partial class TraceAnalyzer
             {
                 string s => s == "Managed",
                 null => true,
-                _ => Convert.ToInt32(type, System.Globalization.CultureInfo.InvariantCulture) == 2,
+                _ => PayloadFields.Int32Of(type) == 2,
             };
         }
     }

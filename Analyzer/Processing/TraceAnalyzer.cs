@@ -316,8 +316,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
 
-        private static int Int(TraceEvent e, string field) =>
-            e.PayloadByName(field) is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
+        private static int Int(TraceEvent e, string field) => PayloadFields.Int32(e, field) ?? 0;
 
         /// <summary>
         /// The end of the pass: the code map is complete (a raw pass reads the rundown last), so stacks are named from
