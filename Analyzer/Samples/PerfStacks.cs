@@ -15,7 +15,7 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags) : ISampleStacks
 {
     private readonly MeasuredCallRepair _repair = new(tags);
-    // Per stack node (ids are dense: arrays, not dictionaries): its plain frames, tier and measured-work answer once known.
+    // Per stack node (ids are dense: arrays, not dictionaries): its plain frames and tier once known.
     private readonly StackFrame[]?[] _frames = new StackFrame[]?[kernel.Stacks.Count];
     /// <summary>
     /// Per caller node (+1: the root is -1), the plain frames of the stacks that add one leaf to it, by the leaf's
@@ -34,7 +34,6 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     private (string Serializer, string Operation) _lastRun;
     private Dictionary<StackFrame[], StackFrame[]>? _lastRepaired;
     private readonly sbyte[] _tiers = new sbyte[kernel.Stacks.Count]; // 0: not yet known; -1: none; else the tier + 1
-    private readonly sbyte[] _measured = new sbyte[kernel.Stacks.Count]; // 0: not yet known; -1: no; 1: yes
 
     /// <summary>A leaf's name (and whether it is managed code, which decides what is trimmed) and the plain frames of its stack.</summary>
     private sealed class LeafNamed(StackFrame leaf, bool managed, StackFrame[] plain, LeafNamed? next)
@@ -55,8 +54,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
         if (run is not { } key || plain.Length == 0) return plain;
         var repaired = RepairedOf(key);
         if (repaired.TryGetValue(plain, out var frames)) return frames;
-        if (!_measuredAt.TryGetValue(plain, out var measured))
-            _measuredAt[plain] = measured = Array.FindIndex(plain, MeasuredCalls.Is);
+        var measured = MeasuredAt(plain);
         if (measured < 0) frames = plain;
         else
         {
@@ -123,12 +121,13 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
 
     public bool LeafIsGcPoll(int stackId) => false;
 
-    public bool IsMeasuredWork(int stackId)
+    public bool IsMeasuredWork(int stackId) => stackId >= 0 && MeasuredAt(Plain(stackId)) >= 0;
+
+    /// <summary>Where the plain stack's measured call is, or -1; once per named array, for the repair and for helper threads alike.</summary>
+    private int MeasuredAt(StackFrame[] plain)
     {
-        if (stackId < 0) return false;
-        if (_measured[stackId] != 0) return _measured[stackId] > 0;
-        var measured = MeasuredCalls.Any(Plain(stackId));
-        _measured[stackId] = measured ? (sbyte)1 : (sbyte)-1;
+        if (!_measuredAt.TryGetValue(plain, out var measured))
+            _measuredAt[plain] = measured = Array.FindIndex(plain, MeasuredCalls.Is);
         return measured;
     }
 }

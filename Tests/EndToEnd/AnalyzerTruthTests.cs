@@ -42,17 +42,29 @@ public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
         // counter leaves out the time a blocking GC spends stopping and restarting threads, and times a background
         // GC's pauses on the background GC thread. So the truth lies between the pause without its suspension and
         // restart, and the whole pause, give or take the tolerance promised in docs/analyzer.md.
+        // Per run the two clocks can disagree by a scheduler slice or more when the machine is busy: the runtime stamps
+        // its pause and the event its own time, and a preempted GC thread sits between them. Measured with both cores
+        // busy (8 recordings of this fixture, 72 runs): 70 within 10%, two in one recording 20% and 25% off, while the
+        // sums over all runs stayed within 1% of the pause without suspension and restart. So every run within 30%,
+        // at most two outside 10%, and the sums within 3% (docs/analyzer.md#accuracy-against-independent-truth).
+        var outside10 = new List<string>();
         foreach (var run in Runs)
         {
             var truth = run.InProcess!.GcPauseMs;
-            var tolerance = Math.Max(1.0, truth * 0.10);
             var gcOnly = run.GcPauseMs - run.GcSuspendMs - run.GcRestartMs;
-            Assert.True(truth >= gcOnly - tolerance && truth <= run.GcPauseMs + tolerance,
-                $"{run.Key}: trace pause {run.GcPauseMs:F3} ms (suspend {run.GcSuspendMs:F3}, restart {run.GcRestartMs:F3}) vs in-process {truth:F3} ms");
+            var miss = Math.Max(Math.Max(gcOnly - truth, truth - run.GcPauseMs), 0);
+            var what = $"{run.Key}: trace pause {run.GcPauseMs:F3} ms (suspend {run.GcSuspendMs:F3}, restart {run.GcRestartMs:F3}) vs in-process {truth:F3} ms";
+            Assert.True(miss <= Math.Max(1.0, truth * 0.30), what);
+            if (miss > Math.Max(1.0, truth * 0.10)) outside10.Add(what);
             Assert.InRange(run.GcSuspendMs + run.GcRestartMs, 0, run.GcPauseMs + 1e-9);
         }
-        var total = Runs.Sum(r => r.GcPauseMs);
-        Assert.True(total >= 10, $"only {total:F1} ms of GC pause inside runs: the fixture no longer exercises pause attribution");
+        Assert.True(outside10.Count <= 2, $"{outside10.Count} runs outside 10%: {string.Join("; ", outside10)}");
+        var inProcess = Runs.Sum(r => r.InProcess!.GcPauseMs);
+        var whole = Runs.Sum(r => r.GcPauseMs);
+        var gcOnlySum = Runs.Sum(r => r.GcPauseMs - r.GcSuspendMs - r.GcRestartMs);
+        Assert.True(inProcess >= gcOnlySum * 0.97 - 1 && inProcess <= whole * 1.03 + 1,
+            $"all runs: in-process {inProcess:F1} ms vs trace {gcOnlySum:F1} (without suspension and restart) to {whole:F1} ms");
+        Assert.True(whole >= 10, $"only {whole:F1} ms of GC pause inside runs: the fixture no longer exercises pause attribution");
     }
 
     [Fact]
