@@ -145,10 +145,11 @@ internal static class KernelSessionAnalysis
     private static bool LeafUnnamed(KernelSession session, int stack) =>
         stack >= 0 && session.Namer.Name(session.Trace.Stacks.Leaf(stack)).Frame.Method == StackFrame.Unresolved;
 
+    /// <summary>The manifest's one field the analysis needs, without the serializer's set-up (ManifestKernelPeriod says why).</summary>
     private static double PeriodFromManifest(string? manifest, out bool known)
     {
-        var ns = TraceManifest.TryLoad(manifest)?.Kernel?.CpuSamplePeriodNs;
-        known = ns > 0;
+        var ns = ManifestKernelPeriod.TryRead(manifest);
+        known = ns is not null;
         return known ? ns!.Value / 1e6 : FallbackPeriodMs;
     }
 }
