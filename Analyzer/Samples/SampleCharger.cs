@@ -16,7 +16,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 {
     // By the frames array's instance: a source hands out one array per distinct stack (per run only where it
     // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
-    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = new(SameFrames<NativeWork>.Instance);
+    // The runs' cache; the threads' charge, beside it on another core, has its own (NewTagCache).
+    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = NewTagCache();
     private readonly Dictionary<int, string?> _serializerOfStack = [];
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
@@ -29,15 +30,43 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
+    /// <remarks>
+    /// The runs and the threads are charged side by side (2 cores: the threads took a fifth of the charge, which the
+    /// analysis waited for). They share only what is read-only by then: the samples, the pauses, the runtime's work,
+    /// each sample's frames (resolved here first, so the stacks, which cache as they name, are not named from two
+    /// threads) and the thread-safe tag matcher; each side keeps its own tag cache and its own half of
+    /// <see cref="SampleCharges"/>. Each side adds in sample order as before, so every sum is the same to the bit.
+    /// </remarks>
     public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
     {
         var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
         var charges = new SampleCharges(stream.Kind);
-        var assigned = Assign(runs, charges);
-        ChargeRuns(assigned, charges);
+        var frames = PlainFrames();
         // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
-        ChargeThreads(charges, keepLedger: KeepLedger && runs.Count == 0);
+        var keepThreadLedger = KeepLedger && runs.Count == 0;
+        var threads = Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger));
+        try
+        {
+            var assigned = Assign(runs, charges);
+            ChargeRuns(assigned, charges);
+        }
+        catch
+        {
+            // The runs' failure is the one to report; the threads' charge ends on its own, observed.
+            threads.ContinueWith(static t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
+            throw;
+        }
+        threads.GetAwaiter().GetResult();
         return charges;
+    }
+
+    /// <summary>Each sample's frames as its thread had them (no run's repair).</summary>
+    private StackFrame[][] PlainFrames()
+    {
+        var samples = stream.Samples;
+        var frames = new StackFrame[samples.Count][];
+        for (var i = 0; i < frames.Length; i++) frames[i] = stream.Stacks.Frames(samples[i].StackId, null);
+        return frames;
     }
 
     /// <summary>A sample's share of a run: its weight there (a gap sampler's from the window's start at the earliest) and the GC pause in it.</summary>
@@ -125,8 +154,9 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleCharges charges, bool keepLedger)
+    private void ChargeThreads(SampleCharges charges, StackFrame[][] plainFrames, bool keepLedger)
     {
+        var tags = NewTagCache();
         var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
         var weights = new double[stream.Samples.Count];
         for (var i = 0; i < stream.Samples.Count; i++)
@@ -143,8 +173,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var weight = weights[i] * factors[s.ThreadId];
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
-            var frames = stream.Stacks.Frames(s.StackId, null);
-            account.Add(Tag(NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
+            var frames = plainFrames[i];
+            account.Add(Tag(tags, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
             if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
@@ -153,15 +183,19 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The sample's tag on its whole stack, with what the trace says its native runtime code was doing in front
     /// (<see cref="NativeExplanation"/>), classified like any frame.
     /// </summary>
-    private string Tag(NativeWork why, StackFrame[] frames)
+    private string Tag(NativeWork why, StackFrame[] frames) => Tag(_tags, why, frames);
+
+    private string Tag(Dictionary<(StackFrame[] Frames, NativeWork Why), string> tags, NativeWork why, StackFrame[] frames)
     {
         if (matcher is null) return why == NativeWork.GcPause ? StackTagMatcher.Gc : StackTagMatcher.Other;
         var key = (frames, why);
-        if (_tags.TryGetValue(key, out var tag)) return tag;
+        if (tags.TryGetValue(key, out var tag)) return tag;
         tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
-        _tags[key] = tag;
+        tags[key] = tag;
         return tag;
     }
+
+    private static Dictionary<(StackFrame[] Frames, NativeWork Why), string> NewTagCache() => new(SameFrames<NativeWork>.Instance);
 
     /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>
     private void Vote(SampleCharges charges, RunDraft run, int stack, StackFrame[] frames, double weight)

@@ -74,6 +74,49 @@ public sealed class SampleChargerTests
         Assert.Equal(2.0, charges.Threads[Helper].CpuMs, 9);
     }
 
+    /// <summary>
+    /// Stacks that name a run's frames apart from the thread's (a repaired frame: stack 0 becomes stack 1's frames in
+    /// a run) and count callers that overlap: naming caches as it goes, so it must never run on two threads at once.
+    /// </summary>
+    private sealed class OneCallerStacks : ISampleStacks
+    {
+        private int _inside;
+        public int Overlaps;
+        public StackFrame[] Frames(int stackId, RunKey? run)
+        {
+            if (Interlocked.Increment(ref _inside) > 1) Interlocked.Increment(ref Overlaps);
+            Thread.SpinWait(50);
+            Interlocked.Decrement(ref _inside);
+            return stackId < 0 ? [] : run is null ? s_stacks[stackId] : s_stacks[stackId == 0 ? 1 : stackId];
+        }
+        public CodeTier? Tier(int stackId) => null;
+        public bool LeafUnnamed(int stackId) => false;
+        public bool IsMeasuredWork(int stackId) => false;
+        public bool LeafIsGcPoll(int stackId) => false;
+    }
+
+    [Fact]
+    public void Runs_and_threads_charged_side_by_side_see_their_own_frames_and_never_name_stacks_from_two_threads()
+    {
+        var run = Run();
+        // Thousands of samples so the two sides overlap in time; all of the worker's are in the window.
+        var samples = Enumerable.Range(0, 20_000).Select(i => Timer(Worker, 10 + i * 0.0004, 0)).ToList();
+        var stacks = new OneCallerStacks();
+        var tags = new StackTagMatcher(StackTagFile.Parse("""
+            <Tag Name="">
+              <Tag Name="Read"><Entrypoint Module="Ser.dll" Method="Ser.Reader.Read*"/></Tag>
+              <Tag Name="Parse"><Entrypoint Module="Ser.dll" Method="Ser.Reader.Parse*"/></Tag>
+            </Tag>
+            """, "test"));
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, stacks, 1.0), tags, new GcPauses([])).Charge([run]);
+        Assert.Equal(0, stacks.Overlaps);
+        // The run's samples carry the repaired frames, the thread's the frames as sampled.
+        Assert.Equal(20_000.0, charges.Of(run)!.Tags["Parse"], 6);
+        Assert.False(charges.Of(run)!.Tags.ContainsKey("Read"));
+        Assert.Equal(20_000.0, charges.Threads[Worker].Tags["Read"], 6);
+        Assert.False(charges.Threads[Worker].Tags.ContainsKey("Parse"));
+    }
+
     [Fact]
     public void A_gap_sampler_weighs_the_time_since_the_threads_last_sample_from_the_window_start_with_GC_pauses_apart()
     {
