@@ -40,7 +40,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     }
 
     [Fact]
-    public void Kernel_CPU_of_every_run_of_20_ms_or_more_is_within_5_percent_or_1_ms_of_the_thread_CPU_clock()
+    public void Kernel_CPU_of_runs_of_20_ms_or_more_is_within_5_percent_or_1_ms_of_the_thread_CPU_clock_in_four_of_five_and_10_percent_in_all()
     {
         // The run's CPU is the worker's on-CPU time from its context switches; its samples (counted below too) split
         // it between tags. Both against the thread CPU clock the benchmark read around the same call.
