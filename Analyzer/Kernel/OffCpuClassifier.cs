@@ -33,14 +33,18 @@ internal static class OffCpuClassifier
         var clock = timeline.Clock;
         var ins = kernel.SwitchIns.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
         var wakes = kernel.Wakings.GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.Select(w => clock.ToRelativeMs(w.TimeNs)).ToArray());
+        var outRecords = kernel.SwitchOutRecords.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
         var stretches = kernel.SwitchOuts.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
         {
             var outs = g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray();
             var outMs = outs.Select(o => o.Ms).ToArray();
             var inMs = FirstAfterEach(ins.GetValueOrDefault(g.Key) ?? [], outMs);
             var wokenMs = FirstAfterEach(wakes.GetValueOrDefault(g.Key) ?? [], outMs);
+            // The stretch starts where the on-CPU time ends (SwitchCpuTime): at perf's OUT record just after the
+            // tracepoint, when it has one before the next switch-in, so on- and off-CPU time add up to the window.
+            var recordMs = FirstAfterEach(outRecords.GetValueOrDefault(g.Key) ?? [], outMs);
             var inOrder = outMs.Zip(outMs.Skip(1)).All(p => p.First <= p.Second);
-            return (Items: outs.Select((o, i) => new Stretch(o.Ms, o.State, inMs[i], wokenMs[i])).ToArray(), InOrder: inOrder);
+            return (Items: outs.Select((o, i) => new Stretch(recordMs[i] < inMs[i] ? recordMs[i] : o.Ms, o.State, inMs[i], wokenMs[i])).ToArray(), InOrder: inOrder);
         });
         var pauses = new IntervalOverlaps(timeline.GcPauses);
         var suspensions = new IntervalOverlaps(timeline.OtherSuspensions);

@@ -180,6 +180,7 @@ internal static partial class PerfScriptReader
                 MappingGeneration(file).Value++;
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8)) Trace.SwitchIns.Add((time, tid));
+            else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8)) Trace.SwitchOutRecords.Add((time, tid));
             else if (rest.StartsWith("PERF_RECORD_LOST"u8))
             {
                 var n = Encoding.UTF8.GetString(rest).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();

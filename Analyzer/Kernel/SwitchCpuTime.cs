@@ -10,6 +10,13 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// with switches). This is WPA's "CPU Usage (Precise)" next to "(Sampled)": the run's CPU is the precise figure, and
 /// the samples say how it splits between tags.
 /// </summary>
+/// <remarks>
+/// Both edges come from the same perf hook pair: PERF_RECORD_SWITCH IN and OUT. The sched_switch tracepoint fires
+/// before the switch, perf's IN record after it, so a stretch from IN to the tracepoint misses the hand-over's cost
+/// at every switch-in: measured with both cores busy (60 runs), the thread CPU clock less the on-CPU time grew by
+/// 15.6 µs per switch-in (0.5-5.4% low under load), and by 0.2 µs with the OUT record. Recordings without OUT
+/// records (none of esp's) fall back to the tracepoint.
+/// </remarks>
 internal sealed class SwitchCpuTime
 {
     private readonly Dictionary<int, (double Ms, bool In)[]> _byThread;
@@ -21,7 +28,10 @@ internal sealed class SwitchCpuTime
         var byThread = new Dictionary<int, List<(double Ms, bool In, int Order)>>();
         var order = 0;
         foreach (var (timeNs, threadId) in kernel.SwitchIns) Add(threadId, clock.ToRelativeMs(timeNs), true);
-        foreach (var s in kernel.SwitchOuts) Add(s.ThreadId, clock.ToRelativeMs(s.TimeNs), false);
+        if (kernel.SwitchOutRecords.Count > 0)
+            foreach (var (timeNs, threadId) in kernel.SwitchOutRecords) Add(threadId, clock.ToRelativeMs(timeNs), false);
+        else
+            foreach (var s in kernel.SwitchOuts) Add(s.ThreadId, clock.ToRelativeMs(s.TimeNs), false);
         _byThread = new Dictionary<int, (double Ms, bool In)[]>(byThread.Count);
         foreach (var (thread, list) in byThread)
         {

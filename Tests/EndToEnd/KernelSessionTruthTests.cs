@@ -40,15 +40,21 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     }
 
     [Fact]
-    public void Kernel_CPU_of_runs_of_20_ms_or_more_is_within_5_percent_or_1_ms_of_the_thread_CPU_clock_in_four_of_five_and_10_percent_in_all()
+    public void Kernel_CPU_of_runs_of_20_ms_or_more_is_within_5_percent_or_1_ms_of_the_thread_CPU_clock_in_four_of_five_10_percent_in_all_and_3_percent_in_sum()
     {
         // The run's CPU is the worker's on-CPU time from its context switches; its samples (counted below too) split
         // it between tags. Both against the thread CPU clock the benchmark read around the same call.
-        // With both cores busy the switches read low, never high: seen in CI 24.31 vs 25.71 ms (5.4%) with every run
-        // 0-2.5% below the clock, and (2026-11-24) 13 of 15 runs within the bound, every run 0.8-5.3% below, the two
-        // misses 5.1% and 5.3% below (STJ serialize, 28-31 ms). So four runs in five within 5% or 1 ms, and every
-        // run within 10% or 2 ms (docs/analyzer.md#accuracy-against-independent-truth).
+        // With both cores busy the switches used to read low, never high (CI: 24.31 vs 25.71 ms, 5.4%; 13 of 15 runs
+        // within the bound, every run 0.8-5.3% below): stretches ran from perf's IN record to the sched_switch
+        // tracepoint, which fires before the hand-over perf's IN record comes after, 15.6 µs short per switch-in.
+        // Both edges now come from perf's records (SwitchCpuTime); with four `yes` on two cores every run read
+        // 0.3-2.2% below (before: 1.3-3.4%). The bounds stay: four runs in five within 5% or 1 ms, every run within
+        // 10% or 2 ms, and the runs' sum within 3% of the clock's, where the analysis's own check would warn
+        // (docs/analyzer.md#accuracy-against-independent-truth).
         CheckCpu(Runs, r => r.CpuMs, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8, outer: t => Math.Max(0.10 * t, 2.0));
+        var check = EtwSerializerProfiler.Analyzer.Reports.CpuClockCheck.Measure(Runs)!.Value;
+        output.WriteLine($"all runs: {check.TraceMs:F2} ms against the clock's {check.ClockMs:F2} ms ({check.Bias:P1})");
+        Assert.True(Math.Abs(check.Bias) <= EtwSerializerProfiler.Analyzer.Reports.CpuClockCheck.BiasedFraction, $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's");
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
         // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs), never long.
         CheckCpu(Runs, r => r.Samples * recorded.Analysis.Trace.Kernel!.SamplePeriodMs, "sampled", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8);

@@ -79,6 +79,35 @@ public sealed class KernelStagesTests
     }
 
     [Fact]
+    public void An_off_cpu_stretch_starts_at_perfs_out_record_when_one_comes_before_the_next_switch_in()
+    {
+        // The on-CPU time ends at the OUT record (SwitchCpuTime), so the off-CPU time starts there: the two add up
+        // to the window.
+        var kernel = new KernelTrace();
+        foreach (var (tracepoint, record, back) in new[] { (10.0, 10.25, 12.0), (20.0, 20.5, 21.0) })
+        {
+            kernel.SwitchOuts.Add(new KernelSwitchOut(Ns(tracepoint), Worker, 'R', 0, KernelTrace.NoStack));
+            kernel.SwitchOutRecords.Add((Ns(record), Worker));
+            kernel.SwitchIns.Add((Ns(back), Worker));
+        }
+        var run = Run(0, 100);
+        OffCpuClassifier.Classify([run], kernel, Timeline());
+        Assert.Equal(1.75 + 0.5, run.OffCpuMs[OffCpuClassifier.Preempted], 6);
+        Assert.Equal(100 - 2.25, SwitchesOf(kernel).OnCpuMs(Worker, 0, 100), 6);
+
+        // A record after the next switch-in belongs to a later switch-out: the tracepoint starts the stretch.
+        var late = new KernelTrace();
+        late.SwitchOuts.Add(new KernelSwitchOut(Ns(10), Worker, 'R', 0, KernelTrace.NoStack));
+        late.SwitchIns.Add((Ns(12), Worker));
+        late.SwitchOutRecords.Add((Ns(30), Worker));
+        var other = Run(0, 100);
+        OffCpuClassifier.Classify([other], late, Timeline());
+        Assert.Equal(2.0, other.OffCpuMs[OffCpuClassifier.Preempted], 6);
+    }
+
+    private static SwitchCpuTime SwitchesOf(KernelTrace kernel) => new(kernel, Timeline().Clock);
+
+    [Fact]
     public void Without_switch_in_records_no_off_cpu_figure_is_invented()
     {
         var kernel = new KernelTrace();

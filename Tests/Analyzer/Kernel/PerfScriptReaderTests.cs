@@ -56,6 +56,7 @@ public sealed class PerfScriptReaderTests
         Assert.Equal(all.SwitchOuts.Select(o => o with { StackId = KernelTrace.NoStack }), lean.SwitchOuts);
         Assert.Equal(all.Wakings.Select(w => w with { StackId = KernelTrace.NoStack }), lean.Wakings);
         Assert.Equal(all.SwitchIns, lean.SwitchIns);
+        Assert.Equal(all.SwitchOutRecords, lean.SwitchOutRecords);
         Assert.Equal(all.Samples.Select(s => (s.TimeNs, s.ThreadId)), lean.Samples.Select(s => (s.TimeNs, s.ThreadId)));
         Assert.Equal(all.Samples.Select(s => all.Stacks.ToArray(s.StackId).Select(id => all.Frames[id])), lean.Samples.Select(s => lean.Stacks.ToArray(s.StackId).Select(id => lean.Frames[id])));
         // __schedule is a switch's frame only: not read at all.
@@ -82,6 +83,8 @@ public sealed class PerfScriptReaderTests
         var waking = Assert.Single(trace.Wakings);
         Assert.Equal((12759, 12765, 618_001_000_000L), (waking.WakerThreadId, waking.ThreadId, waking.TimeNs));
         Assert.Equal((618_001_200_000L, 12765), Assert.Single(trace.SwitchIns));
+        // perf's own record of the same switch-out, a microsecond after the tracepoint: the edge of on-CPU time.
+        Assert.Equal((618_000_501_000L, 12765), Assert.Single(trace.SwitchOutRecords));
         Assert.Equal(".NET TP Worker", trace.ThreadNames[12765]);
         Assert.Equal(17, trace.LostEvents);
     }

@@ -8,11 +8,12 @@ public sealed class SwitchCpuTimeTests
 {
     private const long Ms = 1_000_000;
 
-    private static SwitchCpuTime Of(IEnumerable<(long AtMs, int Thread)> ins, IEnumerable<(long AtMs, int Thread)> outs)
+    private static SwitchCpuTime Of(IEnumerable<(long AtMs, int Thread)> ins, IEnumerable<(long AtMs, int Thread)> outs, IEnumerable<(long AtMs, int Thread)>? outRecords = null)
     {
         var trace = new KernelTrace();
         foreach (var (at, thread) in ins) trace.SwitchIns.Add((at * Ms, thread));
         foreach (var (at, thread) in outs) trace.SwitchOuts.Add(new KernelSwitchOut(at * Ms, thread, 'S', 0, KernelTrace.NoStack));
+        foreach (var (at, thread) in outRecords ?? []) trace.SwitchOutRecords.Add((at * Ms, thread));
         var clock = new KernelClock();
         clock.Observe(0, 0);
         clock.Observe(1000 * Ms, 1000);
@@ -49,5 +50,17 @@ public sealed class SwitchCpuTimeTests
         var time = Of(ins: [(10, 1), (20, 1)], outs: [(10, 1)]);
         Assert.Equal(0, time.OnCpuMs(1, 11, 19), 9);
         Assert.Equal(5, time.OnCpuMs(1, 11, 25), 9);
+    }
+
+    [Fact]
+    public void Perfs_out_records_end_the_stretches_when_the_recording_has_them_and_the_tracepoint_otherwise()
+    {
+        // The tracepoint fires before the switch, perf's OUT record after it, as its IN record does: stretches from
+        // IN to OUT record (10-21, 30-41) keep the hand-over's cost on both edges, so the precise figure has no
+        // per-switch bias (docs/analyzer.md#accuracy-against-independent-truth).
+        var ins = new[] { (10L, 1), (30L, 1) };
+        var outs = new[] { (20L, 1), (40L, 1) };
+        Assert.Equal(22, Of(ins, outs, outRecords: [(21, 1), (41, 1)]).OnCpuMs(1, 0, 100), 9);
+        Assert.Equal(20, Of(ins, outs).OnCpuMs(1, 0, 100), 9);
     }
 }

@@ -1,0 +1,59 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
+
+/// <summary>The CPU column against the benchmark's thread CPU clock, on hand-made runs with known answers.</summary>
+public sealed class CpuClockCheckTests
+{
+    private static RunAnalysis Run(double traceMs, double clockMs, bool warmup = false, int threads = 1, int run = 1) => new()
+    {
+        Key = new RunKey("S", "serialize", 10, run),
+        CpuMs = traceMs,
+        IsWarmup = warmup,
+        InProcess = new RunResult
+        {
+            Serializer = "S", Operation = "serialize", Data = "D", Objects = 10, Run = run, Warmup = warmup, Threads = threads,
+            DurationMs = clockMs * 2, GcCount = new GcCounts(0, 0, 0), GcPauseMs = 0, AllocatedBytes = 0, CpuMs = clockMs,
+        },
+    };
+
+    [Fact]
+    public void Measured_single_thread_runs_of_a_millisecond_or_more_are_compared_in_sum_and_per_run()
+    {
+        var figures = CpuClockCheck.Measure([
+            Run(9, 10), Run(20, 20, run: 2), Run(11, 10, run: 3), Run(33, 30, run: 4),
+            Run(50, 10, warmup: true),      // a warm-up: not in any table, not here
+            Run(50, 10, threads: 4),        // the process's CPU, read outside the window: another quantity
+            Run(0.1, 0.5),                  // under a period
+            new RunAnalysis { Key = new RunKey("S", "serialize", 10, 9), CpuMs = 5 }, // no results.json
+        ])!.Value;
+        Assert.Equal(4, figures.Runs);
+        Assert.Equal((73.0, 70.0), (figures.TraceMs, figures.ClockMs));
+        Assert.Equal(3.0 / 70, figures.Bias, 12);
+        Assert.Equal(-0.1, figures.Min, 12);
+        Assert.Equal(0.1, figures.Max, 12);
+        Assert.Equal((0.0 + 0.1) / 2, figures.Median, 12); // -10%, 0%, +10%, +10%: the middle two
+    }
+
+    [Fact]
+    public void Without_a_thread_clock_there_is_nothing_to_say()
+    {
+        Assert.Null(CpuClockCheck.Measure([new RunAnalysis { Key = new RunKey("S", "serialize", 10, 1), CpuMs = 5 }]));
+        Assert.Null(CpuClockCheck.Line([Run(5, 5, warmup: true)]));
+    }
+
+    [Fact]
+    public void A_sum_more_than_3_percent_off_the_clock_is_a_warning_that_says_which_way_and_how_far()
+    {
+        var close = CpuClockCheck.Line([Run(98, 100), Run(50, 50, run: 2)])!.Value;
+        Assert.False(close.Biased);
+        Assert.Equal("CPU against the benchmark's thread CPU clock (in-process), 2 measured runs of 1 ms or more: -1.3% in all (148.0 ms against 150.0), per run median -1.0%, range -2.0% to 0.0%", close.Line);
+
+        var low = CpuClockCheck.Line([Run(90, 100)])!.Value;
+        Assert.True(low.Biased);
+        Assert.EndsWith(": the CPU columns read 10.0% low in this trace", low.Line);
+        Assert.EndsWith("read 50.0% high in this trace", CpuClockCheck.Line([Run(15, 10)])!.Value.Line);
+    }
+}
