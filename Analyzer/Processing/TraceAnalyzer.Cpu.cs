@@ -42,8 +42,8 @@ public sealed partial class TraceAnalyzer
                 PreciseRunMs = precise is null ? null : run => PreciseRunMs(precise, run),
                 PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
             };
-            _cpu = charger.Charge(analysis.Runs);
-            if (bias is not null) WriteEventPipeBias(bias.GetAwaiter().GetResult());
+            _cpu = Common.Beside.Join(bias, () => charger.Charge(analysis.Runs));
+            if (bias is not null) WriteEventPipeBias(bias.Result);
             WriteRuns(_cpu);
             WriteThreads(_cpu, session);
             if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],

@@ -384,14 +384,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             List<RunDraft> runs = [.. analysis.Runs];
             var offCpu = kernel is null || !Timeline.Clock.Known ? null : Task.Run(() => Kernel.KernelSessionAnalysis.ClassifyOffCpu(kernel, runs, Timeline));
-            try { ChargeCpu(kernel); }
-            catch
-            {
-                // The charge's failure is the one to report; the classification is left to end on its own, observed.
-                offCpu?.ContinueWith(static t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
-                throw;
-            }
-            offCpu?.GetAwaiter().GetResult();
+            Common.Beside.Join(offCpu, () => ChargeCpu(kernel));
         }
 
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>

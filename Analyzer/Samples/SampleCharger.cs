@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Analyzer.Timeline;
@@ -44,19 +45,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         var frames = PlainFrames();
         // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
         var keepThreadLedger = KeepLedger && runs.Count == 0;
-        var threads = Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger));
-        try
-        {
-            var assigned = Assign(runs, charges);
-            ChargeRuns(assigned, charges);
-        }
-        catch
-        {
-            // The runs' failure is the one to report; the threads' charge ends on its own, observed.
-            threads.ContinueWith(static t => t.Exception, TaskContinuationOptions.OnlyOnFaulted);
-            throw;
-        }
-        threads.GetAwaiter().GetResult();
+        Beside.Join(Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger)), () => ChargeRuns(Assign(runs, charges), charges));
         return charges;
     }
 
