@@ -12,6 +12,8 @@ internal static class FindingKinds
     public const string DebugBuild = "debug-build";
     public const string DebuggerAttached = "debugger-attached";
     public const string NotSteadyState = "not-steady-state";
+    /// <summary>The trace's CPU column disagrees with the benchmark's thread CPU clock: every CPU figure is off by that much.</summary>
+    public const string CpuBias = "cpu-bias";
     /// <summary>Info: the benchmark's warm-up ended not steady (process-wide JIT), yet the case's own code ran optimized.</summary>
     public const string SteadyByTrace = "steady-by-trace";
 }

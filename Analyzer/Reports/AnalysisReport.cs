@@ -117,7 +117,7 @@ public static class AnalysisReport
             $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
             RunSourceText.Line(analysis),
         };
-        if (CpuClockCheck.Line(analysis.Runs) is { } check) notes.Insert(2, check.Biased ? "warning: " + check.Line : check.Line);
+        if (CpuClockCheck.Line(analysis.Runs) is { } check) notes.Insert(2, check);
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
@@ -163,7 +163,7 @@ public static class AnalysisReport
             ["typeLoadEvents"] = t.TypeLoadEvents,
             ["unnamedRunShare"] = NativeRuntimeNote.Shares(analysis.Runs).Unnamed,
             ["unexplainedRunShare"] = NativeRuntimeNote.Shares(analysis.Runs).Unexplained,
-            ["cpuAgainstThreadClock"] = CpuClockCheck.Measure(analysis.Runs) is { } check ? new JsonObject
+            ["cpuAgainstThreadClock"] = CpuClockAgreement.Of(analysis.Runs) is { } check ? new JsonObject
             {
                 ["runs"] = check.Runs,
                 ["traceMs"] = check.TraceMs,

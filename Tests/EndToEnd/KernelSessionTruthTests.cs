@@ -49,12 +49,12 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         // tracepoint, which fires before the hand-over perf's IN record comes after, 15.6 µs short per switch-in.
         // Both edges now come from perf's records (SwitchCpuTime); with four `yes` on two cores every run read
         // 0.3-2.2% below (before: 1.3-3.4%). The bounds stay: four runs in five within 5% or 1 ms, every run within
-        // 10% or 2 ms, and the runs' sum within 3% of the clock's, where the analysis's own check would warn
+        // 10% or 2 ms, and the runs' sum within 3% of the clock's, where the cpu-bias finding would warn
         // (docs/analyzer.md#accuracy-against-independent-truth).
         CheckCpu(Runs, r => r.CpuMs, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8, outer: t => Math.Max(0.10 * t, 2.0));
-        var check = EtwSerializerProfiler.Analyzer.Reports.CpuClockCheck.Measure(Runs)!.Value;
+        var check = CpuClockAgreement.Of(Runs)!.Value;
         output.WriteLine($"all runs: {check.TraceMs:F2} ms against the clock's {check.ClockMs:F2} ms ({check.Bias:P1})");
-        Assert.True(Math.Abs(check.Bias) <= EtwSerializerProfiler.Analyzer.Reports.CpuClockCheck.BiasedFraction, $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's");
+        Assert.True(Math.Abs(check.Bias) <= EtwSerializerProfiler.Analyzer.Findings.FindingThresholds.Default.MaxCpuClockBias, $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's");
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
         // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs), never long.
         CheckCpu(Runs, r => r.Samples * recorded.Analysis.Trace.Kernel!.SamplePeriodMs, "sampled", tolerance: t => Math.Max(0.05 * t, 1.0), required: 0.8);

@@ -1,10 +1,13 @@
+using EtwSerializerProfiler.Analyzer.Findings;
+using EtwSerializerProfiler.Analyzer.Findings.Detectors;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Analyzer.Findings;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
-/// <summary>The CPU column against the benchmark's thread CPU clock, on hand-made runs with known answers.</summary>
+/// <summary>The CPU column against the benchmark's thread CPU clock, on hand-made runs with known answers: the figures, the report's line and the cpu-bias finding.</summary>
 public sealed class CpuClockCheckTests
 {
     private static RunAnalysis Run(double traceMs, double clockMs, bool warmup = false, int threads = 1, int run = 1) => new()
@@ -22,7 +25,7 @@ public sealed class CpuClockCheckTests
     [Fact]
     public void Measured_single_thread_runs_of_a_millisecond_or_more_are_compared_in_sum_and_per_run()
     {
-        var figures = CpuClockCheck.Measure([
+        var figures = CpuClockAgreement.Of([
             Run(9, 10), Run(20, 20, run: 2), Run(11, 10, run: 3), Run(33, 30, run: 4),
             Run(50, 10, warmup: true),      // a warm-up: not in any table, not here
             Run(50, 10, threads: 4),        // the process's CPU, read outside the window: another quantity
@@ -35,25 +38,39 @@ public sealed class CpuClockCheckTests
         Assert.Equal(-0.1, figures.Min, 12);
         Assert.Equal(0.1, figures.Max, 12);
         Assert.Equal((0.0 + 0.1) / 2, figures.Median, 12); // -10%, 0%, +10%, +10%: the middle two
+        Assert.Equal(0.1, CpuClockAgreement.Of([Run(9, 10), Run(11, 10, run: 2), Run(12, 10, run: 3)])!.Value.Median, 12);
     }
 
     [Fact]
     public void Without_a_thread_clock_there_is_nothing_to_say()
     {
-        Assert.Null(CpuClockCheck.Measure([new RunAnalysis { Key = new RunKey("S", "serialize", 10, 1), CpuMs = 5 }]));
+        Assert.Null(CpuClockAgreement.Of([new RunAnalysis { Key = new RunKey("S", "serialize", 10, 1), CpuMs = 5 }]));
         Assert.Null(CpuClockCheck.Line([Run(5, 5, warmup: true)]));
+        Assert.Empty(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(5, 5, warmup: true)]));
+    }
+
+    [Fact]
+    public void The_report_line_gives_the_sum_and_the_per_run_spread()
+    {
+        Assert.Equal("CPU against the benchmark's thread CPU clock (in-process), 2 measured runs of 1 ms or more: -1.3% in all (148.0 ms against 150.0), per run median -1.0%, range -2.0% to 0.0%",
+            CpuClockCheck.Line([Run(98, 100), Run(50, 50, run: 2)]));
     }
 
     [Fact]
     public void A_sum_more_than_3_percent_off_the_clock_is_a_warning_that_says_which_way_and_how_far()
     {
-        var close = CpuClockCheck.Line([Run(98, 100), Run(50, 50, run: 2)])!.Value;
-        Assert.False(close.Biased);
-        Assert.Equal("CPU against the benchmark's thread CPU clock (in-process), 2 measured runs of 1 ms or more: -1.3% in all (148.0 ms against 150.0), per run median -1.0%, range -2.0% to 0.0%", close.Line);
+        Assert.Empty(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(98, 100), Run(50, 50, run: 2)]));
+        Assert.Empty(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(102.9, 100)]));
 
-        var low = CpuClockCheck.Line([Run(90, 100)])!.Value;
-        Assert.True(low.Biased);
-        Assert.EndsWith(": the CPU columns read 10.0% low in this trace", low.Line);
-        Assert.EndsWith("read 50.0% high in this trace", CpuClockCheck.Line([Run(15, 10)])!.Value.Line);
+        var low = Assert.Single(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(90, 100), Run(5, 5, warmup: true)]));
+        Assert.Equal((FindingKinds.CpuBias, FindingSeverity.Warning), (low.Kind, low.Severity));
+        Assert.StartsWith("the CPU columns read 10.0% low against the benchmark's thread CPU clock over 1 measured runs (90.0 ms against 100.0", low.Message);
+        Assert.Equal([new RunKey("S", "serialize", 10, 1)], low.Runs);
+        Assert.Equal(-0.1, low.EvidenceValue("bias")!.Value, 12);
+
+        var high = Assert.Single(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(15, 10)]));
+        Assert.Contains("read 50.0% high", high.Message);
+        // A stricter threshold catches what the default lets pass.
+        Assert.Single(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(98, 100)], FindingThresholds.Default with { MaxCpuClockBias = 0.01 }));
     }
 }

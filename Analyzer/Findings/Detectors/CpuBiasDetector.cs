@@ -1,0 +1,31 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// The trace's CPU column against the benchmark's thread CPU clock (<see cref="CpuClockAgreement"/>): beyond
+/// <see cref="FindingThresholds.MaxCpuClockBias"/> either way, every CPU figure of the trace (columns, tags, hot
+/// methods, call trees) is off by about that much, and the finding says so, which way and why for its source.
+/// </summary>
+internal sealed class CpuBiasDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.CpuBias;
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var runs = context.Analysis.Runs;
+        if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= context.Thresholds.MaxCpuClockBias) yield break;
+        var why = context.Analysis.Trace.CpuSource == CpuSourceKind.EventPipe
+            ? "EventPipe's sampler counts a thread's managed time on or off the CPU (a busy machine adds the time it was preempted); record with the kernel session for on-CPU time"
+            : "the on-CPU source disagrees with the thread's own clock (docs/analyzer.md#cpu-against-the-thread-clock)";
+        yield return new Finding
+        {
+            Kind = Kind,
+            Severity = FindingSeverity.Warning,
+            Runs = [.. runs.Where(r => r.IsMeasured && r.InProcess is { Threads: <= 1, CpuMs: >= CpuClockAgreement.MinRunMs }).Select(r => r.Key)],
+            Message = Invariant($"the CPU columns read {Math.Abs(a.Bias) * 100:F1}% {(a.Bias < 0 ? "low" : "high")} against the benchmark's thread CPU clock over {a.Runs} measured runs ({a.TraceMs:F1} ms against {a.ClockMs:F1}; per run {a.Min:+0.0%;-0.0%} to {a.Max:+0.0%;-0.0%}): CPU, tag and hot-method figures are off by about that much; {why}"),
+            Evidence = [new("bias", a.Bias), new("traceMs", a.TraceMs), new("clockMs", a.ClockMs), new("runs", a.Runs), new("medianPerRun", a.Median)],
+        };
+    }
+}
