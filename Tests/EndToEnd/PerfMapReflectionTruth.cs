@@ -54,21 +54,51 @@ public static partial class PerfMapReflectionTruth
     public static (bool? Owner, bool UnnamedBelow) Owner(IEnumerable<string> perfFramesLeafFirst)
     {
         var unnamed = false;
-        foreach (var frame in perfFramesLeafFirst)
+        var frames = perfFramesLeafFirst.ToList();
+        for (var i = 0; i < frames.Count; i++)
         {
-            var m = PerfMapName().Match(frame);
+            var m = PerfMapName().Match(frames[i]);
             if (!m.Success)
             {
                 // native, kernel, stubs and code perf could not name
-                unnamed |= frame.EndsWith("System.Private.CoreLib.dll)", StringComparison.Ordinal);
+                unnamed |= frames[i].EndsWith("System.Private.CoreLib.dll)", StringComparison.Ordinal);
                 continue;
             }
             var name = m.Groups["name"].Value;
             if (name.Contains("IL_STUB", StringComparison.Ordinal)) continue;
-            if (name.Contains("InvokeStub_", StringComparison.Ordinal)) return (true, unnamed);
+            if (IsInvoke(name)) return (true, unnamed);
             if (m.Groups["asm"].Value != "System.Private.CoreLib") return (false, unnamed);
             if (s_reflectionPrefixes.Any(p => name.StartsWith(p, StringComparison.Ordinal))) return (true, unnamed);
+            // The rule's exception: a core library method that reflection's invoke machinery called directly is the
+            // invoked method, and owns the sample (seen: Number.UInt32ToDecStr right under XmlSerializer's
+            // InvokeStub_...Write4_BookShelf, the generated writer's own frames lost to frame-pointer unwinding).
+            if (!IsRuntimeHelper(name) && CallerIsInvoke(frames, i)) return (false, unnamed);
         }
         return (null, unnamed);
+    }
+
+    /// <summary>An emitted invoke stub, or the interpreted invoke where there is none: frames whose callee is the invoked method.</summary>
+    private static bool IsInvoke(string name) =>
+        name.Contains("InvokeStub_", StringComparison.Ordinal)
+        || name.StartsWith("System.Reflection.MethodBaseInvoker::InterpretedInvoke", StringComparison.Ordinal)
+        || name.StartsWith("System.RuntimeMethodHandle::InvokeMethod", StringComparison.Ordinal);
+
+    /// <summary>The JIT's helpers, which run on their caller's behalf and are never the invoked method.</summary>
+    private static bool IsRuntimeHelper(string name) =>
+        (name.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal) && name.Contains("Helpers::", StringComparison.Ordinal))
+        || name.StartsWith("System.Buffer::", StringComparison.Ordinal) || name.StartsWith("System.SpanHelpers::", StringComparison.Ordinal);
+
+    /// <summary>The frame's caller, past the JIT's helpers, is an invoke frame.</summary>
+    private static bool CallerIsInvoke(List<string> frames, int i)
+    {
+        for (var c = i + 1; c < frames.Count; c++)
+        {
+            var m = PerfMapName().Match(frames[c]);
+            if (!m.Success) return false;
+            var name = m.Groups["name"].Value;
+            if (IsRuntimeHelper(name)) continue;
+            return IsInvoke(name);
+        }
+        return false;
     }
 }
