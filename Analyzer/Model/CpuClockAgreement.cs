@@ -20,12 +20,14 @@ internal readonly record struct CpuClockAgreement(int Runs, double TraceMs, doub
     /// <summary>(trace - clock) / clock over all the runs compared: negative when the column reads low.</summary>
     public double Bias => TraceMs / ClockMs - 1;
 
-    /// <summary>The measured single-thread runs with a thread CPU clock reading; null without any.</summary>
+    /// <summary>The runs compared: measured, single-thread (a run over several threads carries the process's CPU, read outside the window: not the same quantity), with a thread CPU clock reading of <see cref="MinRunMs"/> or more.</summary>
+    public static IEnumerable<RunAnalysis> Compared(IReadOnlyList<RunAnalysis> runs) =>
+        runs.Where(r => r.IsMeasured && r.InProcess is { Threads: <= 1, CpuMs: >= MinRunMs });
+
+    /// <summary>The figures over <see cref="Compared"/>; null without any run to compare.</summary>
     public static CpuClockAgreement? Of(IReadOnlyList<RunAnalysis> runs)
     {
-        // A run over several threads carries the process's CPU, read outside the window: not the same quantity.
-        var pairs = runs.Where(r => r.IsMeasured && r.InProcess is { Threads: <= 1, CpuMs: >= MinRunMs })
-            .Select(r => (Trace: r.CpuMs, Clock: r.InProcess!.CpuMs)).ToList();
+        var pairs = Compared(runs).Select(r => (Trace: r.CpuMs, Clock: r.InProcess!.CpuMs)).ToList();
         if (pairs.Count == 0) return null;
         var relative = pairs.Select(p => p.Trace / p.Clock - 1).Order().ToArray();
         var half = relative.Length / 2;

@@ -23,7 +23,7 @@ internal sealed class CpuBiasDetector : IFindingDetector
         {
             Kind = Kind,
             Severity = FindingSeverity.Warning,
-            Runs = [.. runs.Where(r => r.IsMeasured && r.InProcess is { Threads: <= 1, CpuMs: >= CpuClockAgreement.MinRunMs }).Select(r => r.Key)],
+            Runs = [.. CpuClockAgreement.Compared(runs).Select(r => r.Key)],
             Message = Invariant($"the CPU columns read {Math.Abs(a.Bias) * 100:F1}% {(a.Bias < 0 ? "low" : "high")} against the benchmark's thread CPU clock over {a.Runs} measured runs ({a.TraceMs:F1} ms against {a.ClockMs:F1}; per run {a.Min:+0.0%;-0.0%} to {a.Max:+0.0%;-0.0%}): CPU, tag and hot-method figures are off by about that much; {why}"),
             Evidence = [new("bias", a.Bias), new("traceMs", a.TraceMs), new("clockMs", a.ClockMs), new("runs", a.Runs), new("medianPerRun", a.Median)],
         };
