@@ -45,7 +45,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         var frames = PlainFrames();
         // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
         var keepThreadLedger = KeepLedger && runs.Count == 0;
-        Beside.Join(Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger)), () => ChargeRuns(Assign(runs, charges), charges));
+        Beside.Join(Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger)), () => ChargeRuns(runs, Assign(runs, charges), charges));
         return charges;
     }
 
@@ -58,13 +58,16 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         return frames;
     }
 
-    /// <summary>A sample's share of a run: its weight there (a gap sampler's from the window's start at the earliest) and the GC pause in it.</summary>
-    private readonly record struct RunShare(int Sample, RunDraft Run, double WeightMs, double GcPauseMs);
+    /// <summary>
+    /// A sample's share of a run, by index into the samples and the runs in window order: 8 bytes, one per sample in
+    /// a run, alive through the charge (its weight is weighed again there, the same function of the same inputs).
+    /// </summary>
+    private readonly record struct RunShare(int Sample, int Run);
 
     /// <summary>First pass: which run each sample belongs to and its raw weight there; totals per run for the scale.</summary>
     private List<RunShare> Assign(List<RunDraft> runs, SampleCharges charges)
     {
-        var shares = new List<RunShare>();
+        var shares = new List<RunShare>(stream.Samples.Count);
         var next = 0;
         var samples = stream.Samples;
         for (var i = 0; i < samples.Count; i++)
@@ -74,7 +77,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             if (next == runs.Count || s.TimeMs < runs[next].StartMs || !Belongs(s, runs[next])) continue;
             var run = runs[next];
             var (weight, gc) = Weigh(s, run.StartMs);
-            shares.Add(new RunShare(i, run, weight, gc));
+            shares.Add(new RunShare(i, next));
             charges.Run(run).RawMs += weight + gc;
         }
         return shares;
@@ -101,31 +104,32 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         return (Math.Clamp(s.TimeMs - from - gc, 0, s.CapMs), gc);
     }
 
-    private void ChargeRuns(List<RunShare> shares, SampleCharges charges)
+    private void ChargeRuns(List<RunDraft> runs, List<RunShare> shares, SampleCharges charges)
     {
         var factors = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
         foreach (var share in shares)
         {
-            var run = share.Run;
+            var run = runs[share.Run];
             if (!factors.TryGetValue(run, out var factor))
             {
                 var raw = charges.Run(run).RawMs;
                 factors[run] = factor = PreciseRunMs?.Invoke(run) is { } precise && raw > 0 ? precise / raw : 1.0;
             }
             var s = stream.Samples[share.Sample];
+            var (weightMs, gcPauseMs) = Weigh(s, run.StartMs);
             var account = charges.Run(run);
             account.Samples++;
             if (stream.Stacks.LeafIsGcPoll(s.StackId)) account.GcPollLeafSamples++;
             var unnamed = s.StackId >= 0 && stream.Stacks.LeafUnnamed(s.StackId);
             if (unnamed) charges.UnnamedLeafRunSamples++;
-            if (share.GcPauseMs > 0)
+            if (gcPauseMs > 0)
             {
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
-                var gcMs = share.GcPauseMs * factor;
+                var gcMs = gcPauseMs * factor;
                 account.Add(StackTagMatcher.Gc, gcMs);
-                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - share.WeightMs - share.GcPauseMs, [], gcMs, InGc: true, Pause: true));
+                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - weightMs - gcPauseMs, [], gcMs, InGc: true, Pause: true));
             }
-            var weight = share.WeightMs * factor;
+            var weight = weightMs * factor;
             var frames = stream.Stacks.Frames(s.StackId, run.Key);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
             account.Add(Tag(why, frames), weight);
@@ -147,19 +151,17 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     {
         var tags = NewTagCache();
         var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
-        var weights = new double[stream.Samples.Count];
         for (var i = 0; i < stream.Samples.Count; i++)
         {
             var s = stream.Samples[i];
             var (weight, _) = Weigh(s, double.NegativeInfinity);
-            weights[i] = weight;
             raw[s.ThreadId] = raw.TryGetValue(s.ThreadId, out var r) ? (r.Ms + weight, r.FirstMs, s.TimeMs) : (weight, s.TimeMs, s.TimeMs);
         }
         var factors = raw.ToDictionary(kv => kv.Key, kv => PreciseThreadMs?.Invoke(kv.Key, (kv.Value.FirstMs, kv.Value.LastMs)) is { } precise && kv.Value.Ms > 0 ? precise / kv.Value.Ms : 1.0);
         for (var i = 0; i < stream.Samples.Count; i++)
         {
             var s = stream.Samples[i];
-            var weight = weights[i] * factors[s.ThreadId];
+            var weight = Weigh(s, double.NegativeInfinity).WeightMs * factors[s.ThreadId];
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
             var frames = plainFrames[i];

@@ -8,18 +8,33 @@ using EtwSerializerProfiler.Analyzer.Processing;
 // the heap held live after a collection (what the analysis needs at once: the figure that grows with the trace), the
 // largest heap and committed memory seen (garbage included), what the finished analysis retains, and the process's
 // peak resident memory (VmHWM: the heap plus the runtime, loaded code and native buffers).
-if (args.Length is < 1 or > 2 || (args.Length == 2 && args[1] != "--keep-samples"))
+// --dump-at MB: once the live heap after a collection passes MB, the runtime's createdump writes a full dump of this
+// process to /tmp/analyze-memory.PID.dmp (once), for a census of what is reachable then (ClrMD).
+var keep = args.Contains("--keep-samples");
+var dumpAt = args.SkipWhile(a => a != "--dump-at").Skip(1).Select(a => double.TryParse(a, System.Globalization.CultureInfo.InvariantCulture, out var mb) ? mb : -1).FirstOrDefault(-1);
+var rest = args.Where((a, i) => a != "--keep-samples" && a != "--dump-at" && (i == 0 || args[i - 1] != "--dump-at")).ToList();
+if (rest.Count != 1 || (args.Contains("--dump-at") && dumpAt <= 0))
 {
-    Console.Error.WriteLine("usage: AnalyzeMemory TRACE_FOLDER [--keep-samples]");
+    Console.Error.WriteLine("usage: AnalyzeMemory TRACE_FOLDER [--keep-samples] [--dump-at MB]");
     return 2;
 }
 long maxLive = 0, maxHeap = 0, maxCommitted = 0;
 var done = false;
+var dumped = false;
 var watcher = new Thread(() =>
 {
     while (!Volatile.Read(ref done))
     {
         var info = GC.GetGCMemoryInfo();
+        if (!dumped && dumpAt > 0 && info.HeapSizeBytes - info.FragmentedBytes > dumpAt * 1e6)
+        {
+            dumped = true;
+            var createdump = Path.Combine(System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory(), "createdump");
+            var file = $"/tmp/analyze-memory.{Environment.ProcessId}.dmp";
+            using var p = System.Diagnostics.Process.Start(createdump, ["--full", "-f", file, Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+            p.WaitForExit();
+            Console.Error.WriteLine($"dumped at {(info.HeapSizeBytes - info.FragmentedBytes) / 1e6:F1} MB live: {file}");
+        }
         maxLive = Math.Max(maxLive, info.HeapSizeBytes - info.FragmentedBytes);
         maxHeap = Math.Max(maxHeap, GC.GetTotalMemory(forceFullCollection: false));
         maxCommitted = Math.Max(maxCommitted, info.TotalCommittedBytes);
@@ -27,8 +42,8 @@ var watcher = new Thread(() =>
     }
 }) { IsBackground = true };
 watcher.Start();
-using var input = TraceInput.Open(args[0]);
-var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = args.Length == 2 }).Analyze(input);
+using var input = TraceInput.Open(rest[0]);
+var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = keep }).Analyze(input);
 Volatile.Write(ref done, true);
 watcher.Join();
 var peakResident = File.Exists("/proc/self/status")
@@ -38,6 +53,6 @@ GC.Collect();
 GC.WaitForPendingFinalizers();
 GC.Collect();
 var retained = GC.GetTotalMemory(forceFullCollection: true);
-Console.WriteLine($"{args[0]}: {analysis.Runs.Count} runs; live after a GC at most {maxLive / 1e6:F1} MB; heap at most {maxHeap / 1e6:F1} MB, committed {maxCommitted / 1e6:F1} MB; retained {retained / 1e6:F1} MB; peak resident {peakResident}");
+Console.WriteLine($"{rest[0]}: {analysis.Runs.Count} runs; live after a GC at most {maxLive / 1e6:F1} MB; heap at most {maxHeap / 1e6:F1} MB, committed {maxCommitted / 1e6:F1} MB; retained {retained / 1e6:F1} MB; peak resident {peakResident}");
 GC.KeepAlive(analysis);
 return 0;
