@@ -1,3 +1,4 @@
+using System.Collections;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
@@ -11,14 +12,36 @@ internal static class PerfSampleSource
     public static SampleStream Stream(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags, KernelClock clock, GcPauses pauses, out PerfStacks stacks)
     {
         stacks = new PerfStacks(kernel, namer, tags);
-        var period = kernel.SamplePeriodMs;
-        var samples = new List<CpuSample>(kernel.Samples.Count);
-        var inGc = pauses.Walk();
-        foreach (var s in kernel.Samples)
+        var inGc = new bool[kernel.Samples.Count];
+        var walk = pauses.Walk();
+        for (var i = 0; i < inGc.Length; i++) inGc[i] = walk.Contains(clock.ToRelativeMs(kernel.Samples[i].TimeNs));
+        return new SampleStream(CpuSourceKind.Perf, new Samples(kernel.Samples, clock, inGc, kernel.SamplePeriodMs), stacks, kernel.SamplePeriodMs);
+    }
+
+    /// <summary>
+    /// The samples as read, seen as <see cref="CpuSample"/>s made on each read (the same arithmetic on the same
+    /// record every time): a copy would be 40 more bytes per sample alive through the charge, the largest array a
+    /// long trace kept (docs/analyzer.md, "Eleventh stop"). Only whether each is in a GC pause is stored.
+    /// </summary>
+    private sealed class Samples(List<KernelSample> kernel, KernelClock clock, bool[] inGc, double periodMs) : IReadOnlyList<CpuSample>
+    {
+        public int Count => kernel.Count;
+
+        public CpuSample this[int index]
         {
-            var ms = clock.ToRelativeMs(s.TimeNs);
-            samples.Add(new CpuSample(s.ThreadId, ms, s.StackId, inGc.Contains(ms), ms, period));
+            get
+            {
+                var s = kernel[index];
+                var ms = clock.ToRelativeMs(s.TimeNs);
+                return new CpuSample(s.ThreadId, ms, s.StackId, inGc[index], ms, periodMs);
+            }
         }
-        return new SampleStream(CpuSourceKind.Perf, samples, stacks, period);
+
+        public IEnumerator<CpuSample> GetEnumerator()
+        {
+            for (var i = 0; i < Count; i++) yield return this[i];
+        }
+
+        IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
     }
 }
