@@ -31,10 +31,12 @@ internal static class OffCpuClassifier
     {
         if (!kernel.HasSwitchIns) return;
         var clock = timeline.Clock;
-        var ins = kernel.SwitchIns.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
-        var wakes = kernel.Wakings.GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.Select(w => clock.ToRelativeMs(w.TimeNs)).ToArray());
-        var outRecords = kernel.SwitchOutRecords.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
-        var stretches = kernel.SwitchOuts.GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
+        // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
+        var workers = runs.Select(r => r.WorkerThreadId).Where(t => t != 0).ToHashSet();
+        var ins = kernel.SwitchIns.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
+        var wakes = kernel.Wakings.Where(w => workers.Contains(w.ThreadId)).GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.Select(w => clock.ToRelativeMs(w.TimeNs)).ToArray());
+        var outRecords = kernel.SwitchOutRecords.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
+        var stretches = kernel.SwitchOuts.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
         {
             var outs = g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray();
             var outMs = outs.Select(o => o.Ms).ToArray();
