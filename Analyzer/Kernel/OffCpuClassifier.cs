@@ -33,9 +33,9 @@ internal static class OffCpuClassifier
         var clock = timeline.Clock;
         // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
         var workers = runs.Select(r => r.WorkerThreadId).Where(t => t != 0).ToHashSet();
-        var ins = kernel.SwitchIns.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
-        var wakes = kernel.Wakings.Where(w => workers.Contains(w.ThreadId)).GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.Select(w => clock.ToRelativeMs(w.TimeNs)).ToArray());
-        var outRecords = kernel.SwitchOutRecords.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g => g.Select(s => clock.ToRelativeMs(s.TimeNs)).ToArray());
+        var ins = TimesByWorker(kernel.SwitchIns, s => s.ThreadId, s => s.TimeNs);
+        var wakes = TimesByWorker(kernel.Wakings, w => w.ThreadId, w => w.TimeNs);
+        var outRecords = TimesByWorker(kernel.SwitchOutRecords, s => s.ThreadId, s => s.TimeNs);
         var stretches = kernel.SwitchOuts.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
         {
             var outs = g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray();
@@ -49,6 +49,10 @@ internal static class OffCpuClassifier
             return (Items: outs.Select((o, i) => new Stretch(recordMs[i] < inMs[i] ? recordMs[i] : o.Ms, o.State, inMs[i], wokenMs[i])).ToArray(), InOrder: inOrder);
         });
         var pauses = new IntervalOverlaps(timeline.GcPauses);
+
+        // A worker's records of one kind, on the trace's clock, in their (time) order.
+        Dictionary<int, double[]> TimesByWorker<T>(List<T> records, Func<T, int> thread, Func<T, long> timeNs) =>
+            records.Where(r => workers.Contains(thread(r))).GroupBy(thread).ToDictionary(g => g.Key, g => g.Select(r => clock.ToRelativeMs(timeNs(r))).ToArray());
         var suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
         var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
         var noLocks = new IntervalOverlaps([]);
