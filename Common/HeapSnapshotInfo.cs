@@ -23,7 +23,8 @@ public sealed record HeapSnapshotInfo
 {
     public required string Serializer { get; init; }
     /// <summary>Always "deserialize": the snapshot holds a deserialized result.</summary>
-    public string Operation { get; init; } = "deserialize";
+    /// <remarks>Settable: generated JSON metadata would assign an init-only one null when a message leaves it out.</remarks>
+    public string Operation { get; set; } = "deserialize";
     /// <summary>The data type name (BookShelf, LargeRecordList, SharedStringShelf).</summary>
     public required string Data { get; init; }
     public required int Objects { get; init; }

@@ -33,13 +33,23 @@ public static class HeapSnapshotProtocol
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         WriteIndented = false, // one message per line
         DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+        TypeInfoResolver = HeapSnapshotJsonContext.Default,
     };
 
-    public static string Serialize<T>(T value) => JsonSerializer.Serialize(value, s_options);
+    // Through the generated metadata (HeapSnapshotJsonContext), so the native esp (Cli/NativeAot.targets) reads it too.
+    public static string Serialize<T>(T value) => JsonSerializer.Serialize(value, Info<T>());
 
     public static T Deserialize<T>(string json) =>
-        JsonSerializer.Deserialize<T>(json, s_options) ?? throw new InvalidDataException("empty heap snapshot message");
+        JsonSerializer.Deserialize(json, Info<T>()) ?? throw new InvalidDataException("empty heap snapshot message");
+
+    private static System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> Info<T>() =>
+        (System.Text.Json.Serialization.Metadata.JsonTypeInfo<T>)s_options.GetTypeInfo(typeof(T));
 }
+
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(HeapSnapshotMessage))]
+[JsonSerializable(typeof(HeapSnapshotInfo))]
+internal sealed partial class HeapSnapshotJsonContext : JsonSerializerContext;
 
 /// <summary>One line of the handshake; Kind says which fields are set.</summary>
 public sealed record HeapSnapshotMessage

@@ -51,8 +51,9 @@ public sealed record TraceManifest
     public string? ResultsFile { get; init; }
     public string? StackTagsFile { get; init; }
     /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
-    public List<string> Dropped { get; init; } = [];
-    public List<string> Warnings { get; init; } = [];
+    // Settable: generated JSON metadata would assign init-only ones null when a manifest leaves them out.
+    public List<string> Dropped { get; set; } = [];
+    public List<string> Warnings { get; set; } = [];
     /// <summary>--heap: every requested snapshot, taken or not, with the run it belongs to and the dump's file.</summary>
     public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
 
@@ -65,18 +66,21 @@ public sealed record TraceManifest
         TypeInfoResolver = ManifestJsonContext.Default,
     };
 
-    public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
+    public string ToJson() => JsonSerializer.Serialize(this, ManifestJsonContext.Default.TraceManifest);
 
     public void Save(string path) => File.WriteAllText(path, ToJson());
 
     public static TraceManifest Parse(string json) =>
-        JsonSerializer.Deserialize<TraceManifest>(json, JsonOptions) ?? throw new InvalidDataException("empty manifest");
+        JsonSerializer.Deserialize(json, ManifestJsonContext.Default.TraceManifest) ?? throw new InvalidDataException("empty manifest");
 
     public static TraceManifest Load(string path)
     {
         try { return Parse(File.ReadAllText(path)); }
         catch (InvalidDataException) { throw new InvalidDataException($"{path}: empty manifest"); }
     }
+
+    /// <summary>The manifest's heapSnapshots array alone (a reader that keeps the snapshots of a manifest damaged elsewhere).</summary>
+    public static List<HeapSnapshotInfo?>? ParseHeapSnapshots(JsonElement array) => array.Deserialize(ManifestJsonContext.Default.ListHeapSnapshotInfo)!;
 
     /// <summary>
     /// For readers that do without a manifest (the analyzer: a bare .nettrace has none): null when the file is

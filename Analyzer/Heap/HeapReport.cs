@@ -85,13 +85,12 @@ public static partial class HeapReport
 
     public static JsonObject Json(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken)
     {
-        var options = new JsonSerializerOptions(BenchmarkResults.JsonOptions) { WriteIndented = false };
         return new JsonObject
         {
             ["schemaVersion"] = SchemaVersion,
             ["source"] = source,
-            ["snapshots"] = JsonSerializer.SerializeToNode(analyses, options),
-            ["notTaken"] = JsonSerializer.SerializeToNode(notTaken, options),
+            ["snapshots"] = JsonSerializer.SerializeToNode(analyses, HeapJsonContext.Default.IReadOnlyListHeapSnapshotAnalysis),
+            ["notTaken"] = JsonSerializer.SerializeToNode(notTaken, HeapJsonContext.Default.IReadOnlyListHeapSnapshotInfo),
         };
     }
 
@@ -105,3 +104,10 @@ public static partial class HeapReport
 
     private static string Ratio(long a, long b) => b > 0 ? Fmt.Num((double)a / b) + "x" : "-";
 }
+
+// BenchmarkResults.JsonOptions' settings, not indented, as generated metadata (the native esp has no reflection-based serializer).
+[System.Text.Json.Serialization.JsonSourceGenerationOptions(PropertyNamingPolicy = System.Text.Json.Serialization.JsonKnownNamingPolicy.CamelCase,
+    DefaultIgnoreCondition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+[System.Text.Json.Serialization.JsonSerializable(typeof(IReadOnlyList<HeapSnapshotAnalysis>))]
+[System.Text.Json.Serialization.JsonSerializable(typeof(IReadOnlyList<HeapSnapshotInfo>))]
+internal sealed partial class HeapJsonContext : System.Text.Json.Serialization.JsonSerializerContext;

@@ -49,7 +49,7 @@ public sealed record HeapSnapshotInput(string DisplayName, IReadOnlyList<HeapSna
         {
             using var doc = JsonDocument.Parse(File.ReadAllText(manifest));
             var snapshots = doc.RootElement.ValueKind == JsonValueKind.Object && doc.RootElement.TryGetProperty(HeapSnapshotsProperty, out var list) && list.ValueKind == JsonValueKind.Array
-                ? list.Deserialize<List<HeapSnapshotInfo?>>(TraceManifest.JsonOptions) ?? []
+                ? TraceManifest.ParseHeapSnapshots(list) ?? []
                 : [];
             // A manifest names dumps in its own folder; a name with a folder part (../x.dmp) is not read.
             return snapshots.OfType<HeapSnapshotInfo>()

@@ -22,8 +22,6 @@ internal static class EtlxCache
     public const string TruncatedWarning = "the trace ends abruptly (truncated or the process was killed): results cover the readable part";
     /// <summary>2: converted with KeepAllEvents (the rundown's method events stay in the .etlx for ManagedCodeMap).</summary>
     private const int RecordFormat = 2;
-    private static readonly JsonSerializerOptions s_json = new() { PropertyNamingPolicy = JsonNamingPolicy.CamelCase, WriteIndented = true };
-
     /// <summary>The converting code: TraceEvent's version and this build (whose verdict the record holds).</summary>
     private static readonly string s_converter =
         $"TraceEvent {typeof(TraceLog).Assembly.GetName().Version}; analyzer {typeof(EtlxCache).Assembly.ManifestModule.ModuleVersionId:N}";
@@ -164,6 +162,8 @@ internal static class EtlxCache
     }
 
     /// <summary>A failure to write the .etlx (disk full, read-only) is the cache's problem, not the trace's.</summary>
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
+        "A frame without metadata answers null: in the native esp a write failure inside System.IO then reads as a failed conversion, which is reported the same way but not retried to a temp file.")]
     private static bool IsWriteFailure(Exception ex) =>
         ex is IOException or UnauthorizedAccessException
         && new System.Diagnostics.StackTrace(ex).GetFrames().Any(f => f.GetMethod() is { DeclaringType.Namespace: "System.IO" or "System.IO.Strategies" } m
@@ -202,7 +202,7 @@ internal static class EtlxCache
     {
         try
         {
-            return File.Exists(path) ? JsonSerializer.Deserialize<CacheRecord>(File.ReadAllBytes(path), s_json) : null;
+            return File.Exists(path) ? JsonSerializer.Deserialize(File.ReadAllBytes(path), CacheRecordJsonContext.Default.CacheRecord) : null;
         }
         catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException)
         {
@@ -214,7 +214,7 @@ internal static class EtlxCache
     {
         var path = RecordPath(tracePath);
         var tmp = $"{path}.{Environment.ProcessId}-{Guid.NewGuid():N}.tmp";
-        File.WriteAllBytes(tmp, JsonSerializer.SerializeToUtf8Bytes(record, s_json));
+        File.WriteAllBytes(tmp, JsonSerializer.SerializeToUtf8Bytes(record, CacheRecordJsonContext.Default.CacheRecord));
         File.Move(tmp, path, overwrite: true);
     }
 
@@ -225,7 +225,7 @@ internal static class EtlxCache
     }
 
     /// <summary>What the cache was made from and what its conversion found.</summary>
-    private sealed record CacheRecord(int Format, string Converter, long TraceBytes, string TraceSha256, long EtlxBytes, string EtlxSha256, bool Truncated, List<string> Warnings);
+    internal sealed record CacheRecord(int Format, string Converter, long TraceBytes, string TraceSha256, long EtlxBytes, string EtlxSha256, bool Truncated, List<string> Warnings);
 
     private readonly record struct Fingerprint(long Bytes, string Sha256)
     {
@@ -262,3 +262,7 @@ internal sealed class EtlxLease(TraceLog log, string? tempPath, bool truncated, 
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
     }
 }
+
+[System.Text.Json.Serialization.JsonSourceGenerationOptions(PropertyNamingPolicy = System.Text.Json.Serialization.JsonKnownNamingPolicy.CamelCase, WriteIndented = true)]
+[System.Text.Json.Serialization.JsonSerializable(typeof(EtlxCache.CacheRecord))]
+internal sealed partial class CacheRecordJsonContext : System.Text.Json.Serialization.JsonSerializerContext;

@@ -62,6 +62,8 @@ internal static unsafe class EventStackAddresses
     {
         var field = typeof(TraceEvent).GetField("eventRecord", BindingFlags.NonPublic | BindingFlags.Instance);
         if (field is null || !field.FieldType.IsPointer) return null;
+        if (!System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported)
+            return e => (IntPtr)Pointer.Unbox(field.GetValue(e)!);
         try
         {
             var method = new DynamicMethod("EventRecordOf", typeof(IntPtr), [typeof(TraceEvent)], typeof(EventStackAddresses).Module, skipVisibility: true);

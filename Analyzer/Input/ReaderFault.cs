@@ -28,6 +28,8 @@ internal static class ReaderFault
     /// <summary>ClrMD, which reads heap snapshots.</summary>
     public static readonly IReadOnlySet<string> ClrMD = new HashSet<string>(StringComparer.Ordinal) { "Microsoft.Diagnostics.Runtime" };
 
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
+        "A frame without metadata answers null and is passed over; the native esp keeps esp's and the readers' assemblies whole (Cli/NativeAot.targets), so their frames answer.")]
     public static bool IsFrom(Exception ex, IReadOnlySet<string> readerAssemblies)
     {
         ArgumentNullException.ThrowIfNull(ex);

@@ -157,7 +157,7 @@ public static class AnalysisReport
             ["runSource"] = WireNames.Of(t.RunSource),
             ["harnessOverheadIterations"] = t.HarnessOverheadIterations,
             ["harnessOutliers"] = t.HarnessOutliers,
-            ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }) : null,
+            ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, ReportJsonContext.Default.InferredRunNames) : null,
             ["hasRundown"] = t.HasRundown,
             ["unresolvedSampleShare"] = t.UnresolvedSampleShare,
             ["typeLoadEvents"] = t.TypeLoadEvents,
@@ -229,11 +229,11 @@ public static class AnalysisReport
                     ["cpuMs"] = p.CpuMs,
                     ["sizeBytes"] = p.SizeBytes,
                 };
-            runs.Add(run);
+            runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
         var serializers = new JsonArray();
         foreach (var s in SerializerSummary.From(analysis.Runs))
-            serializers.Add(new JsonObject
+            serializers.Add((JsonNode)new JsonObject
             {
                 ["serializer"] = s.Serializer,
                 ["operation"] = s.Operation,
@@ -317,3 +317,8 @@ public static class AnalysisReport
     private static JsonObject Dict(IEnumerable<KeyValuePair<string, double>> values) =>
         new(values.Select(x => KeyValuePair.Create(x.Key, (JsonNode?)Math.Round(x.Value, 4))));
 }
+
+// Generated metadata for the records the JSON report embeds whole (the native esp has no reflection-based serializer).
+[System.Text.Json.Serialization.JsonSourceGenerationOptions(PropertyNamingPolicy = System.Text.Json.Serialization.JsonKnownNamingPolicy.CamelCase)]
+[System.Text.Json.Serialization.JsonSerializable(typeof(InferredRunNames))]
+internal sealed partial class ReportJsonContext : System.Text.Json.Serialization.JsonSerializerContext;

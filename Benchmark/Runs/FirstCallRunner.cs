@@ -73,7 +73,7 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
             var psi = new ProcessStartInfo(Environment.ProcessPath ?? "dotnet") { UseShellExecute = false, RedirectStandardOutput = true };
             // A recorder's suspend-mode diagnostic port is for this process only: a child inheriting it would hang.
             psi.Environment.Remove("DOTNET_DiagnosticPorts");
-            var entry = typeof(FirstCallRunner).Assembly.Location;
+            var entry = Path.Combine(AppContext.BaseDirectory, typeof(FirstCallRunner).Assembly.GetName().Name + ".dll");
             if (!Path.GetFileNameWithoutExtension(psi.FileName).Equals(Path.GetFileNameWithoutExtension(entry), StringComparison.OrdinalIgnoreCase))
                 psi.ArgumentList.Add(entry); // running under the dotnet host
             foreach (var a in new[] { "--test", "firstcall", "--firstcall-child", "--quiet", "--serializers", serializer.Name,

@@ -3,12 +3,19 @@ namespace EtwSerializerProfiler.Benchmark.Serializers;
 /// <summary>Every concrete <see cref="Serializer"/> in this assembly, in a stable order (by name).</summary>
 public static class SerializerCatalog
 {
-    private static readonly Lazy<IReadOnlyList<Serializer>> s_all = new(() =>
+    private static readonly Lazy<IReadOnlyList<Serializer>> s_all = new(Discover);
+
+#if NET
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "Never reached in the native esp: its stacktags verb refuses first (Cli/NativeAot.targets).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "Never reached in the native esp: its stacktags verb refuses first (Cli/NativeAot.targets).")]
+#endif
+    private static IReadOnlyList<Serializer> Discover() =>
         typeof(Serializer).Assembly.GetTypes()
             .Where(t => t.IsSubclassOf(typeof(Serializer)) && !t.IsAbstract && t.GetConstructor(Type.EmptyTypes) is not null)
             .Select(t => (Serializer)Activator.CreateInstance(t)!)
             .OrderBy(s => s.Name, StringComparer.OrdinalIgnoreCase)
-            .ToList());
+            .ToList();
 
     public static IReadOnlyList<Serializer> All => s_all.Value;
 

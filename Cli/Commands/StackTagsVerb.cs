@@ -30,7 +30,11 @@ public static class StackTagsVerb
     {
         var file = new Argument<string>("FILE") { Description = $"the stack tags file (default {RepoFile})", DefaultValueFactory = _ => RepoFile };
         var command = new Command(name, description) { file };
-        command.SetAction((parse, cancel) => CommandRunner.RunAsync($"{Name} {name}", console, () => Task.FromResult(run(parse.GetValue(file)!, console)), cancel));
+        command.SetAction((parse, cancel) => CommandRunner.RunAsync($"{Name} {name}", console, () =>
+        {
+            ManagedOnly.Require($"{Name} {name}");
+            return Task.FromResult(run(parse.GetValue(file)!, console));
+        }, cancel));
         return command;
     }
 

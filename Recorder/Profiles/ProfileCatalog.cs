@@ -16,7 +16,7 @@ public static class ProfileCatalog
         if (!File.Exists(path)) throw new UsageException($"profiles file not found: {path}");
         try
         {
-            var file = JsonSerializer.Deserialize<ProfileFile>(File.ReadAllText(path), ProfileFile.JsonOptions);
+            var file = JsonSerializer.Deserialize(File.ReadAllText(path), ProfileJsonContext.Default.ProfileFile);
             var profiles = file?.Profiles ?? [];
             if (profiles.Count == 0) throw new BadInputException($"{path}: no profiles defined");
             foreach (var p in profiles)

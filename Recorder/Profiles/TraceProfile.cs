@@ -15,16 +15,16 @@ public sealed record TraceProfile
     public required string Description { get; init; }
     /// <summary>CPU sampling interval; 0 = no CPU sampling. EventPipe's sampler has a fixed rate (see docs/recorder.md).</summary>
     public double CpuSamplingMs { get; init; }
-    public List<ProviderSpec> Providers { get; init; } = [];
+    public List<ProviderSpec> Providers { get; set; } = [];
     public KernelSpec? Kernel { get; init; }
 }
 
 public sealed record ProviderSpec
 {
     public required string Name { get; init; }
-    public List<string> Keywords { get; init; } = [];
+    public List<string> Keywords { get; set; } = [];
     [JsonConverter(typeof(JsonStringEnumConverter<EventLevel>))]
-    public EventLevel Level { get; init; } = EventLevel.Informational;
+    public EventLevel Level { get; set; } = EventLevel.Informational;
     public bool EventPipeOnly { get; init; }
     /// <summary>Left out when a kernel session samples the CPU (EventPipe's SampleProfiler: see docs/recorder.md for the numbers).</summary>
     public bool ReplacedByKernelSampling { get; init; }
@@ -37,24 +37,32 @@ public sealed record ProviderSpec
 /// <summary>ETW-only refinements (TraceEventProviderOptions / tracelog -stackwalkFilter / -EventIdFilter).</summary>
 public sealed record EtwFilterSpec
 {
-    public List<int> StackEventIds { get; init; } = [];
-    public List<int> DisabledEventIds { get; init; } = [];
+    public List<int> StackEventIds { get; set; } = [];
+    public List<int> DisabledEventIds { get; set; } = [];
 }
 
 public sealed record KernelSpec
 {
-    public List<string> Keywords { get; init; } = [];
-    public List<string> Stacks { get; init; } = [];
+    public List<string> Keywords { get; set; } = [];
+    public List<string> Stacks { get; set; } = [];
 }
 
 public sealed record ProfileFile
 {
-    public List<TraceProfile> Profiles { get; init; } = [];
+    public List<TraceProfile> Profiles { get; set; } = [];
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         ReadCommentHandling = JsonCommentHandling.Skip,
         AllowTrailingCommas = true,
+        TypeInfoResolver = ProfileJsonContext.Default,
     };
 }
+
+// The same settings as ProfileFile.JsonOptions: generated metadata, so the native esp (Cli/NativeAot.targets) reads profiles too.
+// Generated metadata assigns every init-only property, so one the file leaves out would read null or 0 instead of its
+// default: the properties with defaults above are settable ({ get; set; }) for that reason.
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, ReadCommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true)]
+[JsonSerializable(typeof(ProfileFile))]
+internal sealed partial class ProfileJsonContext : JsonSerializerContext;

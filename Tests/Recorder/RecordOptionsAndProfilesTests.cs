@@ -112,6 +112,25 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public void A_profile_that_leaves_fields_out_gets_their_documented_defaults()
+    {
+        // Read through generated JSON metadata (for the native esp), which assigns every init-only property: left-out
+        // fields must keep their defaults, not read null or level 0 (LogAlways).
+        var path = Path.Combine(Path.GetTempPath(), $"profiles-{Guid.NewGuid():N}.json");
+        File.WriteAllText(path, """{ "profiles": [ { "name": "x", "description": "d", "providers": [ { "name": "P" } ], "kernel": {} } ] }""");
+        try
+        {
+            var profile = Assert.Single(ProfileCatalog.Load(path));
+            var provider = Assert.Single(profile.Providers);
+            Assert.Equal(EventLevel.Informational, provider.Level);
+            Assert.Empty(provider.Keywords);
+            Assert.Empty(profile.Kernel!.Keywords);
+            Assert.Empty(profile.Kernel.Stacks);
+        }
+        finally { File.Delete(path); }
+    }
+
+    [Fact]
     public void Default_trace_folders_are_unique_even_within_one_second()
     {
         var root = Path.Combine(Path.GetTempPath(), $"traces-{Guid.NewGuid():N}");

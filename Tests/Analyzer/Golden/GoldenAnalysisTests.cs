@@ -62,7 +62,8 @@ public sealed partial class GoldenAnalysisTests
         }
     }
 
-    private static string Mask(string text, string dir)
+    /// <summary>Also for the native esp's outputs (Tests/EndToEnd/NativeBuildTests), held to the same files.</summary>
+    internal static string Mask(string text, string dir)
     {
         text = text.Replace(dir, "<dir>", StringComparison.Ordinal);
         text = TempZipDir().Replace(text, "<unzipped>");

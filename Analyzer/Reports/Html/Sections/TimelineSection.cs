@@ -32,12 +32,12 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
 
         var series = new JsonArray();
         foreach (var op in operations)
-            series.Add(RunSeries(op, OpClass(op), runs.Where(r => r.Key.Operation == op && !r.IsWarmup), rows));
+            series.Add((JsonNode)RunSeries(op, OpClass(op), runs.Where(r => r.Key.Operation == op && !r.IsWarmup), rows));
         var warmups = runs.Where(r => r.IsWarmup).ToList();
-        if (warmups.Count > 0) series.Add(RunSeries("warm-up", WarmupClass, warmups, rows));
+        if (warmups.Count > 0) series.Add((JsonNode)RunSeries("warm-up", WarmupClass, warmups, rows));
         var inRuns = pauses.Select(p => (Pause: p, Run: runs.FirstOrDefault(r => p.Overlap(r.StartMs, r.EndMs) > 0)))
             .Where(x => x.Run is not null).ToList();
-        series.Add(ChartSpec.Series(GcSeries, GcClass, inRuns.Select(x => (JsonNode)ChartSpec.Point(x.Pause.StartMs / 1000, rows.IndexOf((x.Run!.Key.Serializer, x.Run.Key.Operation)),
+        series.Add((JsonNode)ChartSpec.Series(GcSeries, GcClass, inRuns.Select(x => (JsonNode)ChartSpec.Point(x.Pause.StartMs / 1000, rows.IndexOf((x.Run!.Key.Serializer, x.Run.Key.Operation)),
             $"GC pause {Fmt.Ms(x.Pause.EndMs - x.Pause.StartMs)} ms at {Fmt.Num(x.Pause.StartMs / 1000, "F3")} s, in {TraceAnalyzerDescribe(x.Run.Key)}"))));
 
         var first = runs.Min(r => r.StartMs) / 1000;

@@ -1,0 +1,156 @@
+using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Analyzer.Golden;
+using EtwSerializerProfiler.Tests.Robustness;
+using EtwSerializerProfiler.Tests.Support;
+
+namespace EtwSerializerProfiler.Tests.EndToEnd;
+
+/// <summary>
+/// The native esp (Cli/NativeAot.targets, published by the test as a user publishes it) gives the managed esp's
+/// answers: the golden recordings' outputs byte for byte (both formats, one raw pass and through TraceLog's .etlx,
+/// which creates its types by name), the HTML page, speedscope files, diff, stats and a .NET Core 2.1 .netperf as the
+/// in-process esp writes them; and the verbs it does not carry refuse in one line with exit 2.
+/// </summary>
+[EndToEnd]
+public sealed partial class NativeBuildTests
+{
+    [Fact]
+    public void The_golden_recordings_analyze_to_the_captured_outputs()
+    {
+        var failures = new List<string>();
+        foreach (var (recording, format, throughEtlx) in GoldenAnalysisTests.Cases.Select(c => ((string)c[0], (string)c[1], (bool)c[2])))
+        {
+            var dir = Repo.NewTempDir("native-golden");
+            try
+            {
+                var zip = Repo.CopyGoldenRecording(recording, dir);
+                string[] args = ["analyze", zip, "--format", format, "--top", "15", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
+                var run = NativeEsp.Run(dir, args);
+                Assert.True(run.ExitCode == 0, $"{string.Join(' ', args)}: exit {run.ExitCode}: {run.StdErr}");
+                var expected = File.ReadAllText(Repo.Golden($"{recording}.{(format == "text" ? "txt" : format)}")).ReplaceLineEndings("\n");
+                if (GoldenAnalysisTests.Mask(run.StdOut.ReplaceLineEndings("\n"), dir) != expected)
+                    failures.Add($"{recording} ({format}{(throughEtlx ? ", --etlx" : "")})");
+            }
+            finally
+            {
+                try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            }
+        }
+        Assert.True(failures.Count == 0, "the native esp's output differs from the captured one for: " + string.Join(", ", failures));
+    }
+
+    [Fact]
+    public void Reports_diff_stats_and_a_netperf_trace_equal_the_managed_esps()
+    {
+        var dir = Repo.NewTempDir("native-reports");
+        try
+        {
+            var kernel = Repo.CopyGoldenRecording("kernel-session", dir);
+            var eventPipe = Repo.CopyGoldenRecording("eventpipe-only", dir);
+            var netperf = Path.Combine(dir, "trace.netperf");
+            File.Copy(Directory.GetFiles(Path.Combine(Repo.Root, "Tests", "Fixtures", "NetPerf"), "*.netperf").Single(), netperf);
+            string[][] calls =
+            [
+                ["analyze", kernel, "--no-cache", "--html", "{out}/page.html", "--speedscope", "{out}/speedscope"],
+                ["analyze", netperf, "--no-cache", "--format", "json"],
+                ["diff", eventPipe, kernel, "--format", "json"],
+                ["stats", kernel],
+            ];
+            foreach (var call in calls)
+            {
+                var managed = Directory.CreateDirectory(Path.Combine(dir, "managed")).FullName;
+                var native = Directory.CreateDirectory(Path.Combine(dir, "native")).FullName;
+                var m = InProcessEsp.Run(TimeSpan.FromMinutes(3), call[0], [.. call[1..].Select(a => a.Replace("{out}", managed, StringComparison.Ordinal))]);
+                var n = NativeEsp.Run(dir, [.. call.Select(a => a.Replace("{out}", native, StringComparison.Ordinal))]);
+                var what = string.Join(' ', call);
+                Assert.True(m.ExitCode == 0 && n.ExitCode == 0, $"{what}: managed exit {m.ExitCode}, native exit {n.ExitCode}: {n.StdErr}");
+                Assert.Equal(Volatile(m.StdOut, managed), Volatile(n.StdOut, native));
+                foreach (var file in Directory.EnumerateFiles(managed, "*", SearchOption.AllDirectories))
+                {
+                    var twin = Path.Combine(native, Path.GetRelativePath(managed, file));
+                    Assert.True(File.Exists(twin), $"{what}: the native esp did not write {Path.GetRelativePath(managed, file)}");
+                    Assert.True(Volatile(File.ReadAllText(file), managed) == Volatile(File.ReadAllText(twin), native), $"{what}: {Path.GetRelativePath(managed, file)} differs");
+                }
+                Directory.Delete(managed, recursive: true);
+                Directory.Delete(native, recursive: true);
+            }
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    [Theory]
+    [InlineData("record", "--n", "100")]
+    [InlineData("stacktags", "check")]
+    public void Verbs_that_need_the_benchmarks_serializers_refuse_in_one_line(params string[] call)
+    {
+        var run = NativeEsp.Run(Path.GetTempPath(), call);
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        var line = Assert.Single(run.StdErr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"esp {string.Join(' ', call.TakeWhile(a => !a.StartsWith('-')))}: the native esp", line, StringComparison.Ordinal);
+        Assert.Contains("dotnet run -c Release --project Cli", line, StringComparison.Ordinal);
+    }
+
+    /// <summary>What differs between two runs of the same analysis: temp folders, the time it took, the tool's own path.</summary>
+    private static string Volatile(string text, string outDir)
+    {
+        text = text.Replace(outDir, "<out>", StringComparison.Ordinal).ReplaceLineEndings("\n");
+        text = TempDir().Replace(text, "<tmp>");
+        text = Seconds().Replace(text, "${name}0");
+        text = StackTagsPath().Replace(text, "${name}<tags>");
+        return AnalyzedIn().Replace(text, "analyzed in <time>");
+    }
+
+    [GeneratedRegex(@"/tmp/esp-[0-9]+-[0-9a-f]+-zip")]
+    private static partial Regex TempDir();
+
+    [GeneratedRegex(@"(?<name>""[A-Za-z]*[sS]econds"": )[0-9.Ee+-]+")]
+    private static partial Regex Seconds();
+
+    [GeneratedRegex(@"(?<name>""(stackTagsFile|path)"": "")[^""]*Serializers\.stacktags")]
+    private static partial Regex StackTagsPath();
+
+    [GeneratedRegex(@"analyzed in [0-9.]+ ?m?s")]
+    private static partial Regex AnalyzedIn();
+}
+
+/// <summary>
+/// Damaged inputs through the native esp: a quarter of the corpus (DamagedInputCorpusTests' generator and seed),
+/// each call as a process, gives the exit code the in-process esp gives, in one line without a stack. This is where
+/// the native build could differ: telling a damaged trace from a bug in esp reads which assembly threw
+/// (Analyzer/Input/ReaderFault), which needs metadata the native build keeps only for rooted assemblies.
+/// </summary>
+[EndToEnd]
+[Collection(DamagedInputCollection.Name)]
+public sealed class NativeBuildDamagedInputTests(DamagedInputSource source)
+{
+    [Fact]
+    public void Damaged_inputs_give_the_managed_esps_exit_codes_in_one_line()
+    {
+        var failures = new List<string>();
+        var compared = 0;
+        var index = 0;
+        foreach (var input in new DamagedInputs(source, DamagedInputCorpusTests.Seed, 1).All())
+        {
+            if (index++ % 4 == 0)
+                foreach (var call in input.Calls)
+                {
+                    var native = NativeEsp.Run(Path.GetTempPath(), call);
+                    // The verbs the native esp does not carry (Cli/Commands/ManagedOnly) refuse whatever the input.
+                    var managed = call[0] is "record" or "stacktags" ? ExitCodes.Usage : InProcessEsp.Run(TimeSpan.FromMinutes(1), call[0], call[1..]).ExitCode;
+                    compared++;
+                    var where = $"[{input.Kind}: {input.Name}] esp {string.Join(' ', call)}";
+                    if (native.ExitCode != managed)
+                        failures.Add($"{where}: native exit {native.ExitCode}, managed {managed}: {native.StdErr.Trim()}");
+                    else if (native.StdErr.Contains("   at ", StringComparison.Ordinal) || native.StdErr.Contains("Unhandled exception", StringComparison.Ordinal))
+                        failures.Add($"{where}: a stack trace on stderr");
+                }
+            input.Cleanup?.Invoke();
+        }
+        Assert.True(failures.Count == 0, $"{failures.Count} of {compared} calls:\n{string.Join("\n", failures.Take(20))}");
+        Assert.True(compared >= 60, $"only {compared} calls compared");
+    }
+}
