@@ -8,8 +8,10 @@
 #
 # Usage: scripts/measure/analyze-speed.sh TRACE_FOLDER [PAIRS] [ESP_DLL ...]
 #   PAIRS defaults to 5; ESP_DLL defaults to this checkout's Cli/bin/Release/net10.0/esp.dll. Several ESP_DLLs (say, a
-#   copy of an older build and the current one) are run in the same rounds, one row and one ratio row each.
-# Builds perf/ParseFloor (and nothing else: build the solution first). Prints a markdown table and the load average
+#   copy of an older build and the current one) are run in the same rounds, one row and one ratio row each. An
+#   ESP_DLL that is not a .dll is run as an executable: the native esp (scripts/publish-native.sh).
+# Builds perf/ParseFloor (and nothing else: build the solution first); FLOOR=EXE uses a native one instead
+# (dotnet publish perf/ParseFloor -c Release -r linux-x64 -p:PublishAot=true [-p:CppCompilerAndLinker=gcc] -o DIR). Prints a markdown table and the load average
 # (uptime) before and after.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -23,9 +25,12 @@ perf_text="$folder/kernel.perf-script.txt.gz"
 [ -f "$trace" ] || { echo "no $trace" >&2; exit 2; }
 for e in "${esps[@]}"; do [ -f "$e" ] || { echo "no $e (build the solution first)" >&2; exit 2; }; done
 
-dotnet build "$root/perf/ParseFloor" -c Release -v q -nologo >/dev/null
-floor_dll="$root/perf/ParseFloor/bin/Release/net10.0/ParseFloor.dll"
-floor=(dotnet "$floor_dll" "$trace")
+if [ -n "${FLOOR:-}" ]; then
+  floor=("$FLOOR" "$trace") # FLOOR=EXE: a native ParseFloor, to hold the native esp to a floor that pays no JIT either
+else
+  dotnet build "$root/perf/ParseFloor" -c Release -v q -nologo >/dev/null
+  floor=(dotnet "$root/perf/ParseFloor/bin/Release/net10.0/ParseFloor.dll" "$trace")
+fi
 [ -f "$perf_text" ] && floor+=("$perf_text")
 
 work=$(mktemp -d)
@@ -45,7 +50,8 @@ for round in $(seq "$pairs"); do
   measure "${floor[@]}" >>"$work/floor"
   for i in "${!esps[@]}"; do
     rm -f "$folder"/*.etlx
-    measure dotnet "${esps[$i]}" analyze "$folder" --no-cache --format text --out /dev/null >>"$work/esp$i"
+    run=(dotnet "${esps[$i]}"); [[ "${esps[$i]}" == *.dll ]] || run=("${esps[$i]}")
+    measure "${run[@]}" analyze "$folder" --no-cache --format text --out /dev/null >>"$work/esp$i"
   done
   echo "round $round of $pairs done: $(uptime | sed 's/.*load/load/')" >&2
 done
