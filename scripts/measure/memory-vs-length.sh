@@ -6,7 +6,7 @@
 #   esp record --serializers System.Text.Json --n 20000 --runs 2   --out /tmp/m2
 #   esp record --serializers System.Text.Json --n 500000 --runs 60 --out /tmp/mhuge
 # Usage: scripts/measure/memory-vs-length.sh [--esp ESP_DLL] FOLDER [FOLDER ...]
-#   ESP_DLL defaults to this checkout's Cli/bin/Release/net10.0/esp.dll (build the solution first).
+#   ESP_DLL defaults to this checkout's Cli/bin/Release/net10.0/esp.dll (build the solution first); not a .dll: run as it is.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 esp="$root/Cli/bin/Release/net10.0/esp.dll"
@@ -18,7 +18,8 @@ trap 'rm -rf "$work"' EXIT
 
 # Peak resident memory in MB of one esp analyze, or "failed".
 peak() {
-  if /usr/bin/time -v -o "$work/time" dotnet "$esp" analyze "$@" --no-cache --format text --out /dev/null >/dev/null 2>"$work/err"; then
+  local run=(dotnet "$esp"); [[ "$esp" == *.dll ]] || run=("$esp") # a native esp (scripts/publish-native.sh) runs as it is
+  if /usr/bin/time -v -o "$work/time" "${run[@]}" analyze "$@" --no-cache --format text --out /dev/null >/dev/null 2>"$work/err"; then
     awk -F': ' '/Maximum resident/ { printf "%.0f MB", $2 / 1024 }' "$work/time"
   else
     echo "failed"
