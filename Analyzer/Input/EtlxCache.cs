@@ -162,12 +162,20 @@ internal static class EtlxCache
     }
 
     /// <summary>A failure to write the .etlx (disk full, read-only) is the cache's problem, not the trace's.</summary>
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
-        "A frame without metadata answers null: in the native esp a write failure inside System.IO then reads as a failed conversion, which is reported the same way but not retried to a temp file.")]
+    /// <remarks>Frames read through <see cref="System.Diagnostics.DiagnosticMethodInfo"/>, which the native esp answers too (no reflection metadata needed).</remarks>
     private static bool IsWriteFailure(Exception ex) =>
         ex is IOException or UnauthorizedAccessException
-        && new System.Diagnostics.StackTrace(ex).GetFrames().Any(f => f.GetMethod() is { DeclaringType.Namespace: "System.IO" or "System.IO.Strategies" } m
+        && new System.Diagnostics.StackTrace(ex).GetFrames().Any(f => System.Diagnostics.DiagnosticMethodInfo.Create(f) is { DeclaringTypeName: { } type } m
+            && NamespaceOf(type) is "System.IO" or "System.IO.Strategies"
             && (m.Name.StartsWith("Write", StringComparison.Ordinal) || m.Name.StartsWith("Flush", StringComparison.Ordinal) || m.Name.StartsWith("SetLength", StringComparison.Ordinal)));
+
+    /// <summary>"System.IO.Strategies.BufferedFileStreamStrategy" (or a nested "...+Inner") is in "System.IO.Strategies".</summary>
+    private static string NamespaceOf(string typeName)
+    {
+        var outer = typeName.Split('+')[0];
+        var dot = outer.LastIndexOf('.');
+        return dot < 0 ? "" : outer[..dot];
+    }
 
     private static bool CanWriteBeside(string etlx)
     {

@@ -28,8 +28,10 @@ internal static class ReaderFault
     /// <summary>ClrMD, which reads heap snapshots.</summary>
     public static readonly IReadOnlySet<string> ClrMD = new HashSet<string>(StringComparer.Ordinal) { "Microsoft.Diagnostics.Runtime" };
 
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification =
-        "A frame without metadata answers null and is passed over; the native esp keeps esp's and the readers' assemblies whole (Cli/NativeAot.targets), so their frames answer.")]
+    /// <remarks>
+    /// Frames are read through <see cref="DiagnosticMethodInfo"/> (the stack trace's own data), which the native esp
+    /// answers as the managed one does; a frame it cannot name is passed over.
+    /// </remarks>
     public static bool IsFrom(Exception ex, IReadOnlySet<string> readerAssemblies)
     {
         ArgumentNullException.ThrowIfNull(ex);
@@ -37,7 +39,7 @@ internal static class ReaderFault
         if (ex.GetType() == typeof(Exception)) return true;
         foreach (var frame in new StackTrace(ex, fNeedFileInfo: false).GetFrames())
         {
-            var name = frame.GetMethod()?.DeclaringType?.Assembly.GetName().Name;
+            var name = DiagnosticMethodInfo.Create(frame)?.DeclaringAssemblyName is { } assembly ? assembly.Split(',')[0] : null;
             if (name is null || IsDotNetLibrary(name)) continue;
             return readerAssemblies.Contains(name);
         }

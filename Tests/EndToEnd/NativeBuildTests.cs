@@ -121,7 +121,7 @@ public sealed partial class NativeBuildTests
 /// Damaged inputs through the native esp: a quarter of the corpus (DamagedInputCorpusTests' generator and seed),
 /// each call as a process, gives the exit code the in-process esp gives, in one line without a stack. This is where
 /// the native build could differ: telling a damaged trace from a bug in esp reads which assembly threw
-/// (Analyzer/Input/ReaderFault), which needs metadata the native build keeps only for rooted assemblies.
+/// (Analyzer/Input/ReaderFault), from stack trace data the native build keeps in its own form.
 /// </summary>
 [EndToEnd]
 [Collection(DamagedInputCollection.Name)]
