@@ -163,7 +163,7 @@ internal static class EtlxCache
 
     /// <summary>A failure to write the .etlx (disk full, read-only) is the cache's problem, not the trace's.</summary>
     /// <remarks>Frames read through <see cref="System.Diagnostics.DiagnosticMethodInfo"/>, which the native esp answers too (no reflection metadata needed).</remarks>
-    private static bool IsWriteFailure(Exception ex) =>
+    internal static bool IsWriteFailure(Exception ex) =>
         ex is IOException or UnauthorizedAccessException
         && new System.Diagnostics.StackTrace(ex).GetFrames().Any(f => System.Diagnostics.DiagnosticMethodInfo.Create(f) is { DeclaringTypeName: { } type } m
             && NamespaceOf(type) is "System.IO" or "System.IO.Strategies"
