@@ -70,7 +70,11 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
             else (Math.Abs(run.CpuMs - t.CpuMs) <= Math.Max(0.10 * t.CpuMs, 2.0) ? loose : cpuOff).Add(off);
         }
         output.WriteLine($"held up around the event writes, not compared: {string.Join("; ", heldUp)}");
-        Assert.True(cpuOff.Count == 0, "CPU not within 10% or 2 ms of the app's thread CPU clock: " + string.Join("; ", cpuOff));
+        // Seen once (clean-clone CI, both cores busy; 0 of 8 runs of this test alone with both cores busy since):
+        // Primes sieve run 6 read 25.31 ms against the clock's 18.42 in a 44.47 ms window, every other run within
+        // bound. Cause not established: the message carries the session's lost records and warnings for the next one.
+        Assert.True(cpuOff.Count == 0, "CPU not within 10% or 2 ms of the app's thread CPU clock: " + string.Join("; ", cpuOff)
+            + $" (kernel session: {analysis.Trace.Kernel?.LostEvents} lost records; warnings: {string.Join(" | ", analysis.Warnings)})");
         Assert.True(loose.Count <= 1, "CPU of more than one run not within 5% or 1 ms of the app's thread CPU clock: " + string.Join("; ", loose));
         Assert.True(heldUp.Count <= 2, "CPU of more than 2 held-up runs off: " + string.Join("; ", heldUp));
         // The poll mostly sleeps: its CPU is the app's CPU, not its wall time.

@@ -51,6 +51,9 @@ public sealed class SteadyStateTraceTests
     private static double? Share(TraceAnalysis analysis, string serializer) =>
         CodeTiers.UnoptimizedShare(analysis.Runs.Where(r => r.Key.Serializer == serializer && !r.IsWarmup));
 
+    private static double ManagedMs(TraceAnalysis analysis, string serializer) =>
+        analysis.Runs.Where(r => r.Key.Serializer == serializer && !r.IsWarmup).Sum(r => r.TierMs.Values.Sum());
+
     private static bool HasFinding(IReadOnlyList<Finding> findings, string serializer) =>
         findings.Any(f => f.Kind == FindingKinds.NotSteadyState && f.Serializer == serializer);
 
@@ -88,8 +91,14 @@ public sealed class SteadyStateTraceTests
         // System.Text.Json's code is the framework's precompiled code, never unoptimized: one clean-clone CI run at load
         // ~12 read it 6.7% (1 sample in 15) against 16-45% in 9 earlier recordings. So 3 of the 4 must be over the
         // finding's threshold with the finding, the trace and the finding must agree for every one, and the mean holds.
-        foreach (var (name, share) in shares)
-            Assert.Equal(share >= minEach, HasFinding(coldFindings, name));
+        // The detector judges a case only with MinSampledMs of managed samples in its measured runs: on a fast machine
+        // Google.Protobuf's three cold runs held 4 ms (69.8% unoptimized, no finding, rightly). Those are left out here.
+        var judged = shares.Where(s => ManagedMs(cold, s.Key) >= new FindingThresholds().MinSampledMs).ToList();
+        Assert.True(judged.Count >= 2, $"cold: only {judged.Count} serializers with enough managed samples to judge");
+        foreach (var (name, share) in judged)
+            Assert.True(share >= minEach == HasFinding(coldFindings, name),
+                $"cold {name}: {share:P1} unoptimized (threshold {minEach:P0}) but {(HasFinding(coldFindings, name) ? "a" : "no")} not-steady-state finding; findings: "
+                + string.Join("; ", coldFindings.Where(f => f.Serializer == name).Select(f => $"{f.Kind}: {f.Message}")));
         var coldEnough = shares.Count(s => s.Value >= minEach);
         Assert.True(coldEnough >= Serializers.Length - 1,
             $"cold: only {coldEnough} of {Serializers.Length} at least {minEach:P0} unoptimized: " + string.Join(", ", shares.Select(s => $"{s.Key} {s.Value:P1}")));
