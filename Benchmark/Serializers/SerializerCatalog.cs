@@ -7,8 +7,8 @@ public static class SerializerCatalog
 
 #if NET
     [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "Never reached in the native esp: its stacktags verb refuses first (Cli/NativeAot.targets).")]
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "Never reached in the native esp: its stacktags verb refuses first (Cli/NativeAot.targets).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
 #endif
     private static IReadOnlyList<Serializer> Discover() =>
         typeof(Serializer).Assembly.GetTypes()

@@ -16,6 +16,6 @@ internal static class ManagedOnly
     public static void Require(string verb)
     {
         if (IsNativeBuild)
-            throw new UsageException($"the native esp analyzes traces (analyze, diff, stats, heap) but does not carry the benchmark's serializers that '{verb}' needs: run it from the managed build (dotnet run -c Release --project Cli -- {verb} ...)");
+            throw new UsageException($"the native esp analyzes traces (analyze, diff, stats, heap, scripts) but does not carry the benchmark's serializers that '{verb}' needs: run it from the managed build (dotnet run -c Release --project Cli -- {verb} ...)");
     }
 }
