@@ -25,16 +25,16 @@ internal sealed class KernelTrace
 {
     public const int NoStack = -1;
 
-    public List<KernelSample> Samples { get; } = [];
-    public List<KernelSwitchOut> SwitchOuts { get; } = [];
+    public ChunkedList<KernelSample> Samples { get; } = [];
+    public ChunkedList<KernelSwitchOut> SwitchOuts { get; } = [];
     /// <summary>Exact times a thread got the CPU (PERF_RECORD_SWITCH IN), when --switch-events was recorded.</summary>
-    public List<(long TimeNs, int ThreadId)> SwitchIns { get; } = [];
+    public ChunkedList<(long TimeNs, int ThreadId)> SwitchIns { get; } = [];
     /// <summary>
     /// Times a thread left the CPU as the same perf hook pair stamps them (PERF_RECORD_SWITCH OUT), a few
     /// microseconds after the sched_switch tracepoint: the edges of on-CPU time (<see cref="SwitchCpuTime"/>).
     /// </summary>
-    public List<(long TimeNs, int ThreadId)> SwitchOutRecords { get; } = [];
-    public List<KernelWaking> Wakings { get; } = [];
+    public ChunkedList<(long TimeNs, int ThreadId)> SwitchOutRecords { get; } = [];
+    public ChunkedList<KernelWaking> Wakings { get; } = [];
     public List<RawFrame> Frames { get; } = [];
     /// <summary>Every stack, interned from the root; an event's StackId is its leaf node.</summary>
     public StackTree<int> Stacks { get; } = new();

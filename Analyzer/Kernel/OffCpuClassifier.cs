@@ -51,7 +51,7 @@ internal static class OffCpuClassifier
         var pauses = new IntervalOverlaps(timeline.GcPauses);
 
         // A worker's records of one kind, on the trace's clock, in their (time) order.
-        Dictionary<int, double[]> TimesByWorker<T>(List<T> records, Func<T, int> thread, Func<T, long> timeNs) =>
+        Dictionary<int, double[]> TimesByWorker<T>(IEnumerable<T> records, Func<T, int> thread, Func<T, long> timeNs) =>
             records.Where(r => workers.Contains(thread(r))).GroupBy(thread).ToDictionary(g => g.Key, g => g.Select(r => clock.ToRelativeMs(timeNs(r))).ToArray());
         var suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
         var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));

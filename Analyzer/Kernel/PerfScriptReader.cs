@@ -51,9 +51,6 @@ internal static partial class PerfScriptReader
         catch (EndOfStreamException) { state.BadLines++; }
         state.EndEvent();
         badLines = state.BadLines;
-        // The samples are the largest list and stay alive through the charge (PerfSampleSource reads them there): give
-        // back the up to half of it that growth by doubling left empty.
-        state.Trace.Samples.TrimExcess();
         return state.Trace;
     }
 

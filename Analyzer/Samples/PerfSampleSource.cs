@@ -23,7 +23,7 @@ internal static class PerfSampleSource
     /// record every time): a copy would be 40 more bytes per sample alive through the charge, the largest array a
     /// long trace kept (docs/analyzer.md, "Eleventh stop"). Only whether each is in a GC pause is stored.
     /// </summary>
-    private sealed class Samples(List<KernelSample> kernel, KernelClock clock, bool[] inGc, double periodMs) : IReadOnlyList<CpuSample>
+    private sealed class Samples(ChunkedList<KernelSample> kernel, KernelClock clock, bool[] inGc, double periodMs) : IReadOnlyList<CpuSample>
     {
         public int Count => kernel.Count;
 
