@@ -46,7 +46,8 @@ public sealed class UnnamedRunsTests(ITestOutputHelper output) : IDisposable
         output.WriteLine($"{inferred}; {RunSourceText.Line(analysis)}");
         Assert.Equal(3, inferred.MeasuredPerCase);
         Assert.Equal(0, inferred.Unnamed);
-        Assert.Equal(truth.Count, runs.Count);
+        Assert.True(truth.Count == runs.Count, $"{runs.Count} runs found, {truth.Count} ran; {analysis.Trace.EventsLost} events lost; warnings: {string.Join(" | ", analysis.Warnings)}; "
+            + $"found (start ms, duration ms): {string.Join(", ", runs.Select(x => $"{x.StartMs:F1}+{x.DurationMs:F2}"))}; ran (ms): {string.Join(", ", truth.Select(t => $"{t.Serializer[0]}{t.Operation[0]}{t.DurationMs:F2}"))}");
         for (var i = 0; i < runs.Count; i++)
         {
             var (run, t) = (runs[i], truth[i]);
