@@ -13,6 +13,8 @@ internal interface ISampleStacks
     /// <summary>
     /// The frames leaf first, as the run's worker had them (a source may restore a frame its unwinder lost, hence
     /// the run); an array the caller must not change. <see cref="SampleStream.NoStack"/> is the empty stack.
+    /// Once a stack has been named with no run, naming it again with no run only reads: <see cref="SampleCharger"/>
+    /// names every sample's stack first, then reads them from two threads while one of them names runs' repairs.
     /// </summary>
     StackFrame[] Frames(int stackId, Model.RunKey? run);
 

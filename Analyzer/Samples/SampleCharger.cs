@@ -34,40 +34,40 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <remarks>
     /// The runs and the threads are charged side by side (2 cores: the threads took a fifth of the charge, which the
     /// analysis waited for). They share only what is read-only by then: the samples, the pauses, the runtime's work,
-    /// each sample's frames (resolved here first, so the stacks, which cache as they name, are not named from two
-    /// threads) and the thread-safe tag matcher; each side keeps its own tag cache and its own half of
-    /// <see cref="SampleCharges"/>. Each side adds in sample order as before, so every sum is the same to the bit.
+    /// the stacks (every sample's stack is named first, with no run, so the threads' side only reads names already
+    /// made: <see cref="ISampleStacks.Frames"/>) and the thread-safe tag matcher; each side keeps its own tag cache
+    /// and its own half of <see cref="SampleCharges"/>. Each side adds in sample order as before, so every sum is the
+    /// same to the bit. Nothing is kept per sample (but the ledger, when asked for): each side reads the samples
+    /// twice, once for the totals its scale needs and once to charge, finding each sample's run again the same way.
     /// </remarks>
     public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
     {
         var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
         var charges = new SampleCharges(stream.Kind);
-        var frames = PlainFrames();
+        NameEveryStack();
         // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
         var keepThreadLedger = KeepLedger && runs.Count == 0;
-        Beside.Join(Task.Run(() => ChargeThreads(charges, frames, keepThreadLedger)), () => ChargeRuns(runs, Assign(runs, charges), charges));
+        Beside.Join(Task.Run(() => ChargeThreads(charges, keepThreadLedger)), () =>
+        {
+            Total(runs, charges);
+            ChargeRuns(runs, charges);
+        });
         return charges;
     }
 
-    /// <summary>Each sample's frames as its thread had them (no run's repair).</summary>
-    private StackFrame[][] PlainFrames()
+    /// <summary>Each sample's frames as its thread had them (no run's repair), named before the two sides read them.</summary>
+    private void NameEveryStack()
     {
         var samples = stream.Samples;
-        var frames = new StackFrame[samples.Count][];
-        for (var i = 0; i < frames.Length; i++) frames[i] = stream.Stacks.Frames(samples[i].StackId, null);
-        return frames;
+        for (var i = 0; i < samples.Count; i++) stream.Stacks.Frames(samples[i].StackId, null);
     }
 
     /// <summary>
-    /// A sample's share of a run, by index into the samples and the runs in window order: 8 bytes, one per sample in
-    /// a run, alive through the charge (its weight is weighed again there, the same function of the same inputs).
+    /// The samples of the runs in time order, each with the index of its run in window order. Read twice, for the
+    /// totals and for the charge: the same samples in the same order both times.
     /// </summary>
-    private readonly record struct RunShare(int Sample, int Run);
-
-    /// <summary>First pass: which run each sample belongs to and its raw weight there; totals per run for the scale.</summary>
-    private List<RunShare> Assign(List<RunDraft> runs, SampleCharges charges)
+    private IEnumerable<(CpuSample Sample, int Run)> InRuns(List<RunDraft> runs)
     {
-        var shares = new List<RunShare>(stream.Samples.Count);
         var next = 0;
         var samples = stream.Samples;
         for (var i = 0; i < samples.Count; i++)
@@ -75,12 +75,19 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var s = samples[i];
             while (next < runs.Count && runs[next].EndMs <= s.TimeMs) next++;
             if (next == runs.Count || s.TimeMs < runs[next].StartMs || !Belongs(s, runs[next])) continue;
-            var run = runs[next];
+            yield return (s, next);
+        }
+    }
+
+    /// <summary>First read: each run's raw weight, for the scale to its precise total.</summary>
+    private void Total(List<RunDraft> runs, SampleCharges charges)
+    {
+        foreach (var (s, index) in InRuns(runs))
+        {
+            var run = runs[index];
             var (weight, gc) = Weigh(s, run.StartMs);
-            shares.Add(new RunShare(i, next));
             charges.Run(run).RawMs += weight + gc;
         }
-        return shares;
     }
 
     /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
@@ -104,18 +111,17 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         return (Math.Clamp(s.TimeMs - from - gc, 0, s.CapMs), gc);
     }
 
-    private void ChargeRuns(List<RunDraft> runs, List<RunShare> shares, SampleCharges charges)
+    private void ChargeRuns(List<RunDraft> runs, SampleCharges charges)
     {
         var factors = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
-        foreach (var share in shares)
+        foreach (var (s, index) in InRuns(runs))
         {
-            var run = runs[share.Run];
+            var run = runs[index];
             if (!factors.TryGetValue(run, out var factor))
             {
                 var raw = charges.Run(run).RawMs;
                 factors[run] = factor = PreciseRunMs?.Invoke(run) is { } precise && raw > 0 ? precise / raw : 1.0;
             }
-            var s = stream.Samples[share.Sample];
             var (weightMs, gcPauseMs) = Weigh(s, run.StartMs);
             var account = charges.Run(run);
             account.Samples++;
@@ -147,7 +153,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleCharges charges, StackFrame[][] plainFrames, bool keepLedger)
+    private void ChargeThreads(SampleCharges charges, bool keepLedger)
     {
         var tags = NewTagCache();
         var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
@@ -164,7 +170,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var weight = Weigh(s, double.NegativeInfinity).WeightMs * factors[s.ThreadId];
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
-            var frames = plainFrames[i];
+            var frames = stream.Stacks.Frames(s.StackId, null);
             account.Add(Tag(tags, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
             if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
