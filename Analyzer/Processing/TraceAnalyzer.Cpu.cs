@@ -39,8 +39,8 @@ public sealed partial class TraceAnalyzer
             {
                 Work = _runtimeWork.Build(),
                 KeepLedger = options.KeepChargedSamples,
-                PreciseRunMs = precise is null ? null : run => PreciseRunMs(precise, run),
-                PreciseThreadMs = precise is null ? null : (thread, sampled) => precise.ThreadOnCpuMs(thread, sampled.FirstMs, sampled.LastMs, primary.PeriodMs),
+                PreciseRunMs = precise is null ? null : PreciseRunsMs(precise, analysis.Runs),
+                PreciseThreadsMs = precise is null ? null : threads => PreciseThreadsMs(precise, threads, primary.PeriodMs),
             };
             _cpu = Common.Beside.Join(bias, () => charger.Charge(analysis.Runs));
             if (bias is not null) WriteEventPipeBias(bias.Result);
@@ -71,10 +71,23 @@ public sealed partial class TraceAnalyzer
         /// whole periods and a loaded machine's timer can fire late); runs with other threads' work (--threads) keep
         /// the samples' total.
         /// </summary>
-        private static double? PreciseRunMs(SwitchCpuTime precise, RunDraft run)
+        private static Func<RunDraft, double?> PreciseRunsMs(SwitchCpuTime precise, IReadOnlyList<RunDraft> runs)
         {
-            if (!precise.Knows(run.WorkerThreadId) || run.InProcess?.Threads > 1) return null;
-            return precise.OnCpuMs(run.WorkerThreadId, run.StartMs, run.EndMs);
+            var known = runs.Where(run => precise.Knows(run.WorkerThreadId) && !(run.InProcess?.Threads > 1)).ToList();
+            var ms = precise.OnCpuMs([.. known.Select(run => new SwitchCpuTime.Window(run.WorkerThreadId, run.StartMs, run.EndMs))]);
+            var byRun = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
+            for (var i = 0; i < known.Count; i++) byRun[known[i]] = ms[i];
+            return run => byRun.TryGetValue(run, out var found) ? found : null;
+        }
+
+        /// <summary>Each thread's on-CPU time over the whole trace (<see cref="SwitchCpuTime.WholeThread"/>), all in one walk; null for a thread without switches.</summary>
+        private static double?[] PreciseThreadsMs(SwitchCpuTime precise, IReadOnlyList<(int ThreadId, double FirstMs, double LastMs)> threads, double periodMs)
+        {
+            var windows = threads.Select(t => precise.WholeThread(t.ThreadId, t.FirstMs, t.LastMs, periodMs)).ToList();
+            var ms = precise.OnCpuMs([.. windows.Where(w => w is not null).Select(w => w!.Value)]);
+            var result = new double?[threads.Count];
+            for (int i = 0, k = 0; i < threads.Count; i++) result[i] = windows[i] is null ? null : ms[k++];
+            return result;
         }
 
         private void WriteRuns(SampleCharges cpu)

@@ -23,7 +23,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
     public Func<RunDraft, double?>? PreciseRunMs { get; init; }
-    public Func<int, (double FirstMs, double LastMs), double?>? PreciseThreadMs { get; init; }
+    /// <summary>The same for threads over the whole trace, given each one's first and last sample; asked once, for all of them (one walk over the switches).</summary>
+    public Func<IReadOnlyList<(int ThreadId, double FirstMs, double LastMs)>, double?[]>? PreciseThreadsMs { get; init; }
 
     /// <summary>Each thread's JIT and type load spans from the runtime's events: what its native runtime samples were doing.</summary>
     public RuntimeWork? Work { get; init; }
@@ -163,7 +164,14 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var (weight, _) = Weigh(s, double.NegativeInfinity);
             raw[s.ThreadId] = raw.TryGetValue(s.ThreadId, out var r) ? (r.Ms + weight, r.FirstMs, s.TimeMs) : (weight, s.TimeMs, s.TimeMs);
         }
-        var factors = raw.ToDictionary(kv => kv.Key, kv => PreciseThreadMs?.Invoke(kv.Key, (kv.Value.FirstMs, kv.Value.LastMs)) is { } precise && kv.Value.Ms > 0 ? precise / kv.Value.Ms : 1.0);
+        var threads = raw.Select(kv => (kv.Key, kv.Value.FirstMs, kv.Value.LastMs)).ToList();
+        var precise = PreciseThreadsMs?.Invoke(threads);
+        var factors = new Dictionary<int, double>(threads.Count);
+        for (var t = 0; t < threads.Count; t++)
+        {
+            var ms = raw[threads[t].Key].Ms;
+            factors[threads[t].Key] = precise?[t] is { } p && ms > 0 ? p / ms : 1.0;
+        }
         for (var i = 0; i < stream.Samples.Count; i++)
         {
             var s = stream.Samples[i];

@@ -8,14 +8,16 @@ using EtwSerializerProfiler.Analyzer.Processing;
 // the heap held live after a collection (what the analysis needs at once: the figure that grows with the trace), the
 // largest heap and committed memory seen (garbage included), what the finished analysis retains, and the process's
 // peak resident memory (VmHWM: the heap plus the runtime, loaded code and native buffers).
+// --no-kernel: as `esp analyze --no-kernel` (the EventPipe trace alone).
 // --dump-at MB: once the live heap after a collection passes MB, the runtime's createdump writes a full dump of this
 // process to /tmp/analyze-memory.PID.dmp (once), for a census of what is reachable then (ClrMD).
 var keep = args.Contains("--keep-samples");
+var noKernel = args.Contains("--no-kernel");
 var dumpAt = args.SkipWhile(a => a != "--dump-at").Skip(1).Select(a => double.TryParse(a, System.Globalization.CultureInfo.InvariantCulture, out var mb) ? mb : -1).FirstOrDefault(-1);
-var rest = args.Where((a, i) => a != "--keep-samples" && a != "--dump-at" && (i == 0 || args[i - 1] != "--dump-at")).ToList();
+var rest = args.Where((a, i) => a != "--keep-samples" && a != "--no-kernel" && a != "--dump-at" && (i == 0 || args[i - 1] != "--dump-at")).ToList();
 if (rest.Count != 1 || (args.Contains("--dump-at") && dumpAt <= 0))
 {
-    Console.Error.WriteLine("usage: AnalyzeMemory TRACE_FOLDER [--keep-samples] [--dump-at MB]");
+    Console.Error.WriteLine("usage: AnalyzeMemory TRACE_FOLDER [--keep-samples] [--no-kernel] [--dump-at MB]");
     return 2;
 }
 long maxLive = 0, maxHeap = 0, maxCommitted = 0;
@@ -43,7 +45,7 @@ var watcher = new Thread(() =>
 }) { IsBackground = true };
 watcher.Start();
 using var input = TraceInput.Open(rest[0]);
-var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = keep }).Analyze(input);
+var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = keep, UseKernelSession = !noKernel }).Analyze(input);
 Volatile.Write(ref done, true);
 watcher.Join();
 var peakResident = File.Exists("/proc/self/status")

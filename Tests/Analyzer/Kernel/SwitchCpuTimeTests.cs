@@ -63,4 +63,41 @@ public sealed class SwitchCpuTimeTests
         Assert.Equal(22, Of(ins, outs, outRecords: [(21, 1), (41, 1)]).OnCpuMs(1, 0, 100), 9);
         Assert.Equal(20, Of(ins, outs).OnCpuMs(1, 0, 100), 9);
     }
+    /// <summary>Thread 1: in 10, out 20, in 30, out 40, in 50 (running to the end); thread 2: running until 5, in 25, out 35.</summary>
+    private static readonly (long AtMs, int Thread)[] s_ins = [(10, 1), (25, 2), (30, 1), (50, 1)];
+    private static readonly (long AtMs, int Thread)[] s_outs = [(5, 2), (20, 1), (35, 2), (40, 1)];
+
+    private static readonly SwitchCpuTime.Window[] s_windows =
+    [
+        new(1, 0, 100),  // 10-20, 30-40, 50-100
+        new(1, 15, 35),  // 15-20, 30-35
+        new(1, 20, 30),  // from the switch-out at 20 to the switch-in at 30: off throughout
+        new(1, 30, 40),  // from the switch-in at 30 to the switch-out at 40: on throughout
+        new(2, 0, 100),  // 0-5 (running before its first switch, a switch-out), 25-35
+        new(2, 0, 3),
+        new(1, 60, 60),  // empty
+        new(1, 70, 65),  // backwards
+        new(3, 0, 100),  // a thread without switches
+    ];
+
+    private static readonly double[] s_answers = [70, 10, 0, 10, 15, 3, 0, 0, 0];
+
+    [Fact]
+    public void Windows_asked_together_get_the_answers_each_gets_alone_in_one_walk()
+    {
+        var time = Of(s_ins, s_outs);
+        Assert.Equal(s_answers, time.OnCpuMs(s_windows));
+        Assert.Equal(s_answers, s_windows.Select(w => time.OnCpuMs(w.ThreadId, w.FromMs, w.ToMs)));
+        // Overlapping windows of one thread, asked in any order.
+        Assert.Equal(s_answers.Reverse(), time.OnCpuMs([.. s_windows.Reverse()]));
+    }
+
+    [Fact]
+    public void Records_out_of_time_order_are_put_in_order_first_and_give_the_same_answers()
+    {
+        // A damaged file's order (perf writes in time order): the walk needs time order, so it sorts a copy.
+        var time = Of(s_ins.Reverse(), s_outs.Reverse());
+        Assert.Equal(s_answers, time.OnCpuMs(s_windows));
+        Assert.Equal(s_answers, Of(s_ins, s_outs.Reverse()).OnCpuMs(s_windows));
+    }
 }

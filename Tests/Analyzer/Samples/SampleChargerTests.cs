@@ -170,6 +170,27 @@ public sealed class SampleChargerTests
     }
 
     [Fact]
+    public void Threads_precise_totals_are_asked_for_once_for_all_threads_and_scale_each_threads_weights()
+    {
+        List<CpuSample> samples = [Timer(Worker, 11, 0), Timer(Helper, 12, 2), Timer(Worker, 13, 0), Timer(Helper, 14, 2)];
+        var asked = new List<IReadOnlyList<(int ThreadId, double FirstMs, double LastMs)>>();
+        var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([]))
+        {
+            // The switches know the worker (3 ms on the CPU where 2 samples were taken), not the helper.
+            PreciseThreadsMs = threads =>
+            {
+                asked.Add(threads);
+                return [.. threads.Select(t => t.ThreadId == Worker ? 3.0 : (double?)null)];
+            },
+        }.Charge([]);
+        var only = Assert.Single(asked);
+        Assert.Equal([(Worker, 11.0, 13.0), (Helper, 12.0, 14.0)], only.OrderBy(t => t.ThreadId));
+        Assert.Equal(3.0, charges.Threads[Worker].CpuMs, 9);
+        Assert.Equal(3.0, charges.Threads[Worker].Tags.Values.Sum(), 9);
+        Assert.Equal(2.0, charges.Threads[Helper].CpuMs, 9);
+    }
+
+    [Fact]
     public void Runs_found_without_names_are_voted_for_by_their_samples()
     {
         var run = Run();
