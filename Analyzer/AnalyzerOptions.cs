@@ -33,6 +33,12 @@ public sealed record AnalyzerOptions
     /// writes --html or --speedscope, so the tables alone do not hold the trace's length in memory.
     /// </summary>
     public bool KeepChargedSamples { get; init; } = true;
+    /// <summary>
+    /// Records per chunk of the kernel session (<see cref="Kernel.KernelChunks.RecordsPerChunk"/>): the bound on what a
+    /// chunk holds. Not a user setting: tests set it small to hold every figure to the same answer however the
+    /// records are cut.
+    /// </summary>
+    internal int KernelRecordsPerChunk { get; init; } = Kernel.KernelChunks.RecordsPerChunk;
 
     public bool Includes(string serializer) =>
         Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));

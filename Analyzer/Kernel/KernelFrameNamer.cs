@@ -8,12 +8,13 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// map (TraceLog's spelling, so tags and hot methods agree across sources), native code by module file and perf's
 /// symbol where the module has one ("libcoreclr.so!?" where it is stripped), the kernel as module "kernel".
 /// </summary>
-internal sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code)
+internal sealed class KernelFrameNamer(KernelTrace trace, ManagedCodeMap code, Dictionary<string, string>? modules = null)
 {
     public const string KernelModule = StackTags.SerializerStackTagsGenerator.KernelModule;
     private readonly (StackFrame Frame, CodeTier? Tier)[] _named = new (StackFrame, CodeTier?)[trace.Frames.Count];
     private readonly bool[] _done = new bool[trace.Frames.Count];
-    private readonly Dictionary<string, string> _modules = new(StringComparer.Ordinal);
+    // Shared by the namers of a trace's chunks, so a module is one string in every chunk (caches key on instances).
+    private readonly Dictionary<string, string> _modules = modules ?? new(StringComparer.Ordinal);
 
     /// <summary>The frame's name, and its code tier when it is managed code.</summary>
     public (StackFrame Frame, CodeTier? Tier) Name(int frameId)

@@ -8,25 +8,52 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>
-/// A trace folder's Linux kernel session, read: the perf records, and once the EventPipe pass has mapped the managed
-/// code (<see cref="Named"/>), the namer of their frames.
+/// A trace folder's Linux kernel session, being read: its perf records come in chunks (<see cref="KernelChunks"/>),
+/// read ahead beside the EventPipe pass and charged after it; once the pass has mapped the managed code
+/// (<see cref="Named"/>), the namer of their frames (<see cref="NamerOf"/>). Disposing it stops the reader.
 /// </summary>
-internal sealed record KernelSession
+internal sealed record KernelSession : IDisposable
 {
     public required string File { get; init; }
-    public required KernelTrace Trace { get; init; }
+    public required KernelChunks Chunks { get; init; }
+    /// <summary>Whether the session holds CPU samples (the chunks up to the first one were read to know).</summary>
+    public required bool HasSamples { get; init; }
     /// <summary>Where managed code lives, from the EventPipe pass; empty until <see cref="Named"/>.</summary>
     public ManagedCodeMap Code { get; private init; } = ManagedCodeMap.Empty;
-    public KernelFrameNamer Namer { get; private init; } = null!;
     public required double PeriodMs { get; init; }
     public bool PeriodKnown { get; init; }
-    public int BadLines { get; init; }
     /// <summary>The --symbols debug files the frames were named with; null when the stored perf text was read.</summary>
     public NativeSymbols? Symbols { get; init; }
-    public bool HasSamples => Trace.Samples.Count > 0;
+    /// <summary>What reading every chunk found (<see cref="KernelRead"/>); null until the chunks have been taken.</summary>
+    public KernelRead? Read { get; set; }
 
-    /// <summary>The session with its managed frames named from the pass's code map.</summary>
-    public KernelSession Named(ManagedCodeMap code) => this with { Code = code, Namer = new KernelFrameNamer(Trace, code) };
+    /// <summary>The session with the pass's code map, which names its managed frames.</summary>
+    public KernelSession Named(ManagedCodeMap code) => this with { Code = code };
+
+    /// <summary>Module names, one string each for every chunk's namer.</summary>
+    private readonly Dictionary<string, string> _modules = new(StringComparer.Ordinal);
+
+    /// <summary>The namer of one chunk's frames (read by the pass's code map).</summary>
+    public KernelFrameNamer NamerOf(KernelTrace chunk) => new(chunk, Code, _modules);
+
+    public void Dispose() => Chunks.Dispose();
+}
+
+/// <summary>What the kernel session's chunks came to, counted as they were taken (nothing per record is kept).</summary>
+internal sealed record KernelRead
+{
+    public int Samples { get; init; }
+    public int ContextSwitches { get; init; }
+    public int Wakings { get; init; }
+    public bool HasSwitchIns { get; init; }
+    public long LostEvents { get; init; }
+    public int BadLines { get; init; }
+    public string? Failure { get; init; }
+    /// <summary>Samples whose leaf has no name, by the module perf gave.</summary>
+    public required IReadOnlyDictionary<string, int> UnnamedLeavesByModule { get; init; }
+    public required IReadOnlyDictionary<int, string> ThreadNames { get; init; }
+    /// <summary>The marker's waits from context switches (<see cref="KernelMarkerWindows"/>), assigned to runs later.</summary>
+    public required IReadOnlyList<MarkerWait> MarkerWaits { get; init; }
 }
 
 /// <summary>
@@ -50,15 +77,20 @@ internal static class KernelSessionAnalysis
         if (input.KernelScriptPath is not { } script) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
-        KernelTrace kernel;
-        int badLines;
-        try { kernel = PerfScriptReader.Read(script, period, out badLines); }
+        Stream text;
+        try { text = Open(script); }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
             return null;
         }
-        return Session(warnings, script, kernel, period, periodKnown, badLines, symbols: null);
+        return Session(warnings, script, KernelChunks.Reading(text, period, options.KernelRecordsPerChunk), period, periodKnown, symbols: null);
+    }
+
+    private static Stream Open(string path)
+    {
+        var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
+        return path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase) ? new System.IO.Compression.GZipStream(file, System.IO.Compression.CompressionMode.Decompress) : file;
     }
 
     /// <summary>The kernel session named again by perf with the --symbols debug files; the stored text if perf fails.</summary>
@@ -79,71 +111,69 @@ internal static class KernelSessionAnalysis
             warnings.Add($"perf script with --symbols failed ({ex.Message}): native frames keep the names perf gave at recording time");
             return Load(input, new AnalyzerOptions(), warnings, progress);
         }
-        return Session(warnings, symbols.DataPath, kernel, period, periodKnown, badLines, symbols);
+        return Session(warnings, symbols.DataPath, KernelChunks.Whole(kernel, badLines), period, periodKnown, symbols);
     }
 
-    private static KernelSession? Session(List<string> warnings, string file, KernelTrace kernel, double period, bool periodKnown, int badLines, NativeSymbols? symbols)
+    private static KernelSession? Session(List<string> warnings, string file, KernelChunks chunks, double period, bool periodKnown, NativeSymbols? symbols)
     {
-        if (kernel.Samples.Count == 0 && kernel.SwitchOuts.Count == 0)
+        var (samples, anything) = chunks.Peek();
+        if (!anything)
         {
+            chunks.Dispose();
             warnings.Add($"{file}: the kernel session holds no samples or context switches; CPU columns are EventPipe's");
             return null;
         }
         return new KernelSession
         {
-            File = file, Trace = kernel,
-            PeriodMs = period, PeriodKnown = periodKnown, BadLines = badLines, Symbols = symbols,
+            File = file, Chunks = chunks, HasSamples = samples,
+            PeriodMs = period, PeriodKnown = periodKnown, Symbols = symbols,
         };
     }
 
-    public static void Apply(KernelSession session, AnalysisDraft analysis, PassTimeline timeline)
+    /// <summary>
+    /// What only the kernel sees, once its chunks have been read (<see cref="KernelSession.Read"/>): the marker's
+    /// windows from context switches and the session's summary (the samples were charged, and the off-CPU reasons
+    /// found, as each chunk was read).
+    /// </summary>
+    public static void Apply(KernelSession session, AnalysisDraft analysis)
     {
-        var kernel = session.Trace;
+        var read = session.Read ?? throw new InvalidOperationException("the kernel session's chunks were not read");
         var summary = new KernelSessionSummary
         {
             File = Path.GetFileName(session.File),
             SamplePeriodMs = session.PeriodMs,
-            Samples = kernel.Samples.Count,
-            ContextSwitches = kernel.SwitchOuts.Count,
-            Wakings = kernel.Wakings.Count,
-            LostEvents = kernel.LostEvents,
-            UnreadableLines = session.BadLines,
+            Samples = read.Samples,
+            ContextSwitches = read.ContextSwitches,
+            Wakings = read.Wakings,
+            LostEvents = read.LostEvents,
+            UnreadableLines = read.BadLines,
             ManagedMethodsMapped = session.Code.Count,
         };
-        if (session.HasSamples)
+        if (read.Samples > 0)
         {
-            var unnamed = kernel.Samples.Where(s => s.StackId >= 0 && LeafUnnamed(session, s.StackId)).Select(s => session.Namer.Name(kernel.Stacks.Leaf(s.StackId)).Frame.Module).ToList();
+            var unnamed = read.UnnamedLeavesByModule.Values.Sum();
             summary = summary with
             {
-                ProcessSamples = kernel.Samples.Count,
-                UnnamedLeafShare = (double)unnamed.Count / kernel.Samples.Count,
-                UnnamedLeafShareByModule = unnamed.GroupBy(m => m, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
-                    .ToDictionary(g => g.Key, g => (double)g.Count() / kernel.Samples.Count, StringComparer.Ordinal),
+                ProcessSamples = read.Samples,
+                UnnamedLeafShare = (double)unnamed / read.Samples,
+                UnnamedLeafShareByModule = read.UnnamedLeavesByModule.OrderByDescending(m => m.Value).ThenBy(m => m.Key, StringComparer.Ordinal)
+                    .ToDictionary(m => m.Key, m => (double)m.Value / read.Samples, StringComparer.Ordinal),
             };
         }
         summary = summary with { SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null };
-        summary = KernelMarkerWindows.Apply(analysis, kernel, timeline, summary);
+        summary = KernelMarkerWindows.Assign(analysis, read.MarkerWaits, summary);
         analysis.Trace = analysis.Trace with { Kernel = summary };
         if (!session.PeriodKnown) analysis.WarningList.Add($"the manifest does not give the kernel session's sample period: {FallbackPeriodMs} ms assumed");
-        if (kernel.LostEvents > 0) analysis.WarningList.Add($"the kernel session lost {kernel.LostEvents:N0} records (perf buffer full): CPU figures may be low");
-        if (session.BadLines > 0) analysis.WarningList.Add($"{session.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
+        if (read.LostEvents > 0) analysis.WarningList.Add($"the kernel session lost {read.LostEvents:N0} records (perf buffer full): CPU figures may be low");
+        if (read.BadLines > 0) analysis.WarningList.Add($"{read.BadLines:N0} lines of {Path.GetFileName(session.File)} were not readable (cut short?): figures cover the readable part");
+        if (read.Failure is { } failure) analysis.WarningList.Add($"{Path.GetFileName(session.File)} could not be read to its end ({failure}): figures cover the part read");
         if (session.Code.Count == 0) analysis.WarningList.Add("no method load or rundown events in the EventPipe trace: managed frames in kernel samples are unnamed");
     }
 
-    /// <summary>
-    /// Why each run's worker was off the CPU (<see cref="OffCpuClassifier"/>). It needs the runs' windows and the pass's
-    /// time line only, so the pass runs it beside the CPU charge; it writes nothing but the runs' off-CPU tables.
-    /// </summary>
-    public static void ClassifyOffCpu(KernelSession session, IReadOnlyList<RunDraft> runs, PassTimeline timeline) =>
-        OffCpuClassifier.Classify(runs, session.Trace, timeline);
-
     /// <summary>What the trace says its CPU figures are, when the kernel session supplied them.</summary>
-    public static string SamplingSource(KernelSession session) => session.Trace.HasSwitchIns
+    public static string SamplingSource(KernelSession session) => session.Read?.HasSwitchIns == true
         ? $"kernel session (perf): on-CPU time of the worker from its context switches, split by stack tags of CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)"
         : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)";
-
-    private static bool LeafUnnamed(KernelSession session, int stack) =>
-        stack >= 0 && session.Namer.Name(session.Trace.Stacks.Leaf(stack)).Frame.Method == StackFrame.Unresolved;
 
     /// <summary>The manifest's one field the analysis needs, without the serializer's set-up (ManifestKernelPeriod says why).</summary>
     private static double PeriodFromManifest(string? manifest, out bool known)

@@ -35,11 +35,12 @@ internal sealed class KernelTrace
     /// </summary>
     public ChunkedList<(long TimeNs, int ThreadId)> SwitchOutRecords { get; } = [];
     public ChunkedList<KernelWaking> Wakings { get; } = [];
+    /// <summary>The frames of this trace, or of this chunk of one read in chunks (frame ids are the chunk's own).</summary>
     public List<RawFrame> Frames { get; } = [];
     /// <summary>Every stack, interned from the root; an event's StackId is its leaf node.</summary>
     public StackTree<int> Stacks { get; } = new();
     /// <summary>Thread names perf saw (comm), last one wins.</summary>
-    public Dictionary<int, string> ThreadNames { get; } = [];
+    public Dictionary<int, string> ThreadNames { get; init; } = [];
     public long LostEvents { get; set; }
     public int ProcessId { get; set; }
     /// <summary>The period of the CPU samples, from the manifest (each sample stands for that much CPU time).</summary>

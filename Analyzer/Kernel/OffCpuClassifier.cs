@@ -10,11 +10,13 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// wait until the wake-up and ready (woken, no CPU yet) after it, or uninterruptible sleep (I/O, page-in).
 /// </summary>
 /// <remarks>
-/// Speed: each thread's stretches are found once, by a merge walk of its switch-outs with its switch-ins and
-/// wake-ups (all in time order); a run then visits only the stretches that reach into its window, and a stretch
-/// only the pauses and lock waits that can overlap it (<see cref="IntervalOverlaps"/>).
+/// Streaming: the records come chunk by chunk in time order (<see cref="PerfScriptReader.ReadChunks"/>), and only the
+/// runs' workers' are looked at. A worker's switch-out opens a stretch; the first OUT record and wake-up after it
+/// are noted as they come; the first switch-in after it closes it, and it is split into the runs it reaches into
+/// (a worker's runs, in time order, found from a cursor), then dropped. A stretch visits only the pauses and lock
+/// waits that can overlap it (<see cref="IntervalOverlaps"/>). Nothing is kept per record but the open stretches.
 /// </remarks>
-internal static class OffCpuClassifier
+internal sealed class OffCpuClassifier
 {
     public const string Gc = "GC (runtime suspended)";
     public const string Suspension = "runtime suspension, not GC (EventPipe sampler, tiering)";
@@ -24,61 +26,132 @@ internal static class OffCpuClassifier
     public const string Uninterruptible = "uninterruptible (I/O, page-in)";
     public const string Waiting = "waiting (other)";
 
-    /// <summary>One switch-out of a thread: when, in which state, and the first switch-in and wake-up after it (∞ when none).</summary>
-    private readonly record struct Stretch(double OutMs, char State, double InMs, double WokenMs);
+    /// <summary>A stretch open since a switch-out: when, in which state, and the first OUT record and wake-up after it (∞ until seen).</summary>
+    private sealed class Open(double outMs, char state)
+    {
+        public double OutMs { get; } = outMs;
+        public char State { get; } = state;
+        public double RecordMs { get; set; } = double.PositiveInfinity;
+        public double WokenMs { get; set; } = double.PositiveInfinity;
+    }
 
+    /// <summary>One worker: its runs in time order, the first that can still be reached, its open stretches.</summary>
+    private sealed class Worker(List<RunDraft> runs, IntervalOverlaps locks)
+    {
+        public List<RunDraft> Runs { get; } = runs;
+        public IntervalOverlaps Locks { get; } = locks;
+        public int FirstRun { get; set; }
+        public List<Open> Stretches { get; } = [];
+    }
+
+    private enum Kind { Out, Record, Wake, In }
+
+    private readonly KernelClock _clock;
+    private readonly Dictionary<int, Worker> _workers;
+    private readonly IntervalOverlaps _pauses;
+    private readonly IntervalOverlaps _suspensions;
+    private readonly List<(double Ms, Kind Kind, int Thread, char State)> _records = [];
+    private bool _sawSwitchIns;
+
+    public OffCpuClassifier(IReadOnlyList<RunDraft> runs, PassTimeline timeline)
+    {
+        _clock = timeline.Clock;
+        _pauses = new IntervalOverlaps(timeline.GcPauses);
+        _suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
+        var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
+        // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
+        _workers = runs.Where(r => r.WorkerThreadId != 0).GroupBy(r => r.WorkerThreadId).ToDictionary(g => g.Key,
+            g => new Worker([.. g.OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
+    }
+
+    /// <summary>A trace read whole: every run's off-CPU table.</summary>
     public static void Classify(IReadOnlyList<RunDraft> runs, KernelTrace kernel, PassTimeline timeline)
     {
-        if (!kernel.HasSwitchIns) return;
-        var clock = timeline.Clock;
-        // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
-        var workers = runs.Select(r => r.WorkerThreadId).Where(t => t != 0).ToHashSet();
-        var ins = TimesByWorker(kernel.SwitchIns, s => s.ThreadId, s => s.TimeNs);
-        var wakes = TimesByWorker(kernel.Wakings, w => w.ThreadId, w => w.TimeNs);
-        var outRecords = TimesByWorker(kernel.SwitchOutRecords, s => s.ThreadId, s => s.TimeNs);
-        var stretches = kernel.SwitchOuts.Where(s => workers.Contains(s.ThreadId)).GroupBy(s => s.ThreadId).ToDictionary(g => g.Key, g =>
-        {
-            var outs = g.Select(s => (Ms: clock.ToRelativeMs(s.TimeNs), s.State)).ToArray();
-            var outMs = outs.Select(o => o.Ms).ToArray();
-            var inMs = FirstAfterEach(ins.GetValueOrDefault(g.Key) ?? [], outMs);
-            var wokenMs = FirstAfterEach(wakes.GetValueOrDefault(g.Key) ?? [], outMs);
-            // The stretch starts where the on-CPU time ends (SwitchCpuTime): at perf's OUT record just after the
-            // tracepoint, when it has one before the next switch-in, so on- and off-CPU time add up to the window.
-            var recordMs = FirstAfterEach(outRecords.GetValueOrDefault(g.Key) ?? [], outMs);
-            var inOrder = outMs.Zip(outMs.Skip(1)).All(p => p.First <= p.Second);
-            return (Items: outs.Select((o, i) => new Stretch(recordMs[i] < inMs[i] ? recordMs[i] : o.Ms, o.State, inMs[i], wokenMs[i])).ToArray(), InOrder: inOrder);
-        });
-        var pauses = new IntervalOverlaps(timeline.GcPauses);
+        var classifier = new OffCpuClassifier(runs, timeline);
+        classifier.Add(kernel);
+        classifier.Finish();
+    }
 
-        // A worker's records of one kind, on the trace's clock, in their (time) order.
-        Dictionary<int, double[]> TimesByWorker<T>(IEnumerable<T> records, Func<T, int> thread, Func<T, long> timeNs) =>
-            records.Where(r => workers.Contains(thread(r))).GroupBy(thread).ToDictionary(g => g.Key, g => g.Select(r => clock.ToRelativeMs(timeNs(r))).ToArray());
-        var suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
-        var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
-        var noLocks = new IntervalOverlaps([]);
-        foreach (var run in runs)
+    /// <summary>The next chunk's switches, OUT records and wake-ups of the workers.</summary>
+    public void Add(KernelTrace chunk)
+    {
+        if (chunk.SwitchIns.Count > 0) _sawSwitchIns = true;
+        _records.Clear();
+        foreach (var s in chunk.SwitchOuts) Note(s.TimeNs, Kind.Out, s.ThreadId, s.State);
+        foreach (var (ns, thread) in chunk.SwitchOutRecords) Note(ns, Kind.Record, thread, ' ');
+        foreach (var w in chunk.Wakings) Note(w.TimeNs, Kind.Wake, w.ThreadId, ' ');
+        foreach (var (ns, thread) in chunk.SwitchIns) Note(ns, Kind.In, thread, ' ');
+        // In time order; at one time the order of kinds does not matter: only what comes strictly after a switch-out counts.
+        _records.Sort(static (a, b) => a.Ms.CompareTo(b.Ms));
+        foreach (var (ms, kind, thread, state) in _records) Step(_workers[thread], ms, kind, state);
+
+        void Note(long ns, Kind kind, int thread, char state)
         {
-            if (run.WorkerThreadId == 0 || !stretches.TryGetValue(run.WorkerThreadId, out var found)) continue;
-            var (thread, inOrder) = found;
-            var threadLocks = locks.GetValueOrDefault(run.WorkerThreadId) ?? noLocks;
-            // Stretches are in time order and so are their switch-ins: those before the first ending after the run's
-            // start, and those from the first starting at or after its end, have nothing inside the window. (Out of
-            // order, as only a damaged file could be, every stretch is looked at.)
-            for (var i = inOrder ? FirstInAfter(thread, run.StartMs) : 0; i < thread.Length && (!inOrder || thread[i].OutMs < run.EndMs); i++)
-            {
-                var (outMs, state, nextIn, nextWake) = thread[i];
-                var inMs = double.IsPositiveInfinity(nextIn) ? run.EndMs : nextIn;
-                var from = Math.Max(outMs, run.StartMs);
-                var to = Math.Min(inMs, run.EndMs);
-                if (to <= from) continue;
-                if (state is 'R') { Add(run, Preempted, to - from); continue; }
-                // Woken inside the stretch: from then on it only waited for a CPU.
-                var woken = nextWake < inMs ? Math.Clamp(nextWake, from, to) : to;
-                if (to > woken) Add(run, Ready, to - woken);
-                SplitWait(run, from, woken, state, pauses, suspensions, threadLocks);
-            }
+            if (_workers.ContainsKey(thread)) _records.Add((_clock.ToRelativeMs(ns), kind, thread, state));
         }
     }
+
+    /// <summary>The text is read: stretches never switched back in reach to the end of their runs.</summary>
+    public void Finish()
+    {
+        foreach (var worker in _workers.Values)
+        {
+            // A recording without switch-ins has no stretches (it cannot say when any ended).
+            if (_sawSwitchIns) foreach (var open in worker.Stretches) Close(worker, open, double.PositiveInfinity);
+            worker.Stretches.Clear();
+        }
+    }
+
+    private void Step(Worker worker, double ms, Kind kind, char state)
+    {
+        switch (kind)
+        {
+            case Kind.Out: worker.Stretches.Add(new Open(ms, state)); break;
+            case Kind.Record:
+                foreach (var open in worker.Stretches) if (open.OutMs < ms && double.IsPositiveInfinity(open.RecordMs)) open.RecordMs = ms;
+                break;
+            case Kind.Wake:
+                foreach (var open in worker.Stretches) if (open.OutMs < ms && double.IsPositiveInfinity(open.WokenMs)) open.WokenMs = ms;
+                break;
+            case Kind.In:
+                var closed = 0;
+                foreach (var open in worker.Stretches)
+                {
+                    if (open.OutMs >= ms) break;
+                    Close(worker, open, ms);
+                    closed++;
+                }
+                worker.Stretches.RemoveRange(0, closed);
+                break;
+        }
+    }
+
+    /// <summary>A stretch from its switch-out to the switch-in at <paramref name="nextIn"/> (∞: none), split into the runs it reaches into.</summary>
+    private void Close(Worker worker, Open open, double nextIn)
+    {
+        // The stretch starts where the on-CPU time ends (SwitchCpuTime): at perf's OUT record just after the
+        // tracepoint, when it has one before the next switch-in, so on- and off-CPU time add up to the window.
+        var outMs = open.RecordMs < nextIn ? open.RecordMs : open.OutMs;
+        var runs = worker.Runs;
+        // Runs are in time order and stretches close in time order: runs over before this stretch starts are over for the rest.
+        while (worker.FirstRun < runs.Count && runs[worker.FirstRun].EndMs <= outMs && !OverlapsLater(runs, worker.FirstRun)) worker.FirstRun++;
+        for (var r = worker.FirstRun; r < runs.Count && runs[r].StartMs < nextIn; r++)
+        {
+            var run = runs[r];
+            var inMs = double.IsPositiveInfinity(nextIn) ? run.EndMs : nextIn;
+            var from = Math.Max(outMs, run.StartMs);
+            var to = Math.Min(inMs, run.EndMs);
+            if (to <= from) continue;
+            if (open.State is 'R') { Add(run, Preempted, to - from); continue; }
+            // Woken inside the stretch: from then on it only waited for a CPU.
+            var woken = open.WokenMs < inMs ? Math.Clamp(open.WokenMs, from, to) : to;
+            if (to > woken) Add(run, Ready, to - woken);
+            SplitWait(run, from, woken, open.State, _pauses, _suspensions, worker.Locks);
+        }
+    }
+
+    /// <summary>Whether a later run of the worker started before this one ended (runs of one worker do not overlap, but a damaged trace's might): then the cursor stays.</summary>
+    private static bool OverlapsLater(List<RunDraft> runs, int r) => r + 1 < runs.Count && runs[r + 1].StartMs < runs[r].EndMs;
 
     private static void SplitWait(RunDraft run, double from, double to, char state, IntervalOverlaps pauses, IntervalOverlaps suspensions, IntervalOverlaps locks)
     {
@@ -94,35 +167,6 @@ internal static class OffCpuClassifier
             rest -= taken;
         }
         if (rest > 0) Add(run, state == 'D' ? Uninterruptible : Waiting, rest);
-    }
-
-    /// <summary>
-    /// For each query, the first value after it (∞ when none): one merge walk when the queries are in time order,
-    /// as a thread's switch-outs are; a binary search per query otherwise.
-    /// </summary>
-    private static double[] FirstAfterEach(double[] sorted, double[] queries)
-    {
-        var result = new double[queries.Length];
-        var j = 0;
-        for (var i = 0; i < queries.Length; i++)
-        {
-            if (i > 0 && queries[i] < queries[i - 1]) j = 0; // out of order: walk again from the start
-            while (j < sorted.Length && sorted[j] <= queries[i]) j++;
-            result[i] = j < sorted.Length ? sorted[j] : double.PositiveInfinity;
-        }
-        return result;
-    }
-
-    /// <summary>The first stretch whose switch-in comes after <paramref name="ms"/> (switch-ins are in time order).</summary>
-    private static int FirstInAfter(Stretch[] thread, double ms)
-    {
-        int lo = 0, hi = thread.Length;
-        while (lo < hi)
-        {
-            var mid = (lo + hi) >>> 1;
-            if (thread[mid].InMs > ms) hi = mid; else lo = mid + 1;
-        }
-        return lo;
     }
 
     private static void Add(RunDraft run, string reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;

@@ -41,7 +41,23 @@ internal static partial class PerfScriptReader
     /// <param name="switchStacks">Also keep the stacks of context switches and wake-ups (see the other overload).</param>
     public static KernelTrace Read(Stream utf8, double samplePeriodMs, out int badLines, bool switchStacks = false)
     {
-        var state = new ParseState(new KernelTrace { SamplePeriodMs = samplePeriodMs }, switchStacks);
+        KernelTrace? whole = null;
+        badLines = ReadChunks(utf8, samplePeriodMs, int.MaxValue, chunk => whole = chunk, switchStacks);
+        return whole!;
+    }
+
+    /// <summary>
+    /// The text in chunks of about <paramref name="recordsPerChunk"/> records each (samples, switches, wake-ups), in
+    /// file order, each handed to <paramref name="chunk"/> once complete and then left alone by the reader: a chunk
+    /// has its own frames and stack tree (ids are the chunk's), so a consumer on another thread can read one while
+    /// the next is parsed, and nothing the reader keeps grows with the addresses sampled. The last chunk
+    /// holds the session's totals (lost records, process id); every chunk shares the one thread-name table, which the
+    /// reader writes until it returns.
+    /// </summary>
+    /// <returns>The lines that did not parse.</returns>
+    public static int ReadChunks(Stream utf8, double samplePeriodMs, int recordsPerChunk, Action<KernelTrace> chunk, bool switchStacks = false)
+    {
+        var state = new ParseState(samplePeriodMs, switchStacks, recordsPerChunk, chunk);
         var lines = new Utf8LineReader(utf8);
         try
         {
@@ -50,8 +66,8 @@ internal static partial class PerfScriptReader
         catch (InvalidDataException) { state.BadLines++; } // gzip cut short: keep what was read
         catch (EndOfStreamException) { state.BadLines++; }
         state.EndEvent();
-        badLines = state.BadLines;
-        return state.Trace;
+        state.HandOver(last: true);
+        return state.BadLines;
     }
 
     [GeneratedRegex(@"\[0x(?<start>[0-9a-f]+)\(0x(?<len>[0-9a-f]+)\) @ (?:0x)?(?<off>[0-9a-f]+)[^\]]*\]: (?<prot>\S+) (?<file>.*)$", RegexOptions.CultureInvariant)]
@@ -65,8 +81,12 @@ internal static partial class PerfScriptReader
 
     private sealed class ParseState
     {
-        public KernelTrace Trace { get; }
+        /// <summary>The chunk being filled.</summary>
+        public KernelTrace Trace { get; private set; }
         public int BadLines;
+        private readonly int _recordsPerChunk;
+        private readonly Action<KernelTrace> _handOver;
+        private int _records;
         private readonly ExecutableMaps _maps = new();
         private readonly Dictionary<(ulong, string), int> _frameIds = [];
         private readonly Dictionary<byte[], string> _strings = new(ByteArrayComparer.Whole);
@@ -98,9 +118,11 @@ internal static partial class PerfScriptReader
         private char _state;
         private int _other;
 
-        public ParseState(KernelTrace trace, bool switchStacks)
+        public ParseState(double samplePeriodMs, bool switchStacks, int recordsPerChunk, Action<KernelTrace> handOver)
         {
-            Trace = trace;
+            Trace = new KernelTrace { SamplePeriodMs = samplePeriodMs };
+            _recordsPerChunk = recordsPerChunk;
+            _handOver = handOver;
             _switchStacks = switchStacks;
             _stringsBySpan = _strings.GetAlternateLookup<ReadOnlySpan<byte>>();
             _frameByLineSpan = _frameByLine.GetAlternateLookup<ReadOnlySpan<byte>>();
@@ -179,8 +201,8 @@ internal static partial class PerfScriptReader
                 _maps.Add(file, Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
                 MappingGeneration(file).Value++;
             }
-            else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8)) Trace.SwitchIns.Add((time, tid));
-            else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8)) Trace.SwitchOutRecords.Add((time, tid));
+            else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8)) { Trace.SwitchIns.Add((time, tid)); Counted(); }
+            else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8)) { Trace.SwitchOutRecords.Add((time, tid)); Counted(); }
             else if (rest.StartsWith("PERF_RECORD_LOST"u8))
             {
                 var n = Encoding.UTF8.GetString(rest).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();
@@ -200,6 +222,35 @@ internal static partial class PerfScriptReader
             }
             _pending = Pending.None;
             _frames.Clear();
+            Counted();
+        }
+
+        /// <summary>One more record in the chunk; a full chunk is handed over (between events, never inside one).</summary>
+        private void Counted()
+        {
+            if (++_records >= _recordsPerChunk) HandOver(last: false);
+        }
+
+        /// <summary>Hands the chunk over and starts the next: new stacks, frames numbered on, the same thread names.</summary>
+        public void HandOver(bool last)
+        {
+            var done = Trace;
+            _records = 0;
+            if (!last)
+            {
+                Trace = new KernelTrace
+                {
+                    SamplePeriodMs = done.SamplePeriodMs, ThreadNames = done.ThreadNames,
+                    ProcessId = done.ProcessId, LostEvents = done.LostEvents,
+                };
+                // Frame ids are the chunk's own, so the tables of frames and lines start again: they grow with the
+                // distinct addresses sampled (each leaf's instruction), which a longer trace keeps finding. Names
+                // (strings) and the mappings are the text's and stay.
+                _frameIds.Clear();
+                _frameByLine.Clear();
+                Array.Clear(_recent);
+            }
+            _handOver(done);
         }
 
         private void Frame(ReadOnlySpan<byte> line)

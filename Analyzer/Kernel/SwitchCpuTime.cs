@@ -32,153 +32,228 @@ internal sealed class SwitchCpuTime
 
     private readonly KernelTrace _kernel;
     private readonly KernelClock _clock;
-    /// <summary>Per thread: its first switch (when, and whether a switch-in) and the time of its last.</summary>
-    private readonly Dictionary<int, (double FirstMs, bool FirstIn, double LastMs)> _threads = [];
-    /// <summary>The switches put in order, only when the records were not (null: walk the records as they are).</summary>
-    private readonly List<Switch>? _sorted;
 
+    /// <summary>The switches of a trace read whole, asked any windows afterwards.</summary>
     public SwitchCpuTime(KernelTrace kernel, KernelClock clock)
     {
         _kernel = kernel;
         _clock = clock;
-        if (!InOrder(Ins()) || !InOrder(Outs())) _sorted = Sorted();
-        foreach (var s in Switches()) Note(s);
-
-        void Note(Switch s)
-        {
-            // Switches come in time order with ties as the records came, so the first seen is the first.
-            if (_threads.TryGetValue(s.ThreadId, out var t)) _threads[s.ThreadId] = t with { LastMs = Math.Max(t.LastMs, s.Ms) };
-            else _threads[s.ThreadId] = (s.Ms, s.In, s.Ms);
-        }
     }
 
-    public bool Knows(int threadId) => _threads.ContainsKey(threadId);
+    public bool Knows(int threadId) => Threads().Knows(threadId);
 
     /// <summary>Milliseconds the thread was on a CPU between from and to.</summary>
     public double OnCpuMs(int threadId, double fromMs, double toMs) => OnCpuMs([new Window(threadId, fromMs, toMs)])[0];
 
-    /// <summary>
-    /// Each window's on-CPU milliseconds, in one walk over the switches. Per window the same arithmetic as walking its
-    /// thread's switches alone: the state at its start is that of the thread's last switch at or before it (before its
-    /// first switch, running if that one is a switch-out), then each stretch inside it is added in turn.
-    /// </summary>
+    /// <summary>Each window's on-CPU milliseconds, in one walk over the switches (<see cref="Walk"/>).</summary>
     public double[] OnCpuMs(IReadOnlyList<Window> windows)
     {
-        var totals = new double[windows.Count];
-        var starts = new PriorityQueue<int, double>();
-        for (var w = 0; w < windows.Count; w++)
-            if (windows[w].ToMs > windows[w].FromMs && Knows(windows[w].ThreadId)) starts.Enqueue(w, windows[w].FromMs);
-        var ends = new PriorityQueue<int, double>();
-        var open = new Dictionary<int, List<int>>(); // per thread, the windows open now
-        var state = new (bool Running, double Since)[windows.Count];
-        var lastIn = new Dictionary<int, bool>(); // per thread, whether its last switch so far was a switch-in
-        foreach (var s in Switches())
-        {
-            Advance(s.Ms);
-            if (open.TryGetValue(s.ThreadId, out var here))
-                foreach (var w in here)
-                {
-                    ref var st = ref state[w];
-                    if (st.Running && !s.In) totals[w] += s.Ms - st.Since;
-                    if (!st.Running && s.In) st.Since = s.Ms;
-                    st.Running = s.In;
-                }
-            lastIn[s.ThreadId] = s.In;
-        }
-        Advance(double.PositiveInfinity);
-        return totals;
-
-        // Opens the windows that start before a switch at this time, then closes those that end at or before it.
-        void Advance(double ms)
-        {
-            while (starts.TryPeek(out var w, out var from) && from < ms)
-            {
-                starts.Dequeue();
-                var thread = windows[w].ThreadId;
-                state[w] = (lastIn.TryGetValue(thread, out var isIn) ? isIn : !_threads[thread].FirstIn, from);
-                if (!open.TryGetValue(thread, out var list)) open[thread] = list = [];
-                list.Add(w);
-                ends.Enqueue(w, windows[w].ToMs);
-            }
-            while (ends.TryPeek(out var w, out var to) && to <= ms)
-            {
-                ends.Dequeue();
-                if (state[w].Running) totals[w] += to - state[w].Since;
-                open[windows[w].ThreadId].Remove(w);
-            }
-        }
+        var walk = new Walk(_clock, windows);
+        walk.Add(_kernel);
+        return walk.Finish();
     }
 
-    /// <summary>
-    /// A thread's whole trace as a window, on its precise figure: a thread whose first record is a switch-out was
-    /// running before it, from a period before its first sample; one still running at its last record, until its
-    /// last sample. Null for a thread without switches.
-    /// </summary>
-    public Window? WholeThread(int threadId, double firstSampleMs, double lastSampleMs, double periodMs) =>
-        _threads.TryGetValue(threadId, out var t)
-            ? new Window(threadId, Math.Min(t.FirstMs, firstSampleMs - periodMs), Math.Max(t.LastMs, lastSampleMs))
-            : null;
-
-    /// <summary>A thread's CPU over the whole trace (<see cref="WholeThread"/>); null for a thread without switches.</summary>
+    /// <summary>A thread's CPU over the whole trace (<see cref="Walk.WholeThreadMs"/>); null for a thread without switches.</summary>
     public double? ThreadOnCpuMs(int threadId, double firstSampleMs, double lastSampleMs, double periodMs) =>
-        WholeThread(threadId, firstSampleMs, lastSampleMs, periodMs) is { } w ? OnCpuMs([w])[0] : null;
+        Threads().WholeThreadMs(threadId, firstSampleMs, lastSampleMs, periodMs);
 
-    /// <summary>
-    /// Every switch-in and switch-out (perf's OUT records, or the tracepoints without them) in time order, at equal
-    /// times a switch-in first and each kind in its record order: a merge of the two lists, which perf writes in
-    /// time order (put in order first, <see cref="_sorted"/>, when they are not).
-    /// </summary>
-    private IEnumerable<Switch> Switches() => _sorted ?? Merge(Ins(), Outs());
-
-    private IEnumerable<(long TimeNs, int ThreadId)> Ins() => _kernel.SwitchIns;
-
-    private IEnumerable<(long TimeNs, int ThreadId)> Outs() =>
-        _kernel.SwitchOutRecords.Count > 0 ? _kernel.SwitchOutRecords : _kernel.SwitchOuts.Select(s => (s.TimeNs, s.ThreadId));
-
-    /// <summary>All switches sorted by time, then by kind (switch-ins first) and record order: a damaged file's.</summary>
-    private List<Switch> Sorted()
+    private Walk Threads()
     {
-        var all = new List<Switch>();
-        var order = 0;
-        foreach (var (ns, thread) in Ins()) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, true, order++));
-        foreach (var (ns, thread) in Outs()) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, false, order++));
-        all.Sort(static (a, b) => a.Ms != b.Ms ? a.Ms.CompareTo(b.Ms) : a.Order.CompareTo(b.Order));
-        return all;
+        var walk = new Walk(_clock, []);
+        walk.Add(_kernel);
+        walk.Finish();
+        return walk;
     }
 
-    private IEnumerable<Switch> Merge(IEnumerable<(long TimeNs, int ThreadId)> ins, IEnumerable<(long TimeNs, int ThreadId)> outs)
+    /// <summary>
+    /// The windows asked up front (the runs', known once the EventPipe pass is over), answered as the switches come,
+    /// chunk by chunk in time order (<see cref="PerfScriptReader.ReadChunks"/>): per window the same arithmetic as
+    /// walking its thread's switches alone. The state at a window's start is that of its thread's last switch before
+    /// it (before its first switch, running if that one is a switch-out: decided when it comes), then each stretch
+    /// inside it is added in turn. Each thread's whole trace is kept as a few sums (<see cref="WholeThreadMs"/>),
+    /// since its window is known only once its last sample is. Nothing is kept per switch.
+    /// </summary>
+    internal sealed class Walk
     {
-        using var i = ins.GetEnumerator();
-        using var o = outs.GetEnumerator();
-        var hasIn = i.MoveNext();
-        var hasOut = o.MoveNext();
-        while (hasIn || hasOut)
+        private readonly KernelClock _clock;
+        private readonly IReadOnlyList<Window> _windows;
+        private readonly double[] _totals;
+        private readonly PriorityQueue<int, double> _starts = new();
+        private readonly PriorityQueue<int, double> _ends = new();
+        private readonly Dictionary<int, List<int>> _open = []; // per thread, the windows open now
+        private readonly (bool? Running, double Since)[] _state; // Running null: the thread has had no switch yet
+        /// <summary>Per thread: windows that ended before its first switch, which says whether it ran through them.</summary>
+        private readonly Dictionary<int, List<int>> _beforeFirst = [];
+        private readonly Dictionary<int, ThreadSums> _threads = [];
+        private bool? _outRecords;
+        private double _lastMs = double.NegativeInfinity;
+
+        /// <summary>One thread's switches so far: the first, the last, and the stretches on the CPU after the first.</summary>
+        private sealed class ThreadSums
         {
-            var inMs = hasIn ? _clock.ToRelativeMs(i.Current.TimeNs) : double.PositiveInfinity;
-            var outMs = hasOut ? _clock.ToRelativeMs(o.Current.TimeNs) : double.PositiveInfinity;
-            if (hasIn && inMs <= outMs)
+            public double FirstMs;
+            public bool FirstIn;
+            public double LastMs;
+            public bool Running;
+            public double Since;
+            public double Sum;
+        }
+
+        public Walk(KernelClock clock, IReadOnlyList<Window> windows)
+        {
+            _clock = clock;
+            _windows = windows;
+            _totals = new double[windows.Count];
+            _state = new (bool?, double)[windows.Count];
+            for (var w = 0; w < windows.Count; w++)
+                if (windows[w].ToMs > windows[w].FromMs) _starts.Enqueue(w, windows[w].FromMs);
+        }
+
+        /// <summary>Whether any switch-in was seen: without them (a recording without --switch-events) there is no precise figure.</summary>
+        public bool SawSwitchIns { get; private set; }
+
+        /// <summary>Records seen out of time order across chunks (only a damaged file has them): their windows may be off.</summary>
+        public int LateRecords { get; private set; }
+
+        public bool Knows(int threadId) => _threads.ContainsKey(threadId);
+
+        /// <summary>The next chunk's switch-ins and switch-outs (perf's OUT records, or the tracepoints in a recording without them).</summary>
+        public void Add(KernelTrace chunk)
+        {
+            if (chunk.SwitchIns.Count > 0) SawSwitchIns = true;
+            // One edge for the whole trace: perf's OUT records where the recording has them.
+            if (_outRecords is null && (chunk.SwitchOutRecords.Count > 0 || chunk.SwitchOuts.Count > 0)) _outRecords = chunk.SwitchOutRecords.Count > 0;
+            var outs = _outRecords == true ? (IEnumerable<(long, int)>)chunk.SwitchOutRecords : chunk.SwitchOuts.Select(s => (s.TimeNs, s.ThreadId));
+            var ins = chunk.SwitchIns;
+            foreach (var s in InOrder(ins) && InOrder(outs) ? Merge(ins, outs) : Sorted(ins, outs)) Step(s);
+        }
+
+        /// <summary>Every window's on-CPU milliseconds, once every switch is in.</summary>
+        public double[] Finish()
+        {
+            Advance(double.PositiveInfinity);
+            return _totals;
+        }
+
+        /// <summary>
+        /// A thread's whole trace as a window, on its precise figure: a thread whose first record is a switch-out was
+        /// running before it, from a period before its first sample; one still running at its last record, until its
+        /// last sample. Null for a thread without switches.
+        /// </summary>
+        public double? WholeThreadMs(int threadId, double firstSampleMs, double lastSampleMs, double periodMs)
+        {
+            if (!_threads.TryGetValue(threadId, out var t)) return null;
+            var from = Math.Min(t.FirstMs, firstSampleMs - periodMs);
+            var to = Math.Max(t.LastMs, lastSampleMs);
+            return (t.FirstIn ? 0 : t.FirstMs - from) + t.Sum + (t.Running ? to - t.Since : 0);
+        }
+
+        private void Step(Switch s)
+        {
+            if (s.Ms < _lastMs) LateRecords++;
+            _lastMs = Math.Max(_lastMs, s.Ms);
+            Advance(s.Ms);
+            var first = !_threads.TryGetValue(s.ThreadId, out var thread);
+            if (first)
             {
-                yield return new Switch(inMs, i.Current.ThreadId, true, 0);
-                hasIn = i.MoveNext();
+                _threads[s.ThreadId] = thread = new ThreadSums { FirstMs = s.Ms, FirstIn = s.In, LastMs = s.Ms, Running = s.In, Since = s.Ms };
+                // Windows that ended before this first switch: running through them if it is a switch-out.
+                if (_beforeFirst.Remove(s.ThreadId, out var ended) && !s.In)
+                    foreach (var w in ended) _totals[w] += _windows[w].ToMs - _windows[w].FromMs;
             }
             else
             {
-                yield return new Switch(outMs, o.Current.ThreadId, false, 0);
-                hasOut = o.MoveNext();
+                if (thread!.Running && !s.In) thread.Sum += s.Ms - thread.Since;
+                if (!thread.Running && s.In) thread.Since = s.Ms;
+                thread.Running = s.In;
+                thread.LastMs = Math.Max(thread.LastMs, s.Ms);
+            }
+            if (!_open.TryGetValue(s.ThreadId, out var here)) return;
+            foreach (var w in here)
+            {
+                ref var st = ref _state[w];
+                st.Running ??= !s.In; // its thread's first switch: a switch-out means it ran from the window's start
+                if (st.Running == true && !s.In) _totals[w] += s.Ms - st.Since;
+                if (st.Running == false && s.In) st.Since = s.Ms;
+                st.Running = s.In;
             }
         }
-    }
 
-    /// <summary>In time order on the trace's clock (what the walk compares), not only in nanoseconds.</summary>
-    private bool InOrder(IEnumerable<(long TimeNs, int ThreadId)> records)
-    {
-        var last = double.NegativeInfinity;
-        foreach (var (ns, _) in records)
+        // Opens the windows that start before a switch at this time, then closes those that end at or before it.
+        private void Advance(double ms)
         {
-            var ms = _clock.ToRelativeMs(ns);
-            if (ms < last) return false;
-            last = ms;
+            while (_starts.TryPeek(out var w, out var from) && from < ms)
+            {
+                _starts.Dequeue();
+                var thread = _windows[w].ThreadId;
+                _state[w] = (_threads.TryGetValue(thread, out var t) ? t.Running : null, from);
+                if (!_open.TryGetValue(thread, out var list)) _open[thread] = list = [];
+                list.Add(w);
+                _ends.Enqueue(w, _windows[w].ToMs);
+            }
+            while (_ends.TryPeek(out var w, out var to) && to <= ms)
+            {
+                _ends.Dequeue();
+                var thread = _windows[w].ThreadId;
+                if (_state[w].Running == true) _totals[w] += to - _state[w].Since;
+                else if (_state[w].Running is null)
+                {
+                    if (!_beforeFirst.TryGetValue(thread, out var ended)) _beforeFirst[thread] = ended = [];
+                    ended.Add(w);
+                }
+                _open[thread].Remove(w);
+            }
         }
-        return true;
+
+        /// <summary>
+        /// A chunk's switch-ins and switch-outs in time order, at equal times a switch-in first and each kind in its
+        /// record order: a merge of the two lists, which perf writes in time order.
+        /// </summary>
+        private IEnumerable<Switch> Merge(IEnumerable<(long TimeNs, int ThreadId)> ins, IEnumerable<(long TimeNs, int ThreadId)> outs)
+        {
+            using var i = ins.GetEnumerator();
+            using var o = outs.GetEnumerator();
+            var hasIn = i.MoveNext();
+            var hasOut = o.MoveNext();
+            while (hasIn || hasOut)
+            {
+                var inMs = hasIn ? _clock.ToRelativeMs(i.Current.TimeNs) : double.PositiveInfinity;
+                var outMs = hasOut ? _clock.ToRelativeMs(o.Current.TimeNs) : double.PositiveInfinity;
+                if (hasIn && inMs <= outMs)
+                {
+                    yield return new Switch(inMs, i.Current.ThreadId, true, 0);
+                    hasIn = i.MoveNext();
+                }
+                else
+                {
+                    yield return new Switch(outMs, o.Current.ThreadId, false, 0);
+                    hasOut = o.MoveNext();
+                }
+            }
+        }
+
+        /// <summary>A chunk's switches sorted by time, then by kind (switch-ins first) and record order: a damaged file's.</summary>
+        private List<Switch> Sorted(IEnumerable<(long TimeNs, int ThreadId)> ins, IEnumerable<(long TimeNs, int ThreadId)> outs)
+        {
+            var all = new List<Switch>();
+            var order = 0;
+            foreach (var (ns, thread) in ins) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, true, order++));
+            foreach (var (ns, thread) in outs) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, false, order++));
+            all.Sort(static (a, b) => a.Ms != b.Ms ? a.Ms.CompareTo(b.Ms) : a.Order.CompareTo(b.Order));
+            return all;
+        }
+
+        /// <summary>In time order on the trace's clock (what the walk compares), not only in nanoseconds.</summary>
+        private bool InOrder(IEnumerable<(long TimeNs, int ThreadId)> records)
+        {
+            var last = double.NegativeInfinity;
+            foreach (var (ns, _) in records)
+            {
+                var ms = _clock.ToRelativeMs(ns);
+                if (ms < last) return false;
+                last = ms;
+            }
+            return true;
+        }
     }
 }

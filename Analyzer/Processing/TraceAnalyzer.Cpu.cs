@@ -16,22 +16,27 @@ public sealed partial class TraceAnalyzer
     {
         private SampleCharges? _cpu;
 
+        /// <remarks>
+        /// The kernel session's records are taken chunk by chunk here (<see cref="KernelChunkPass"/>): its samples
+        /// charged, its switches walked for the precise on-CPU time and the off-CPU reasons, the marker's windows
+        /// found, each chunk dropped once every stage has read it. The runs' windows and the time line are final here.
+        /// </remarks>
         private void ChargeCpu(KernelSession? session)
         {
             var pauses = new GcPauses(GcPauseList);
             var eventPipe = EventPipeStream();
-            SampleStream primary;
-            SwitchCpuTime? precise = null;
-            if (session is { HasSamples: true } && !Timeline.Clock.Known)
+            var clockKnown = Timeline.Clock.Known;
+            if (session is { HasSamples: true } && !clockKnown)
                 analysis.WarningList.Add("kernel session present but the EventPipe trace has no events to align it with: not used");
-            if (session is { HasSamples: true } && Timeline.Clock.Known)
-            {
-                primary = PerfSampleSource.Stream(session.Trace, session.Namer, Matcher?.File, Timeline.Clock, pauses, out _);
-                if (session.Trace.HasSwitchIns) precise = new SwitchCpuTime(session.Trace, Timeline.Clock);
-            }
+            var perf = session is { HasSamples: true } && clockKnown;
+            SampleStream primary;
+            if (perf) primary = PerfSampleSource.Empty(session!.PeriodMs);
             else if (etw) primary = new SampleStream(CpuSourceKind.EtwProfile, _etwSamples, eventPipe.Stacks, kernelSampleMs);
             else primary = eventPipe;
 
+            List<RunDraft> runs = [.. analysis.Runs];
+            var switches = session is not null && clockKnown ? new SwitchCpuTime.Walk(Timeline.Clock, [.. runs.Select(r => new SwitchCpuTime.Window(r.WorkerThreadId, r.StartMs, r.EndMs))]) : null;
+            double[]? runMs = null;
             // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs. Charged on the
             // other core while the primary source is: the two share only the stack tag matcher, which is thread-safe.
             var bias = primary.Kind == CpuSourceKind.Perf ? Task.Run(() => new SampleCharger(eventPipe, Matcher, pauses) { KeepLedger = false }.Charge(analysis.Runs)) : null;
@@ -39,10 +44,19 @@ public sealed partial class TraceAnalyzer
             {
                 Work = _runtimeWork.Build(),
                 KeepLedger = options.KeepChargedSamples,
-                PreciseRunMs = precise is null ? null : PreciseRunsMs(precise, analysis.Runs),
-                PreciseThreadsMs = precise is null ? null : threads => PreciseThreadsMs(precise, threads, primary.PeriodMs),
+                PreciseRunMs = perf ? PreciseRunsMs(switches!, runs, () => runMs!) : null,
+                PreciseThreadsMs = perf ? threads => PreciseThreadsMs(switches!, threads, primary.PeriodMs) : null,
             };
-            _cpu = Common.Beside.Join(bias, () => charger.Charge(analysis.Runs));
+            _cpu = Common.Beside.Join(bias, () =>
+            {
+                var charging = charger.Begin(analysis.Runs);
+                if (!perf) charging.Add(primary);
+                if (session is not null)
+                    session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, perf ? charging : null, switches,
+                        clockKnown ? new OffCpuClassifier(runs, Timeline) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null);
+                runMs = switches?.Finish();
+                return charging.Finish();
+            });
             if (bias is not null) WriteEventPipeBias(bias.Result);
             WriteRuns(_cpu);
             WriteThreads(_cpu, session);
@@ -71,24 +85,18 @@ public sealed partial class TraceAnalyzer
         /// whole periods and a loaded machine's timer can fire late); runs with other threads' work (--threads) keep
         /// the samples' total.
         /// </summary>
-        private static Func<RunDraft, double?> PreciseRunsMs(SwitchCpuTime precise, IReadOnlyList<RunDraft> runs)
+        private static Func<RunDraft, double?> PreciseRunsMs(SwitchCpuTime.Walk precise, List<RunDraft> runs, Func<double[]> answers)
         {
-            var known = runs.Where(run => precise.Knows(run.WorkerThreadId) && !(run.InProcess?.Threads > 1)).ToList();
-            var ms = precise.OnCpuMs([.. known.Select(run => new SwitchCpuTime.Window(run.WorkerThreadId, run.StartMs, run.EndMs))]);
-            var byRun = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
-            for (var i = 0; i < known.Count; i++) byRun[known[i]] = ms[i];
-            return run => byRun.TryGetValue(run, out var found) ? found : null;
+            var index = new Dictionary<RunDraft, int>(ReferenceEqualityComparer.Instance);
+            for (var i = 0; i < runs.Count; i++) index.TryAdd(runs[i], i);
+            return run => precise.SawSwitchIns && precise.Knows(run.WorkerThreadId) && !(run.InProcess?.Threads > 1) && index.TryGetValue(run, out var i)
+                ? answers()[i]
+                : null;
         }
 
-        /// <summary>Each thread's on-CPU time over the whole trace (<see cref="SwitchCpuTime.WholeThread"/>), all in one walk; null for a thread without switches.</summary>
-        private static double?[] PreciseThreadsMs(SwitchCpuTime precise, IReadOnlyList<(int ThreadId, double FirstMs, double LastMs)> threads, double periodMs)
-        {
-            var windows = threads.Select(t => precise.WholeThread(t.ThreadId, t.FirstMs, t.LastMs, periodMs)).ToList();
-            var ms = precise.OnCpuMs([.. windows.Where(w => w is not null).Select(w => w!.Value)]);
-            var result = new double?[threads.Count];
-            for (int i = 0, k = 0; i < threads.Count; i++) result[i] = windows[i] is null ? null : ms[k++];
-            return result;
-        }
+        /// <summary>Each thread's on-CPU time over the whole trace (<see cref="SwitchCpuTime.Walk.WholeThreadMs"/>); null for a thread without switches.</summary>
+        private static double?[] PreciseThreadsMs(SwitchCpuTime.Walk precise, IReadOnlyList<(int ThreadId, double FirstMs, double LastMs)> threads, double periodMs) =>
+            [.. threads.Select(t => precise.SawSwitchIns ? precise.WholeThreadMs(t.ThreadId, t.FirstMs, t.LastMs, periodMs) : null)];
 
         private void WriteRuns(SampleCharges cpu)
         {
@@ -126,7 +134,7 @@ public sealed partial class TraceAnalyzer
                 t.Samples = a.Samples;
                 t.TagTable.Clear();
                 foreach (var (tag, ms) in a.Tags) t.TagTable[tag] = ms;
-                if (cpu.Kind == CpuSourceKind.Perf) t.Name ??= session?.Trace.ThreadNames.GetValueOrDefault(id); // perf's comm: the name the thread gave itself
+                if (cpu.Kind == CpuSourceKind.Perf) t.Name ??= session?.Read?.ThreadNames.GetValueOrDefault(id); // perf's comm: the name the thread gave itself
             }
         }
 

@@ -28,6 +28,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
     internal static bool IsMarkerMethod(string method) => method.Contains("MarkerThread", StringComparison.Ordinal);
 
+    /// <summary>Stops the kernel session's reader when the analysis ends, however it ends (its load may still be running then).</summary>
+    private sealed class KernelStop(Task<Kernel.KernelSession?> load) : IDisposable
+    {
+        public void Dispose()
+        {
+            if (load.IsCompletedSuccessfully) load.Result?.Dispose();
+            else load.ContinueWith(static t => { if (t.IsCompletedSuccessfully) t.Result?.Dispose(); else _ = t.Exception; }, TaskScheduler.Default);
+        }
+    }
+
     /// <summary>The marker's run-wait method on a stack, if any (the waits that are run windows).</summary>
     internal static string? MarkerMethodOfFrames(StackTags.StackFrame[] frames)
     {
@@ -57,17 +67,18 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         else if (input.KernelScriptPath is { } script && options.UseKernelSession)
             progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
         var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
+        // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
+        using var stopKernel = new KernelStop(kernelTask);
         var etw = input.Format == TraceFormat.Etl;
         using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
         var state = pass.State;
-        // The perf text usually takes longer than the pass: the in-process results are read while it finishes.
         var results = LoadResults(input);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         analysis.WarningList.AddRange(kernelWarnings);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
         JoinInProcessResults(results, analysis);
-        if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis, state.Timeline);
+        if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
             analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
@@ -340,7 +351,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.Contention.AddRange(_contention.RunWaits);
             Timeline.GcPauses.AddRange(GcPauseList);
             Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
-            ChargeCpuBesideOffCpu(kernel);
+            ChargeCpu(kernel);
             FinishWholeTrace();
             analysis.Trace = analysis.Trace with
             {
@@ -373,18 +384,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             NameUnnamedRuns();
             MarkWarmups();
             CollectHotMethods();
-        }
-
-        /// <summary>
-        /// The runs' windows and the time line are final here: the kernel's off-CPU reasons, which need nothing else,
-        /// are found on the other core while the samples are charged (they write only the runs' off-CPU tables). Without
-        /// an EventPipe event to put perf's clock on the trace's, there is nothing to align them with (ChargeCpu says so).
-        /// </summary>
-        private void ChargeCpuBesideOffCpu(Kernel.KernelSession? kernel)
-        {
-            List<RunDraft> runs = [.. analysis.Runs];
-            var offCpu = kernel is null || !Timeline.Clock.Known ? null : Task.Run(() => Kernel.KernelSessionAnalysis.ClassifyOffCpu(kernel, runs, Timeline));
-            Common.Beside.Join(offCpu, () => ChargeCpu(kernel));
         }
 
         /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>

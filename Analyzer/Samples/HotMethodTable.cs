@@ -53,6 +53,13 @@ internal sealed class HotMethodTable(MethodNames names)
         _stacks.Add(added);
     }
 
+    /// <summary>The weight added since the last read times <paramref name="factor"/> (a run's samples scaled to its precise total).</summary>
+    public void Scale(double factor)
+    {
+        foreach (var s in _stacks)
+            if (s.Pending is { } pending) s.Pending = pending * factor;
+    }
+
     /// <summary>The weight added since the last read, stack by stack in the order they were first met, into the methods' sums.</summary>
     private void Expand()
     {

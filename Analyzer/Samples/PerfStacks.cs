@@ -12,9 +12,30 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// stack with no managed frame (a runtime thread) keeps all of its frames. Frame-pointer unwinding loses the frame of
 /// a serializer method that made no frame of its own; given the run, <see cref="MeasuredCallRepair"/> restores it.
 /// </summary>
-internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags) : ISampleStacks
+internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, PerfStacks.Named named) : ISampleStacks
 {
-    private readonly MeasuredCallRepair _repair = new(tags);
+    public PerfStacks(KernelTrace kernel, KernelFrameNamer namer, StackTagFile? tags) : this(kernel, namer, new Named(tags)) { }
+
+    /// <summary>
+    /// What outlives one chunk of a trace read in chunks (<see cref="PerfScriptReader.ReadChunks"/>): the named
+    /// arrays, so a named stack is the same array instance in every chunk (the charger's caches are keyed by it), and
+    /// the repairs and measured-call positions found per named array. Stack ids are a chunk's own.
+    /// </summary>
+    internal sealed class Named(StackTagFile? tags)
+    {
+        public MeasuredCallRepair Repair { get; } = new(tags);
+        public FrameArrays Arrays { get; } = new();
+        /// <summary>
+        /// Per run's serializer and operation, each plain array (by instance) to its repaired form. Keyed by the named
+        /// array, not the stack id: the repair reads names only, and kernel stacks are nearly all distinct by address
+        /// while their named arrays repeat.
+        /// </summary>
+        public Dictionary<(string Serializer, string Operation), Dictionary<StackFrame[], StackFrame[]>> Repaired { get; } = [];
+        /// <summary>Per plain array (by instance), where its measured call's frame is, or -1: found once, not once per run it is repaired for.</summary>
+        public Dictionary<StackFrame[], int> MeasuredAt { get; } = new(ReferenceEqualityComparer.Instance);
+    }
+
+    private readonly MeasuredCallRepair _repair = named.Repair;
     // Per stack node (ids are dense: arrays, not dictionaries): its plain frames and tier once known.
     private readonly StackFrame[]?[] _frames = new StackFrame[]?[kernel.Stacks.Count];
     /// <summary>
@@ -23,14 +44,8 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     /// method are the same named stack, found here without naming the whole chain again.
     /// </summary>
     private readonly LeafNamed?[] _byCaller = new LeafNamed?[kernel.Stacks.Count + 1];
-    /// <summary>
-    /// Per run's serializer and operation, each plain array (by instance) to its repaired form. Keyed by the named
-    /// array, not the stack id: the repair reads names only, and kernel stacks are nearly all distinct by address
-    /// while their named arrays repeat.
-    /// </summary>
-    private readonly Dictionary<(string Serializer, string Operation), Dictionary<StackFrame[], StackFrame[]>> _repaired = [];
-    /// <summary>Per plain array (by instance), where its measured call's frame is, or -1: found once, not once per run it is repaired for.</summary>
-    private readonly Dictionary<StackFrame[], int> _measuredAt = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<(string Serializer, string Operation), Dictionary<StackFrame[], StackFrame[]>> _repaired = named.Repaired;
+    private readonly Dictionary<StackFrame[], int> _measuredAt = named.MeasuredAt;
     private (string Serializer, string Operation) _lastRun;
     private Dictionary<StackFrame[], StackFrame[]>? _lastRepaired;
     private readonly sbyte[] _tiers = new sbyte[kernel.Stacks.Count]; // 0: not yet known; -1: none; else the tier + 1
@@ -45,7 +60,7 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Sta
     }
     private readonly List<StackFrame> _scratch = new(128);
     private readonly List<int> _ids = new(128);
-    private readonly FrameArrays _arrays = new();
+    private readonly FrameArrays _arrays = named.Arrays;
 
     public StackFrame[] Frames(int stackId, Model.RunKey? run)
     {

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
@@ -19,7 +20,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
     // The runs' cache; the threads' charge, beside it on another core, has its own (NewTagCache).
     private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = NewTagCache();
-    private readonly Dictionary<int, string?> _serializerOfStack = [];
+    // By the frames array's instance too: stack ids are a chunk's own when a source comes in chunks.
+    private readonly Dictionary<StackFrame[], string?> _serializerOfStack = new(ReferenceEqualityComparer.Instance);
+
+    private CpuSourceKind Kind => stream.Kind;
 
     /// <summary>On-CPU time a run or thread really had, when a source knows it better than samples can (null: keep the samples' total).</summary>
     public Func<RunDraft, double?>? PreciseRunMs { get; init; }
@@ -32,71 +36,103 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
+    /// <summary>The stream's samples, charged whole: <see cref="Begin"/>, its one chunk, <see cref="Charging.Finish"/>.</summary>
+    public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
+    {
+        var charging = Begin(allRuns);
+        charging.Add(stream);
+        return charging.Finish();
+    }
+
+    /// <summary>
+    /// A charge fed chunk by chunk (a long kernel session is read in chunks, each charged and dropped: peak memory
+    /// does not grow with the trace). Chunks are the same source's samples, each in time order and each after the
+    /// last; their stack ids are their own, their named frames arrays shared.
+    /// </summary>
+    public Charging Begin(IReadOnlyList<RunDraft> allRuns) => new(this, allRuns);
+
     /// <remarks>
     /// The runs and the threads are charged side by side (2 cores: the threads took a fifth of the charge, which the
     /// analysis waited for). They share only what is read-only by then: the samples, the pauses, the runtime's work,
     /// the stacks (every sample's stack is named first, with no run, so the threads' side only reads names already
     /// made: <see cref="ISampleStacks.Frames"/>) and the thread-safe tag matcher; each side keeps its own tag cache
-    /// and its own half of <see cref="SampleCharges"/>. Each side adds in sample order as before, so every sum is the
-    /// same to the bit. Nothing is kept per sample (but the ledger, when asked for): each side reads the samples
-    /// twice, once for the totals its scale needs and once to charge, finding each sample's run again the same way.
+    /// and its own half of <see cref="SampleCharges"/>. Each side adds in sample order. Nothing is kept per sample
+    /// (but the ledger, when asked for): a sample is added at its raw weight, and where a precise total is known
+    /// (<see cref="PreciseRunMs"/>, <see cref="PreciseThreadsMs"/>) each run's and thread's sums are scaled to it once
+    /// every sample is in (<see cref="Finish"/>), so the tables, tags, tiers, hot methods and call trees still add up
+    /// to the precise figure.
     /// </remarks>
-    public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
+    internal sealed class Charging
     {
-        var runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
-        var charges = new SampleCharges(stream.Kind);
-        NameEveryStack();
-        // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
-        var keepThreadLedger = KeepLedger && runs.Count == 0;
-        Beside.Join(Task.Run(() => ChargeThreads(charges, keepThreadLedger)), () =>
-        {
-            Total(runs, charges);
-            ChargeRuns(runs, charges);
-        });
-        return charges;
-    }
+        private readonly SampleCharger _charger;
+        private readonly List<RunDraft> _runs;
+        private readonly SampleCharges _charges;
+        private readonly bool _keepThreadLedger;
+        private int _next; // the first run whose window has not ended before the last sample charged
+        private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _threadTags = NewTagCache();
+        private readonly Dictionary<int, (double Ms, double FirstMs, double LastMs)> _threadRaw = [];
+        private bool _finished;
 
-    /// <summary>Each sample's frames as its thread had them (no run's repair), named before the two sides read them.</summary>
-    private void NameEveryStack()
-    {
-        var samples = stream.Samples;
-        for (var i = 0; i < samples.Count; i++) stream.Stacks.Frames(samples[i].StackId, null);
-    }
-
-    /// <summary>
-    /// The samples of the runs in time order, each with the index of its run in window order. Read twice, for the
-    /// totals and for the charge: the same samples in the same order both times.
-    /// </summary>
-    private IEnumerable<(CpuSample Sample, int Run)> InRuns(List<RunDraft> runs)
-    {
-        var next = 0;
-        var samples = stream.Samples;
-        for (var i = 0; i < samples.Count; i++)
+        public Charging(SampleCharger charger, IReadOnlyList<RunDraft> allRuns)
         {
-            var s = samples[i];
-            while (next < runs.Count && runs[next].EndMs <= s.TimeMs) next++;
-            if (next == runs.Count || s.TimeMs < runs[next].StartMs || !Belongs(s, runs[next])) continue;
-            yield return (s, next);
+            _charger = charger;
+            _runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
+            _charges = new SampleCharges(charger.Kind);
+            // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
+            _keepThreadLedger = charger.KeepLedger && _runs.Count == 0;
+        }
+
+        /// <summary>One chunk of samples, after the last one.</summary>
+        public void Add(SampleStream chunk)
+        {
+            if (_finished) throw new InvalidOperationException("the charge is finished");
+            NameEveryStack(chunk);
+            Beside.Join(Task.Run(() => _charger.ChargeThreads(chunk, _charges, _threadTags, _threadRaw, _keepThreadLedger)),
+                () => _next = _charger.ChargeRuns(chunk, _runs, _next, _charges));
+        }
+
+        /// <summary>Every sample is in: each run and thread scaled to its precise total where one is known.</summary>
+        public SampleCharges Finish()
+        {
+            if (!_finished)
+            {
+                _finished = true;
+                _charger.ScaleRuns(_runs, _charges);
+                _charger.ScaleThreads(_charges, _threadRaw);
+            }
+            return _charges;
+        }
+
+        /// <summary>Each sample's frames as its thread had them (no run's repair), named before the two sides read them.</summary>
+        private static void NameEveryStack(SampleStream chunk)
+        {
+            var samples = chunk.Samples;
+            for (var i = 0; i < samples.Count; i++) chunk.Stacks.Frames(samples[i].StackId, null);
         }
     }
 
-    /// <summary>First read: each run's raw weight, for the scale to its precise total.</summary>
-    private void Total(List<RunDraft> runs, SampleCharges charges)
+    /// <summary>
+    /// The chunk's samples that fall in runs, in time order, each with the index of its run in window order, from
+    /// run <paramref name="next"/> on (runs before it ended before an earlier chunk's last sample).
+    /// </summary>
+    private IEnumerable<(CpuSample Sample, int Run)> InRuns(SampleStream chunk, List<RunDraft> runs, StrongBox<int> next)
     {
-        foreach (var (s, index) in InRuns(runs))
+        var samples = chunk.Samples;
+        for (var i = 0; i < samples.Count; i++)
         {
-            var run = runs[index];
-            var (weight, gc) = Weigh(s, run.StartMs);
-            charges.Run(run).RawMs += weight + gc;
+            var s = samples[i];
+            while (next.Value < runs.Count && runs[next.Value].EndMs <= s.TimeMs) next.Value++;
+            if (next.Value == runs.Count || s.TimeMs < runs[next.Value].StartMs || !Belongs(chunk, s, runs[next.Value])) continue;
+            yield return (s, next.Value);
         }
     }
 
     /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
-    private bool Belongs(CpuSample s, RunDraft run)
+    private static bool Belongs(SampleStream chunk, CpuSample s, RunDraft run)
     {
         if (s.ThreadId == run.MarkerThreadId) return false;
         if (run.WorkerThreadId == 0 || s.ThreadId == run.WorkerThreadId) return true;
-        return stream.Stacks.IsMeasuredWork(s.StackId);
+        return chunk.Stacks.IsMeasuredWork(s.StackId);
     }
 
     /// <summary>
@@ -112,41 +148,66 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         return (Math.Clamp(s.TimeMs - from - gc, 0, s.CapMs), gc);
     }
 
-    private void ChargeRuns(List<RunDraft> runs, SampleCharges charges)
+    /// <returns>The first run not yet over at the chunk's last sample, where the next chunk starts looking.</returns>
+    private int ChargeRuns(SampleStream chunk, List<RunDraft> runs, int next, SampleCharges charges)
     {
-        var factors = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
-        foreach (var (s, index) in InRuns(runs))
+        var at = new StrongBox<int>(next);
+        foreach (var (s, index) in InRuns(chunk, runs, at))
         {
             var run = runs[index];
-            if (!factors.TryGetValue(run, out var factor))
-            {
-                var raw = charges.Run(run).RawMs;
-                factors[run] = factor = PreciseRunMs?.Invoke(run) is { } precise && raw > 0 ? precise / raw : 1.0;
-            }
             var (weightMs, gcPauseMs) = Weigh(s, run.StartMs);
             var account = charges.Run(run);
+            account.RawMs += weightMs + gcPauseMs;
             account.Samples++;
-            if (stream.Stacks.LeafIsGcPoll(s.StackId)) account.GcPollLeafSamples++;
-            var unnamed = s.StackId >= 0 && stream.Stacks.LeafUnnamed(s.StackId);
+            if (chunk.Stacks.LeafIsGcPoll(s.StackId)) account.GcPollLeafSamples++;
+            var unnamed = s.StackId >= 0 && chunk.Stacks.LeafUnnamed(s.StackId);
             if (unnamed) charges.UnnamedLeafRunSamples++;
             if (gcPauseMs > 0)
             {
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
-                var gcMs = gcPauseMs * factor;
-                account.Add(StackTagMatcher.Gc, gcMs);
-                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - weightMs - gcPauseMs, [], gcMs, InGc: true, Pause: true));
+                account.Add(StackTagMatcher.Gc, gcPauseMs);
+                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - weightMs - gcPauseMs, [], gcPauseMs, InGc: true, Pause: true));
             }
-            var weight = weightMs * factor;
-            var frames = stream.Stacks.Frames(s.StackId, run.Key);
+            var weight = weightMs;
+            var frames = chunk.Stacks.Frames(s.StackId, run.Key);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
             account.Add(Tag(why, frames), weight);
-            if (stream.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
+            if (chunk.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
-            charges.HotMethodsOf(run).Add(frames, weight, stream.Stacks.LeafIsGcPoll(s.StackId), why);
+            charges.HotMethodsOf(run).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
             if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
-            if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, s.StackId, frames, weight);
+            if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, frames, weight);
+        }
+        return at.Value;
+    }
+
+    /// <summary>Each run scaled to its precise on-CPU time (<see cref="PreciseRunMs"/>), where known, from the samples' raw total.</summary>
+    private void ScaleRuns(List<RunDraft> runs, SampleCharges charges)
+    {
+        if (PreciseRunMs is null) return;
+        var factors = new Dictionary<RunDraft, double>(ReferenceEqualityComparer.Instance);
+        foreach (var run in runs)
+        {
+            if (charges.Of(run) is not { } account || factors.ContainsKey(run)) continue;
+            var factor = PreciseRunMs(run) is { } precise && account.RawMs > 0 ? precise / account.RawMs : 1.0;
+            factors[run] = factor;
+            if (factor == 1.0) continue;
+            account.Scale(factor);
+            charges.HotMethodsOf(run).Scale(factor);
+            if (charges.NameVotes.TryGetValue(run, out var votes))
+                foreach (var serializer in votes.Keys.ToList()) votes[serializer] *= factor;
+        }
+        ScaleLedger(charges.Ledger, e => e.Run is { } run ? factors.GetValueOrDefault(run, 1.0) : 1.0);
+    }
+
+    private static void ScaleLedger(List<ChargedSample<RunDraft>> ledger, Func<ChargedSample<RunDraft>, double> factorOf)
+    {
+        for (var i = 0; i < ledger.Count; i++)
+        {
+            var factor = factorOf(ledger[i]);
+            if (factor != 1.0) ledger[i] = ledger[i] with { WeightMs = ledger[i].WeightMs * factor };
         }
     }
 
@@ -154,34 +215,37 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleCharges charges, bool keepLedger)
+    private void ChargeThreads(SampleStream chunk, SampleCharges charges, Dictionary<(StackFrame[] Frames, NativeWork Why), string> tags,
+        Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw, bool keepLedger)
     {
-        var tags = NewTagCache();
-        var raw = new Dictionary<int, (double Ms, double FirstMs, double LastMs)>();
-        for (var i = 0; i < stream.Samples.Count; i++)
+        for (var i = 0; i < chunk.Samples.Count; i++)
         {
-            var s = stream.Samples[i];
-            var (weight, _) = Weigh(s, double.NegativeInfinity);
+            var s = chunk.Samples[i];
+            var weight = Weigh(s, double.NegativeInfinity).WeightMs;
             raw[s.ThreadId] = raw.TryGetValue(s.ThreadId, out var r) ? (r.Ms + weight, r.FirstMs, s.TimeMs) : (weight, s.TimeMs, s.TimeMs);
+            var account = charges.Thread(s.ThreadId);
+            account.Samples++;
+            var frames = chunk.Stacks.Frames(s.StackId, null);
+            account.Add(Tag(tags, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
+    }
+
+    /// <summary>Each thread scaled to its precise on-CPU time over the whole trace (<see cref="PreciseThreadsMs"/>), where known.</summary>
+    private void ScaleThreads(SampleCharges charges, Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw)
+    {
+        if (PreciseThreadsMs is null) return;
         var threads = raw.Select(kv => (kv.Key, kv.Value.FirstMs, kv.Value.LastMs)).ToList();
-        var precise = PreciseThreadsMs?.Invoke(threads);
+        var precise = PreciseThreadsMs(threads);
         var factors = new Dictionary<int, double>(threads.Count);
         for (var t = 0; t < threads.Count; t++)
         {
             var ms = raw[threads[t].Key].Ms;
-            factors[threads[t].Key] = precise?[t] is { } p && ms > 0 ? p / ms : 1.0;
+            var factor = precise[t] is { } p && ms > 0 ? p / ms : 1.0;
+            factors[threads[t].Key] = factor;
+            if (factor != 1.0) charges.Thread(threads[t].Key).Scale(factor);
         }
-        for (var i = 0; i < stream.Samples.Count; i++)
-        {
-            var s = stream.Samples[i];
-            var weight = Weigh(s, double.NegativeInfinity).WeightMs * factors[s.ThreadId];
-            var account = charges.Thread(s.ThreadId);
-            account.Samples++;
-            var frames = stream.Stacks.Frames(s.StackId, null);
-            account.Add(Tag(tags, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
-            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
-        }
+        ScaleLedger(charges.ThreadLedger, e => factors.GetValueOrDefault(e.ThreadId, 1.0));
     }
 
     /// <summary>
@@ -203,11 +267,11 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private static Dictionary<(StackFrame[] Frames, NativeWork Why), string> NewTagCache() => new(SameFrames<NativeWork>.Instance);
 
     /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>
-    private void Vote(SampleCharges charges, RunDraft run, int stack, StackFrame[] frames, double weight)
+    private void Vote(SampleCharges charges, RunDraft run, StackFrame[] frames, double weight)
     {
-        if (matcher is null || stack < 0) return;
-        if (!_serializerOfStack.TryGetValue(stack, out var serializer))
-            _serializerOfStack[stack] = serializer = Harness.StackTagRunNames.SerializerOf(frames, matcher);
+        if (matcher is null || frames.Length == 0) return;
+        if (!_serializerOfStack.TryGetValue(frames, out var serializer))
+            _serializerOfStack[frames] = serializer = Harness.StackTagRunNames.SerializerOf(frames, matcher);
         if (serializer is null) return;
         if (!charges.NameVotes.TryGetValue(run, out var votes)) charges.NameVotes[run] = votes = new(StringComparer.Ordinal);
         votes[serializer] = votes.GetValueOrDefault(serializer) + weight;

@@ -76,4 +76,15 @@ internal sealed class CpuAccount
         CpuMs += ms;
         Tags[tag] = Tags.GetValueOrDefault(tag) + ms;
     }
+
+    /// <summary>Every sum but <see cref="RawMs"/> times <paramref name="factor"/>: the samples' split scaled to a precise total.</summary>
+    public void Scale(double factor)
+    {
+        CpuMs *= factor;
+        foreach (var tag in Tags.Keys.ToList()) Tags[tag] *= factor;
+        foreach (var tier in TierMs.Keys.ToList()) TierMs[tier] *= factor;
+        NoTierMs *= factor;
+        UnnamedLeafMs *= factor;
+        UnexplainedLeafMs *= factor;
+    }
 }

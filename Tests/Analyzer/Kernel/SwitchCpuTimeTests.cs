@@ -100,4 +100,39 @@ public sealed class SwitchCpuTimeTests
         Assert.Equal(s_answers, time.OnCpuMs(s_windows));
         Assert.Equal(s_answers, Of(s_ins, s_outs.Reverse()).OnCpuMs(s_windows));
     }
+
+    [Fact]
+    public void Windows_asked_up_front_get_the_same_answers_from_the_switches_fed_one_chunk_at_a_time()
+    {
+        // A long trace is read in chunks (KernelChunks): here every record is a chunk of its own, so each window's
+        // state, and a thread's first switch deciding windows already over (thread 2's 0-3), cross chunk edges.
+        var walk = new SwitchCpuTime.Walk(Clock(), s_windows);
+        var records = s_ins.Select(r => (r.AtMs, r.Thread, In: true)).Concat(s_outs.Select(r => (r.AtMs, r.Thread, In: false))).OrderBy(r => r.AtMs);
+        foreach (var (at, thread, isIn) in records)
+        {
+            var chunk = new KernelTrace();
+            if (isIn) chunk.SwitchIns.Add((at * Ms, thread));
+            else chunk.SwitchOuts.Add(new KernelSwitchOut(at * Ms, thread, 'S', 0, KernelTrace.NoStack));
+            walk.Add(chunk);
+        }
+        Assert.Equal(s_answers, walk.Finish());
+        Assert.True(walk.SawSwitchIns);
+        Assert.Equal(0, walk.LateRecords);
+        // A thread's whole trace, kept as sums as the switches pass, is the walk of its window once that is known.
+        var whole = Of(s_ins, s_outs);
+        foreach (var (thread, first, last) in new[] { (1, 12.0, 95.0), (2, 1.0, 30.0), (2, 7.0, 8.0) })
+        {
+            var window = new SwitchCpuTime.Window(thread, Math.Min(thread == 1 ? 10 : 5, first - 1), Math.Max(thread == 1 ? 50 : 35, last));
+            Assert.Equal(whole.OnCpuMs([window])[0], walk.WholeThreadMs(thread, first, last, periodMs: 1)!.Value, 9);
+        }
+        Assert.Null(walk.WholeThreadMs(3, 0, 1, 1));
+    }
+
+    private static KernelClock Clock()
+    {
+        var clock = new KernelClock();
+        clock.Observe(0, 0);
+        clock.Observe(1000 * Ms, 1000);
+        return clock;
+    }
 }

@@ -170,6 +170,36 @@ public sealed class SampleChargerTests
     }
 
     [Fact]
+    public void A_charge_fed_in_chunks_scales_to_the_precise_totals_known_only_once_every_chunk_is_in()
+    {
+        // Two runs, the second's samples split over two chunks; the precise totals (a long kernel session's switches,
+        // read with its samples) are asked only when the charge finishes, and each run and thread scales to its own.
+        var first = Run();
+        var second = new RunDraft { Key = new RunKey("Ser", "deserialize", 100, 2), StartMs = 30, EndMs = 40, WorkerThreadId = Worker, MarkerThreadId = Marker };
+        var preciseKnown = false;
+        var charger = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [], new Stacks(), 1.0), s_tags, new GcPauses([]))
+        {
+            PreciseRunMs = run => preciseKnown ? (ReferenceEquals(run, first) ? 4.0 : 1.5) : throw new InvalidOperationException("asked before the last chunk"),
+            PreciseThreadsMs = threads => [.. threads.Select(t => preciseKnown ? 8.0 : throw new InvalidOperationException("asked before the last chunk"))],
+        };
+        var charging = charger.Begin([second, first]);
+        charging.Add(new SampleStream(CpuSourceKind.Perf, [Timer(Worker, 11, 0), Timer(Worker, 12, 1), Timer(Worker, 31, 0)], new Stacks(), 1.0));
+        charging.Add(new SampleStream(CpuSourceKind.Perf, [Timer(Worker, 32, 0), Timer(Worker, 33, 1)], new Stacks(), 1.0));
+        preciseKnown = true;
+        var charges = charging.Finish();
+        Assert.Equal(4.0, charges.Of(first)!.CpuMs, 9);
+        Assert.Equal(4.0, charges.Of(first)!.Tags.Values.Sum(), 9);
+        Assert.Equal(1.5, charges.Of(second)!.CpuMs, 9);
+        Assert.Equal(1.5, charges.Of(second)!.Tags.Values.Sum(), 9);
+        Assert.Equal(3, charges.Of(second)!.Samples);
+        Assert.Equal(5.5, charges.Ledger.Sum(s => s.WeightMs), 9);
+        Assert.Equal(1.5, charges.HotMethods([second])[("Ser", "deserialize")]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+        Assert.Equal(8.0, charges.Threads[Worker].CpuMs, 9);
+        Assert.Same(charges, charging.Finish());
+        Assert.Throws<InvalidOperationException>(() => charging.Add(new SampleStream(CpuSourceKind.Perf, [], new Stacks(), 1.0)));
+    }
+
+    [Fact]
     public void Threads_precise_totals_are_asked_for_once_for_all_threads_and_scale_each_threads_weights()
     {
         List<CpuSample> samples = [Timer(Worker, 11, 0), Timer(Helper, 12, 2), Timer(Worker, 13, 0), Timer(Helper, 14, 2)];

@@ -1,0 +1,60 @@
+using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Analyzer.Samples;
+using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Timeline;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+/// <summary>
+/// The kernel session's records, taken chunk by chunk after the EventPipe pass (<see cref="KernelChunks"/>), each
+/// chunk given to every stage that reads them and then dropped: the CPU charge (its samples), the precise on-CPU time
+/// (switches), the off-CPU reasons and the marker's windows; the session's counts are kept as it goes. Each stage
+/// keeps its own state from chunk to chunk and nothing per record, so memory does not grow with the trace.
+/// </summary>
+internal static class KernelChunkPass
+{
+    /// <param name="charging">The charge of the kernel's samples; null when they are not the trace's CPU source.</param>
+    public static KernelRead Read(KernelSession session, PassTimeline timeline, GcPauses pauses, StackTagFile? tags,
+        SampleCharger.Charging? charging, SwitchCpuTime.Walk? switches, OffCpuClassifier? offCpu, KernelMarkerWindows? markers)
+    {
+        var named = new PerfStacks.Named(tags);
+        var cursor = pauses.Walk();
+        var unnamed = new Dictionary<string, int>(StringComparer.Ordinal);
+        int samples = 0, switchOuts = 0, wakings = 0;
+        var switchIns = false;
+        foreach (var chunk in session.Chunks.Take())
+        {
+            var namer = session.NamerOf(chunk);
+            samples += chunk.Samples.Count;
+            switchOuts += chunk.SwitchOuts.Count;
+            wakings += chunk.Wakings.Count;
+            switchIns |= chunk.SwitchIns.Count > 0;
+            CountUnnamedLeaves(chunk, namer, unnamed);
+            charging?.Add(PerfSampleSource.Stream(chunk, namer, named, timeline.Clock, cursor));
+            switches?.Add(chunk);
+            offCpu?.Add(chunk);
+            markers?.Add(chunk);
+        }
+        offCpu?.Finish();
+        var last = session.Chunks.Last;
+        return new KernelRead
+        {
+            Samples = samples, ContextSwitches = switchOuts, Wakings = wakings, HasSwitchIns = switchIns,
+            LostEvents = last?.LostEvents ?? 0, BadLines = session.Chunks.BadLines, Failure = session.Chunks.Failure,
+            UnnamedLeavesByModule = unnamed,
+            ThreadNames = last?.ThreadNames ?? [],
+            MarkerWaits = markers?.Finish() ?? [],
+        };
+    }
+
+    /// <summary>Samples whose leaf has no name (stripped native code, stubs), by module: the summary's unnamed share.</summary>
+    private static void CountUnnamedLeaves(KernelTrace chunk, KernelFrameNamer namer, Dictionary<string, int> byModule)
+    {
+        foreach (var s in chunk.Samples)
+        {
+            if (s.StackId < 0) continue;
+            var leaf = namer.Name(chunk.Stacks.Leaf(s.StackId)).Frame;
+            if (leaf.Method == StackFrame.Unresolved) byModule[leaf.Module] = byModule.GetValueOrDefault(leaf.Module) + 1;
+        }
+    }
+}
