@@ -1,4 +1,5 @@
 using System.Collections;
+using System.Runtime.CompilerServices;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
@@ -30,9 +31,18 @@ internal sealed class ChunkedList<T> : IReadOnlyList<T>
     public void Add(T item)
     {
         var slot = Count & Mask;
-        if (slot == 0) _chunks.Add(new T[ChunkSize]);
-        _chunks[^1][slot] = item;
+        var chunk = Count >> Shift;
+        if (chunk == _chunks.Count) _chunks.Add(new T[ChunkSize]);
+        _chunks[chunk][slot] = item;
         Count++;
+    }
+
+    /// <summary>Empty again, its arrays kept for the next items (a kernel chunk read into again: <see cref="KernelTrace.Clear"/>).</summary>
+    public void Clear()
+    {
+        if (RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+            foreach (var chunk in _chunks) Array.Clear(chunk);
+        Count = 0;
     }
 
     public IEnumerator<T> GetEnumerator()

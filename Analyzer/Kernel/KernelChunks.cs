@@ -25,8 +25,12 @@ internal sealed class KernelChunks : IDisposable
     private bool _taken;
     private bool _disposed;
 
-    private KernelChunks(Func<CancellationToken, Action<KernelTrace>, int> read, int ahead)
+    /// <summary>Chunks charged and handed back (<see cref="Recycle"/>), which the reader reads into again; null: none kept.</summary>
+    private readonly ConcurrentQueue<KernelTrace>? _recycled;
+
+    private KernelChunks(Func<CancellationToken, Action<KernelTrace>, int> read, int ahead, ConcurrentQueue<KernelTrace>? recycled = null)
     {
+        _recycled = recycled;
         _queue = new BlockingCollection<KernelTrace>(ahead);
         // Its own thread, not the pool's: it blocks whenever the read-ahead is full, and the charge's work beside the
         // analysis (the threads' side, EventPipe's bias) needs the pool's threads meanwhile.
@@ -40,11 +44,14 @@ internal sealed class KernelChunks : IDisposable
     }
 
     /// <summary>The perf text behind <paramref name="utf8"/> (which this owns, and closes when read), read in chunks from now on.</summary>
-    public static KernelChunks Reading(Stream utf8, double samplePeriodMs, int recordsPerChunk = RecordsPerChunk, int ahead = Ahead) =>
-        new((stop, chunk) =>
+    public static KernelChunks Reading(Stream utf8, double samplePeriodMs, int recordsPerChunk = RecordsPerChunk, int ahead = Ahead)
+    {
+        var recycled = new ConcurrentQueue<KernelTrace>();
+        return new KernelChunks((stop, chunk) =>
         {
-            using (utf8) return PerfScriptReader.ReadChunks(utf8, samplePeriodMs, recordsPerChunk, chunk);
-        }, ahead);
+            using (utf8) return PerfScriptReader.ReadChunks(utf8, samplePeriodMs, recordsPerChunk, chunk, reuse: () => recycled.TryDequeue(out var c) ? c : null);
+        }, ahead, recycled);
+    }
 
     /// <summary>A session already read whole (perf script run again with --symbols): one chunk.</summary>
     public static KernelChunks Whole(KernelTrace trace, int badLines) => new((_, chunk) => { chunk(trace); return badLines; }, ahead: 1);
@@ -93,6 +100,16 @@ internal sealed class KernelChunks : IDisposable
             yield return chunk;
         }
         _reader.GetAwaiter().GetResult(); // the totals are set before the queue completes; this observes the task
+    }
+
+    /// <summary>
+    /// A taken chunk every stage is done with: the reader fills it again rather than a new one (nothing may keep it or
+    /// its ids). The last chunk is kept as it is: it holds the session's totals.
+    /// </summary>
+    public void Recycle(KernelTrace chunk)
+    {
+        if (_recycled is null || ReferenceEquals(chunk, _last) && _queue.IsCompleted) return;
+        _recycled.Enqueue(chunk);
     }
 
     /// <summary>Stops the reader (when the analysis ended before taking every chunk) and waits for it to let go of the file.</summary>

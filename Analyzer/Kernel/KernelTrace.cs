@@ -46,4 +46,20 @@ internal sealed class KernelTrace
     /// <summary>The period of the CPU samples, from the manifest (each sample stands for that much CPU time).</summary>
     public double SamplePeriodMs { get; set; } = 1.0;
     public bool HasSwitchIns => SwitchIns.Count > 0;
+
+    /// <summary>
+    /// A chunk read into again (<see cref="KernelChunks"/> hands chunks back to the reader once charged): its records,
+    /// frames and stacks gone, its storage kept, so a long trace's chunks are not garbage that outlives the young
+    /// generation (a chunk waits in the read-ahead, and the GC promoted each one, to die old).
+    /// </summary>
+    public void Clear()
+    {
+        Samples.Clear();
+        SwitchOuts.Clear();
+        SwitchIns.Clear();
+        SwitchOutRecords.Clear();
+        Wakings.Clear();
+        Frames.Clear();
+        Stacks.Clear();
+    }
 }

@@ -48,15 +48,16 @@ internal sealed class OffCpuClassifier
 
     private readonly KernelClock _clock;
     private readonly Dictionary<int, Worker> _workers;
-    private readonly IntervalOverlaps _pauses;
+    /// <summary>GC pause time in a span: the charge's sorted pauses when given (one copy of a list as long as the trace's GCs), else the time line's.</summary>
+    private readonly Func<double, double, double> _gcMs;
     private readonly IntervalOverlaps _suspensions;
     private readonly List<(double Ms, Kind Kind, int Thread, char State)> _records = [];
     private bool _sawSwitchIns;
 
-    public OffCpuClassifier(IReadOnlyList<RunDraft> runs, PassTimeline timeline)
+    public OffCpuClassifier(IReadOnlyList<RunDraft> runs, PassTimeline timeline, GcPauses? pauses = null)
     {
         _clock = timeline.Clock;
-        _pauses = new IntervalOverlaps(timeline.GcPauses);
+        _gcMs = pauses is not null ? pauses.Overlap : new IntervalOverlaps(timeline.GcPauses).Sum;
         _suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
         var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
         // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
@@ -146,17 +147,17 @@ internal sealed class OffCpuClassifier
             // Woken inside the stretch: from then on it only waited for a CPU.
             var woken = open.WokenMs < inMs ? Math.Clamp(open.WokenMs, from, to) : to;
             if (to > woken) Add(run, Ready, to - woken);
-            SplitWait(run, from, woken, open.State, _pauses, _suspensions, worker.Locks);
+            SplitWait(run, from, woken, open.State, _gcMs, _suspensions, worker.Locks);
         }
     }
 
     /// <summary>Whether a later run of the worker started before this one ended (runs of one worker do not overlap, but a damaged trace's might): then the cursor stays.</summary>
     private static bool OverlapsLater(List<RunDraft> runs, int r) => r + 1 < runs.Count && runs[r + 1].StartMs < runs[r].EndMs;
 
-    private static void SplitWait(RunDraft run, double from, double to, char state, IntervalOverlaps pauses, IntervalOverlaps suspensions, IntervalOverlaps locks)
+    private static void SplitWait(RunDraft run, double from, double to, char state, Func<double, double, double> gcMs, IntervalOverlaps suspensions, IntervalOverlaps locks)
     {
         if (to <= from) return;
-        var gc = pauses.Sum(from, to);
+        var gc = gcMs(from, to);
         var other = suspensions.Sum(from, to);
         var lockMs = locks.Sum(from, to);
         var rest = to - from;

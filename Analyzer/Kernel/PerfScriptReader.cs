@@ -55,9 +55,10 @@ internal static partial class PerfScriptReader
     /// reader writes until it returns.
     /// </summary>
     /// <returns>The lines that did not parse.</returns>
-    public static int ReadChunks(Stream utf8, double samplePeriodMs, int recordsPerChunk, Action<KernelTrace> chunk, bool switchStacks = false)
+    /// <param name="reuse">A chunk done with, to read into again (null: a new one).</param>
+    public static int ReadChunks(Stream utf8, double samplePeriodMs, int recordsPerChunk, Action<KernelTrace> chunk, bool switchStacks = false, Func<KernelTrace?>? reuse = null)
     {
-        var state = new ParseState(samplePeriodMs, switchStacks, recordsPerChunk, chunk);
+        var state = new ParseState(samplePeriodMs, switchStacks, recordsPerChunk, chunk, reuse);
         var lines = new Utf8LineReader(utf8);
         try
         {
@@ -118,8 +119,11 @@ internal static partial class PerfScriptReader
         private char _state;
         private int _other;
 
-        public ParseState(double samplePeriodMs, bool switchStacks, int recordsPerChunk, Action<KernelTrace> handOver)
+        private readonly Func<KernelTrace?>? _reuse;
+
+        public ParseState(double samplePeriodMs, bool switchStacks, int recordsPerChunk, Action<KernelTrace> handOver, Func<KernelTrace?>? reuse)
         {
+            _reuse = reuse;
             Trace = new KernelTrace { SamplePeriodMs = samplePeriodMs };
             _recordsPerChunk = recordsPerChunk;
             _handOver = handOver;
@@ -238,11 +242,12 @@ internal static partial class PerfScriptReader
             _records = 0;
             if (!last)
             {
-                Trace = new KernelTrace
-                {
-                    SamplePeriodMs = done.SamplePeriodMs, ThreadNames = done.ThreadNames,
-                    ProcessId = done.ProcessId, LostEvents = done.LostEvents,
-                };
+                var next = _reuse?.Invoke();
+                next?.Clear();
+                Trace = next ?? new KernelTrace { ThreadNames = done.ThreadNames };
+                Trace.SamplePeriodMs = done.SamplePeriodMs;
+                Trace.ProcessId = done.ProcessId;
+                Trace.LostEvents = done.LostEvents;
                 // Frame ids are the chunk's own, so the tables of frames and lines start again: they grow with the
                 // distinct addresses sampled (each leaf's instruction), which a longer trace keeps finding. Names
                 // (strings) and the mappings are the text's and stay.

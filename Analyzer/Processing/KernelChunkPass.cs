@@ -34,6 +34,7 @@ internal static class KernelChunkPass
             switches?.Add(chunk);
             offCpu?.Add(chunk);
             markers?.Add(chunk);
+            session.Chunks.Recycle(chunk);
         }
         offCpu?.Finish();
         var last = session.Chunks.Last;

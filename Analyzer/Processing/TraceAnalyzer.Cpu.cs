@@ -53,7 +53,7 @@ public sealed partial class TraceAnalyzer
                 if (!perf) charging.Add(primary);
                 if (session is not null)
                     session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, perf ? charging : null, switches,
-                        clockKnown ? new OffCpuClassifier(runs, Timeline) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null);
+                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null);
                 runMs = switches?.Finish();
                 return charging.Finish();
             });

@@ -55,6 +55,9 @@ public sealed partial class TraceAnalyzer
             foreach (var (run, ms) in RunGcs.OverlapsByRun(GcPauseList, runs)) run.GcPauseMs += ms;
             foreach (var (run, ms) in RunGcs.OverlapsByRun(Runtime.Suspensions.Suspending, runs)) run.GcSuspendMs += ms;
             foreach (var (run, ms) in RunGcs.OverlapsByRun(Runtime.Suspensions.Restarting, runs)) run.GcRestartMs += ms;
+            // One entry per GC each, read only here: not kept through the charge.
+            Runtime.Gcs.Release();
+            Runtime.Suspensions.ReleaseParts();
         }
     }
 

@@ -349,8 +349,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             AssignGcs();
             Timeline.Contention.AddRange(_contention.RunWaits);
-            Timeline.GcPauses.AddRange(GcPauseList);
-            Timeline.OtherSuspensions.AddRange(Runtime.Suspensions.Other);
+            // One entry per suspension, as many as the trace is long: the pass's lists, without their spare room.
+            GcPauseList.TrimExcess();
+            Runtime.Suspensions.Other.TrimExcess();
+            Timeline.GcPauses = GcPauseList;
+            Timeline.OtherSuspensions = Runtime.Suspensions.Other;
             ChargeCpu(kernel);
             FinishWholeTrace();
             analysis.Trace = analysis.Trace with

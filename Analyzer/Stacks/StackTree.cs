@@ -57,6 +57,15 @@ internal sealed class StackTree<T> where T : unmanaged, IEquatable<T>
         return id;
     }
 
+    /// <summary>No stacks again, the storage kept (a kernel chunk read into again).</summary>
+    public void Clear()
+    {
+        _frames.Clear();
+        _callers.Clear();
+        _hashes.Clear();
+        _nodes.Clear();
+    }
+
     /// <summary>The stack's frames, leaf first, into <paramref name="leafFirst"/> (cleared first).</summary>
     public void CopyTo(int stack, List<T> leafFirst)
     {

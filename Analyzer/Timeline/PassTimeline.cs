@@ -15,8 +15,9 @@ internal enum RunMarkKind { Start, Begin, End, Stop }
 internal sealed class PassTimeline
 {
     public KernelClock Clock { get; } = new();
-    public List<Interval> GcPauses { get; } = [];
-    public List<Interval> OtherSuspensions { get; } = [];
+    /// <summary>The pass's own list (not a copy: one entry per GC).</summary>
+    public List<Interval> GcPauses { get; set; } = [];
+    public List<Interval> OtherSuspensions { get; set; } = [];
     public List<(int ThreadId, Interval Wait)> Contention { get; } = [];
     public List<RunMark> RunMarks { get; } = [];
 }

@@ -21,6 +21,16 @@ internal sealed class RuntimeSuspensions
     public List<Interval> Suspending { get; } = [];
     /// <summary>The GC pauses' restarting parts: RestartEEStart to its stop.</summary>
     public List<Interval> Restarting { get; } = [];
+
+    /// <summary>The suspending and restarting parts are counted into the runs (RunGcs): their lists, one entry per GC, are let go.</summary>
+    public void ReleaseParts()
+    {
+        foreach (var parts in new[] { Suspending, Restarting })
+        {
+            parts.Clear();
+            parts.TrimExcess();
+        }
+    }
     /// <summary>Suspensions without a GC.</summary>
     public List<Interval> Other { get; } = [];
 

@@ -24,8 +24,22 @@ internal sealed class GcCollections
         All.Add((ms, generation));
     }
 
+    private (int Gen0, int Gen1, int Gen2)? _released;
+
+    /// <summary>
+    /// The runs have their collections (RunGcs): only the counts are kept from here on, not one entry per GC (a long
+    /// trace collects tens of thousands of times, and the list was alive through the CPU charge).
+    /// </summary>
+    public void Release()
+    {
+        _released = Counts();
+        All.Clear();
+        All.TrimExcess();
+    }
+
     public (int Gen0, int Gen1, int Gen2) Counts()
     {
+        if (_released is { } released) return released;
         var counts = (Gen0: 0, Gen1: 0, Gen2: 0);
         foreach (var (_, generation) in All)
         {

@@ -54,4 +54,27 @@ public sealed class ChunkedListTests
         list.Add(new KernelSwitchOut(1, 2, 'S', 3, 4));
         Assert.Equal(new KernelSwitchOut(1, 2, 'S', 3, 4), list[0]);
     }
+
+    [Fact]
+    public void A_cleared_list_reads_only_what_is_added_after_and_reuses_its_chunks()
+    {
+        // A kernel chunk is read into again once charged (KernelChunks.Recycle): nothing of the last fill may show.
+        var list = new ChunkedList<int>();
+        for (var i = 0; i < 2 * ChunkedList<int>.ChunkSize + 5; i++) list.Add(i);
+        list.Clear();
+        Assert.Empty(list);
+        Assert.Throws<ArgumentOutOfRangeException>(() => list[0]);
+        for (var i = 0; i < ChunkedList<int>.ChunkSize + 3; i++) list.Add(-i);
+        Assert.Equal(Enumerable.Range(0, ChunkedList<int>.ChunkSize + 3).Select(i => -i), list);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        list.Clear();
+        for (var i = 0; i < 2 * ChunkedList<int>.ChunkSize; i++) list.Add(i);
+        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < ChunkedList<int>.ChunkSize, "refilling to the old length allocates no chunk");
+
+        var strings = new ChunkedList<string>();
+        strings.Add("kept?");
+        strings.Clear();
+        strings.Add("new");
+        Assert.Equal(["new"], strings);
+    }
 }
