@@ -38,7 +38,8 @@ internal sealed class KernelChunks : IDisposable
         {
             try { BadLines = read(_stop.Token, chunk => _queue.Add(chunk, _stop.Token)); }
             catch (OperationCanceledException) { }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { Failure = ex.Message; }
+            // An unreadable or damaged text part way: what was read before it is charged, and the analysis says so.
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException or FormatException or OverflowException) { Failure = ex.Message; }
             finally { _queue.CompleteAdding(); }
         }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
