@@ -57,11 +57,11 @@ internal sealed record KernelRead
 }
 
 /// <summary>
-/// The kernel session's two stages around the EventPipe pass. <see cref="Load"/> reads the perf text, and needs
-/// nothing from the pass, so it runs beside it; the pass maps the managed code that names its frames. After the pass has found the runs, GC pauses
-/// and suspensions (and the samples were charged, the kernel's if it has any), <see cref="Apply"/> adds what only
-/// the kernel sees: the marker's windows from context switches and the session's summary (the off-CPU reasons,
-/// <see cref="ClassifyOffCpu"/>, are found beside the charge). Anything
+/// The kernel session around the EventPipe pass. <see cref="Load"/> opens the perf text and starts reading it in
+/// chunks, which needs nothing from the pass, so it runs beside it (a bounded read-ahead); the pass maps the managed
+/// code that names its frames. After the pass the chunks are charged as they are read (Processing/KernelChunkPass:
+/// the samples, the precise on-CPU time, the off-CPU reasons, the marker's waits), and <see cref="Apply"/> writes
+/// what only the kernel sees: the marker's windows from context switches and the session's summary. Anything
 /// wrong with the kernel data is a warning; the EventPipe figures stay.
 /// </summary>
 internal static class KernelSessionAnalysis

@@ -20,6 +20,7 @@ internal readonly record struct KernelWaking(long TimeNs, int WakerThreadId, int
 /// <summary>
 /// The Linux kernel session of a trace folder (perf), in perf's clock (CLOCK_MONOTONIC ns). Stacks and frames
 /// are interned: a stack is a node of <see cref="StackTree{T}"/>, its frames read leaf first. Lists are in time order.
+/// A long session is read in chunks, each one of these (<see cref="KernelChunks"/>).
 /// </summary>
 internal sealed class KernelTrace
 {

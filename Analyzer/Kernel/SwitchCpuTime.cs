@@ -17,9 +17,9 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// 15.6 µs per switch-in (0.5-5.4% low under load), and by 0.2 µs with the OUT record. Recordings without OUT
 /// records (none of esp's) fall back to the tracepoint.
 /// <para>
-/// Memory: the windows are answered together, in one walk over the records in time order (<see cref="OnCpuMs(IReadOnlyList{Window})"/>),
-/// so nothing is copied per record: a copy of each thread's switches was a megabyte at 114,000 samples. Only records
-/// out of time order (a damaged file; perf writes them in order) are copied, to be put in order first.
+/// Memory: the windows are answered together as the switches come, chunk by chunk (<see cref="Walk"/>), so nothing
+/// is kept per record; a chunk's records out of time order (a damaged file; perf writes them in order) are sorted
+/// into a copy first.
 /// </para>
 /// </remarks>
 internal sealed class SwitchCpuTime

@@ -10,9 +10,9 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// The one place where CPU samples become figures, whatever their source: each sample is given to the run whose
 /// window holds it (the worker, or another thread while it runs a measured call; never the marker) and to its thread
 /// over the whole trace, weighed, tagged on its whole stack, tiered, and kept for hot methods and call trees. Where a
-/// more exact total is known (a thread's on-CPU time from its context switches), every weight of that run or thread
-/// is scaled to it before anything is added up, so the tables, tags, tiers, hot methods and call trees all sum to
-/// the same number.
+/// more exact total is known (a thread's on-CPU time from its context switches), every sum of that run or thread
+/// (its tags, tiers, hot methods and ledger entries) is scaled to it once every sample is in, so the tables, tags,
+/// tiers, hot methods and call trees all sum to the same number.
 /// </summary>
 internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matcher, GcPauses pauses)
 {
