@@ -51,10 +51,12 @@ public sealed partial class TraceAnalyzer
             {
                 var charging = charger.Begin(analysis.Runs);
                 if (!perf) charging.Add(primary);
-                if (session is not null) progress?.Report($"charging the kernel session ({Path.GetFileName(session.File)}) as it is read, {KernelChunks.RecordsPerChunk:N0} records at a time...");
                 if (session is not null)
+                {
+                    progress?.Report($"charging the kernel session ({Path.GetFileName(session.File)}) as it is read, {options.KernelRecordsPerChunk:N0} records at a time...");
                     session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, perf ? charging : null, switches,
                         clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null);
+                }
                 runMs = switches?.Finish();
                 return charging.Finish();
             });
