@@ -105,13 +105,9 @@ internal sealed class KernelChunks : IDisposable
 
     /// <summary>
     /// A taken chunk every stage is done with: the reader fills it again rather than a new one (nothing may keep it or
-    /// its ids). The last chunk is kept as it is: it holds the session's totals.
+    /// its ids). The last chunk, which holds the session's totals, is never filled again: the reader is done by then.
     /// </summary>
-    public void Recycle(KernelTrace chunk)
-    {
-        if (_recycled is null || ReferenceEquals(chunk, _last) && _queue.IsCompleted) return;
-        _recycled.Enqueue(chunk);
-    }
+    public void Recycle(KernelTrace chunk) => _recycled?.Enqueue(chunk);
 
     /// <summary>Stops the reader (when the analysis ended before taking every chunk) and waits for it to let go of the file.</summary>
     public void Dispose()

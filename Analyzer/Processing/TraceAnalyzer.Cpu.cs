@@ -35,7 +35,8 @@ public sealed partial class TraceAnalyzer
             else primary = eventPipe;
 
             List<RunDraft> runs = [.. analysis.Runs];
-            var switches = session is not null && clockKnown ? new SwitchCpuTime.Walk(Timeline.Clock, [.. runs.Select(r => new SwitchCpuTime.Window(r.WorkerThreadId, r.StartMs, r.EndMs))]) : null;
+            // Precise on-CPU time only where the kernel's samples are the CPU source: nothing else asks for it.
+            var switches = perf ? new SwitchCpuTime.Walk(Timeline.Clock, [.. runs.Select(r => new SwitchCpuTime.Window(r.WorkerThreadId, r.StartMs, r.EndMs))]) : null;
             double[]? runMs = null;
             // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs. Charged on the
             // other core while the primary source is: the two share only the stack tag matcher, which is thread-safe.
