@@ -67,12 +67,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         else if (input.KernelScriptPath is { } script && options.UseKernelSession)
             progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
         var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
+        // results.json is read beside the pass too: a long one is tens of milliseconds the pass leaves a core free for.
+        var resultsTask = Task.Run(() => LoadResults(input));
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
         var etw = input.Format == TraceFormat.Etl;
         using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
         var state = pass.State;
-        var results = LoadResults(input);
+        var results = resultsTask.GetAwaiter().GetResult();
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         analysis.WarningList.AddRange(kernelWarnings);
         state.Finish(pass.Source, kernel);
@@ -229,7 +231,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
-        private List<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
+        private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
         private long _events;
         private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
@@ -349,9 +351,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             AssignGcs();
             Timeline.Contention.AddRange(_contention.RunWaits);
-            // One entry per suspension, as many as the trace is long: the pass's lists, without their spare room.
-            GcPauseList.TrimExcess();
-            Runtime.Suspensions.Other.TrimExcess();
+            // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.
             Timeline.GcPauses = GcPauseList;
             Timeline.OtherSuspensions = Runtime.Suspensions.Other;
             ChargeCpu(kernel);

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Collections;
 using System.Collections;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;

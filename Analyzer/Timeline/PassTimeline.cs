@@ -16,8 +16,8 @@ internal sealed class PassTimeline
 {
     public KernelClock Clock { get; } = new();
     /// <summary>The pass's own list (not a copy: one entry per GC).</summary>
-    public List<Interval> GcPauses { get; set; } = [];
-    public List<Interval> OtherSuspensions { get; set; } = [];
+    public IReadOnlyList<Interval> GcPauses { get; set; } = [];
+    public IReadOnlyList<Interval> OtherSuspensions { get; set; } = [];
     public List<(int ThreadId, Interval Wait)> Contention { get; } = [];
     public List<RunMark> RunMarks { get; } = [];
 }

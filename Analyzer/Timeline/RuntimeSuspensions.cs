@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Model;
 
 namespace EtwSerializerProfiler.Analyzer.Timeline;
@@ -7,7 +8,8 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 /// sampler suspends the runtime too, from its own thread, and its events interleave with a GC's: suspensions are
 /// tracked per suspending thread, and only those that ran a GC (a GC reason, or a GCStart inside) are GC pauses, each
 /// with its suspending part (until every thread stopped) and its restarting part (from the restart's start). The
-/// others (EventPipe's sampler, tiering) are kept apart: a kernel session sees threads wait in them.
+/// others (EventPipe's sampler, tiering) are kept apart: a kernel session sees threads wait in them. One entry per
+/// GC, so the lists are chunked (<see cref="ChunkedList{T}"/>): a long trace collects a hundred thousand times.
 /// </summary>
 internal sealed class RuntimeSuspensions
 {
@@ -16,11 +18,11 @@ internal sealed class RuntimeSuspensions
     private readonly record struct Open(double StartMs, double? SuspendedMs, double? RestartingMs, bool IsGc);
 
     /// <summary>Suspensions that ran a GC, start to restart's end.</summary>
-    public List<Interval> GcPauses { get; } = [];
+    public ChunkedList<Interval> GcPauses { get; } = [];
     /// <summary>The GC pauses' suspending parts: start to SuspendEEStop.</summary>
-    public List<Interval> Suspending { get; } = [];
+    public ChunkedList<Interval> Suspending { get; } = [];
     /// <summary>The GC pauses' restarting parts: RestartEEStart to its stop.</summary>
-    public List<Interval> Restarting { get; } = [];
+    public ChunkedList<Interval> Restarting { get; } = [];
 
     /// <summary>The suspending and restarting parts are counted into the runs (RunGcs): their lists, one entry per GC, are let go.</summary>
     public void ReleaseParts()
@@ -32,7 +34,7 @@ internal sealed class RuntimeSuspensions
         }
     }
     /// <summary>Suspensions without a GC.</summary>
-    public List<Interval> Other { get; } = [];
+    public ChunkedList<Interval> Other { get; } = [];
 
     /// <summary>Whether any thread has the runtime suspended now (a GC runs inside a suspension).</summary>
     public bool AnyOpen => _open.Count > 0;

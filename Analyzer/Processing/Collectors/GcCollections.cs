@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Collections;
+
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 
 /// <summary>
@@ -12,7 +14,7 @@ internal sealed class GcCollections
     private int? _lastNumber;
 
     /// <summary>The collections in time order.</summary>
-    public List<(double StartMs, int Generation)> All { get; } = [];
+    public ChunkedList<(double StartMs, int Generation)> All { get; } = [];
 
     /// <param name="number">The GC's number (GCStart's Count).</param>
     /// <param name="generation">The generation collected (GCStart's Depth): 0, 1 or 2.</param>

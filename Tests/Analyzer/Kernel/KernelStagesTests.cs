@@ -47,8 +47,8 @@ public sealed class KernelStagesTests
     public void Off_cpu_time_is_split_by_what_it_overlaps_and_by_the_kernels_state()
     {
         var timeline = Timeline();
-        timeline.GcPauses.Add(new Interval(20, 23));
-        timeline.OtherSuspensions.Add(new Interval(23, 24));
+        timeline.GcPauses = [new Interval(20, 23)];
+        timeline.OtherSuspensions = [new Interval(23, 24)];
         timeline.Contention.Add((Worker, new Interval(40, 45)));
         var kernel = new KernelTrace();
         void Off(double outMs, char state, double inMs, double? wakeMs = null)

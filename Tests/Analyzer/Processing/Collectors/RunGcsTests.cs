@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Common;
@@ -25,13 +26,19 @@ public sealed class RunGcsTests
         Assert.Equal(new GcCounts(0, 0, 1), runs[1].Freeze().GcCount);
     }
 
-    [Fact]
-    public void Pauses_are_clipped_to_each_window_and_one_across_two_runs_counts_in_both()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Pauses_are_clipped_to_each_window_and_one_across_two_runs_counts_in_both(bool inStartOrder)
     {
         RunDraft[] runs = [Run(10, 20, run: 1), Run(30, 40, run: 2)];
-        List<Interval> pauses = [new(35, 36), new(9, 11), new(19.5, 30.5), new(40, 41), new(25, 26)];
+        Interval[] given = [new(35, 36), new(9, 11), new(19.5, 30.5), new(40, 41), new(25, 26)];
+        var pauses = new ChunkedList<Interval>();
+        var added = inStartOrder ? [.. given.OrderBy(p => p.StartMs)] : given;
+        foreach (var p in added) pauses.Add(p);
         var byRun = RunGcs.OverlapsByRun(pauses, runs).GroupBy(p => p.Run).ToDictionary(g => g.Key, g => g.Sum(p => p.Ms));
         Assert.Equal(1 + 0.5, byRun[runs[0]], 9);
         Assert.Equal(0.5 + 1, byRun[runs[1]], 9);
+        Assert.Equal(added, pauses); // the pass's list is read, never reordered
     }
 }

@@ -1,7 +1,8 @@
 using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Kernel;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Tests.Analyzer.Collections;
 
 /// <summary>The kernel session's append-only record list reads back as a list would, across chunk edges, and its chunks stay off the large object heap.</summary>
 public sealed class ChunkedListTests
@@ -76,5 +77,33 @@ public sealed class ChunkedListTests
         strings.Clear();
         strings.Add("new");
         Assert.Equal(["new"], strings);
+    }
+
+    [Fact]
+    public void Trimmed_after_clearing_it_lets_go_of_its_chunks_and_stays_usable()
+    {
+        // The pass's per-GC parts are counted into the runs, then let go (RuntimeSuspensions.ReleaseParts).
+        var list = new ChunkedList<long>();
+        for (var i = 0; i < 3 * ChunkedList<long>.ChunkSize; i++) list.Add(i);
+        list.Clear();
+        list.TrimExcess();
+        Assert.Empty(list);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        list.Add(7);
+        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= ChunkedList<long>.ChunkSize * sizeof(long), "a trimmed list allocates its first chunk again");
+        Assert.Equal([7L], list);
+    }
+
+    [Theory]
+    [InlineData(new double[] { }, true)]
+    [InlineData(new double[] { 1 }, true)]
+    [InlineData(new double[] { 1, 1, 2, 5 }, true)]
+    [InlineData(new double[] { 1, 3, 2 }, false)]
+    [InlineData(new double[] { 1, double.NaN }, false)]
+    public void Whether_it_is_sorted_by_a_key(double[] keys, bool sorted)
+    {
+        var list = new ChunkedList<double>();
+        foreach (var k in keys) list.Add(k);
+        Assert.Equal(sorted, list.IsSortedBy(k => k));
     }
 }
