@@ -78,19 +78,13 @@ internal static class KernelSessionAnalysis
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         Stream text;
-        try { text = Open(script); }
+        try { text = GzipFile.OpenText(script); } // a gzip cut short fails at its end: the reader counts it, the analysis says so
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             warnings.Add($"{script}: kernel session unreadable ({ex.Message}); CPU columns are EventPipe's");
             return null;
         }
         return Session(warnings, script, KernelChunks.Reading(text, period, options.KernelRecordsPerChunk), period, periodKnown, symbols: null);
-    }
-
-    private static Stream Open(string path)
-    {
-        var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
-        return path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase) ? new System.IO.Compression.GZipStream(file, System.IO.Compression.CompressionMode.Decompress) : file;
     }
 
     /// <summary>The kernel session named again by perf with the --symbols debug files; the stored text if perf fails.</summary>

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.IO.Compression;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -32,8 +31,7 @@ internal static partial class PerfScriptReader
     /// </param>
     public static KernelTrace Read(string path, double samplePeriodMs, out int badLines, bool switchStacks = false)
     {
-        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
-        using var stream = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase) ? new GZipStream(file, CompressionMode.Decompress) : (Stream)file;
+        using var stream = Input.GzipFile.OpenText(path);
         return Read(stream, samplePeriodMs, out badLines, switchStacks);
     }
 
@@ -64,7 +62,7 @@ internal static partial class PerfScriptReader
         {
             while (lines.TryReadLine(out var line)) state.Line(line);
         }
-        catch (InvalidDataException) { state.BadLines++; } // gzip cut short: keep what was read
+        catch (InvalidDataException) { state.BadLines++; } // gzip damaged or cut short (Input.GzipFile): keep what was read
         catch (EndOfStreamException) { state.BadLines++; }
         state.EndEvent();
         state.HandOver(last: true);
