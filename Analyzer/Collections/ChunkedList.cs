@@ -54,19 +54,6 @@ internal sealed class ChunkedList<T> : IReadOnlyList<T>
         _chunks.TrimExcess();
     }
 
-    /// <summary>Whether each item's key is at or above the one before (a list filled in time order usually is).</summary>
-    public bool IsSortedBy(Func<T, double> key)
-    {
-        var last = double.NegativeInfinity;
-        foreach (var item in this)
-        {
-            var k = key(item);
-            if (!(k >= last)) return false;
-            last = k;
-        }
-        return true;
-    }
-
     public IEnumerator<T> GetEnumerator()
     {
         for (var c = 0; c < _chunks.Count; c++)

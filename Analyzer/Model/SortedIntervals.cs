@@ -31,6 +31,35 @@ internal static class SortedIntervals
     }
 
     /// <summary>
+    /// The intervals in start order: the list itself where it already is (the pass adds each suspension as it ends, so
+    /// a long trace's hundred thousand GCs are not copied), else a sorted copy.
+    /// </summary>
+    public static IReadOnlyList<Interval> ByStart(IEnumerable<Interval> intervals)
+    {
+        if (intervals is IReadOnlyList<Interval> list && InStartOrder(list)) return list;
+        return [.. intervals.OrderBy(i => i.StartMs)];
+    }
+
+    private static bool InStartOrder(IReadOnlyList<Interval> list)
+    {
+        for (var i = 1; i < list.Count; i++)
+            if (!(list[i].StartMs >= list[i - 1].StartMs)) return false;
+        return true;
+    }
+
+    /// <summary>In intervals sorted by end, the index of the first that ends after <paramref name="ms"/> (the count if none).</summary>
+    public static int FirstEndingAfter(IReadOnlyList<Interval> byEnd, double ms)
+    {
+        int lo = 0, hi = byEnd.Count;
+        while (lo < hi)
+        {
+            var mid = (lo + hi) >>> 1;
+            if (byEnd[mid].EndMs > ms) hi = mid; else lo = mid + 1;
+        }
+        return lo;
+    }
+
+    /// <summary>
     /// In intervals sorted by start that do not overlap, the one holding <paramref name="ms"/> (start inclusive, end
     /// exclusive): only the last one starting at or before it can.
     /// </summary>

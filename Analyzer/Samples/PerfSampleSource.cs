@@ -1,5 +1,5 @@
-using EtwSerializerProfiler.Analyzer.Collections;
 using System.Collections;
+using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;

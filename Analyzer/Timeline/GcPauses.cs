@@ -7,21 +7,8 @@ internal sealed class GcPauses
 {
     private readonly IReadOnlyList<Interval> _pauses;
 
-    /// <param name="pauses">
-    /// The pass's pauses, one per GC: used as they are when in start order, which the pass adds them in (a long
-    /// trace's hundred thousand pauses are not copied), else sorted into a copy.
-    /// </param>
-    public GcPauses(IEnumerable<Interval> pauses)
-    {
-        _pauses = pauses is IReadOnlyList<Interval> list && InStartOrder(list) ? list : [.. pauses.OrderBy(p => p.StartMs)];
-    }
-
-    private static bool InStartOrder(IReadOnlyList<Interval> list)
-    {
-        for (var i = 1; i < list.Count; i++)
-            if (!(list[i].StartMs >= list[i - 1].StartMs)) return false;
-        return true;
-    }
+    /// <param name="pauses">The pass's pauses, one per GC: read where they are (<see cref="SortedIntervals.ByStart"/>).</param>
+    public GcPauses(IEnumerable<Interval> pauses) => _pauses = SortedIntervals.ByStart(pauses);
 
     public IReadOnlyList<Interval> All => _pauses;
 
@@ -30,19 +17,8 @@ internal sealed class GcPauses
         if (toMs <= fromMs || _pauses.Count == 0) return 0;
         // Pauses do not overlap one another, so their ends are sorted too: start at the first that ends after fromMs.
         var total = 0.0;
-        for (var i = FirstEndingAfter(fromMs); i < _pauses.Count && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
+        for (var i = SortedIntervals.FirstEndingAfter(_pauses, fromMs); i < _pauses.Count && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
         return total;
-    }
-
-    private int FirstEndingAfter(double ms)
-    {
-        int lo = 0, hi = _pauses.Count;
-        while (lo < hi)
-        {
-            var mid = (lo + hi) >>> 1;
-            if (_pauses[mid].EndMs > ms) hi = mid; else lo = mid + 1;
-        }
-        return lo;
     }
 
     /// <summary>Whether the time falls in a pause; calls must come in time order (a cursor walks the pauses).</summary>

@@ -1,4 +1,3 @@
-using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Model;
 
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
@@ -30,10 +29,9 @@ internal static class RunGcs
     }
 
     /// <summary>How much of each interval falls in each run; both sorted by time (the intervals here), so a sweep, not all against all.</summary>
-    public static IEnumerable<(RunDraft Run, double Ms)> OverlapsByRun(ChunkedList<Interval> pass, IReadOnlyList<RunDraft> runsByStart)
+    public static IEnumerable<(RunDraft Run, double Ms)> OverlapsByRun(IReadOnlyList<Interval> pass, IReadOnlyList<RunDraft> runsByStart)
     {
-        // The pass adds each suspension as it ends, so in start order: a copy to sort only where one is not.
-        IReadOnlyList<Interval> intervals = pass.IsSortedBy(i => i.StartMs) ? pass : [.. pass.OrderBy(i => i.StartMs)];
+        var intervals = SortedIntervals.ByStart(pass);
         var first = 0;
         foreach (var run in runsByStart)
         {

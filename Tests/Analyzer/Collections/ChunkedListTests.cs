@@ -93,17 +93,4 @@ public sealed class ChunkedListTests
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= ChunkedList<long>.ChunkSize * sizeof(long), "a trimmed list allocates its first chunk again");
         Assert.Equal([7L], list);
     }
-
-    [Theory]
-    [InlineData(new double[] { }, true)]
-    [InlineData(new double[] { 1 }, true)]
-    [InlineData(new double[] { 1, 1, 2, 5 }, true)]
-    [InlineData(new double[] { 1, 3, 2 }, false)]
-    [InlineData(new double[] { 1, double.NaN }, false)]
-    public void Whether_it_is_sorted_by_a_key(double[] keys, bool sorted)
-    {
-        var list = new ChunkedList<double>();
-        foreach (var k in keys) list.Add(k);
-        Assert.Equal(sorted, list.IsSortedBy(k => k));
-    }
 }
