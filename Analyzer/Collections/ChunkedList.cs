@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Collections;
 
 /// <summary>
 /// An append-only list in fixed chunks of <see cref="ChunkSize"/> items, for what grows with the trace: the kernel
-/// session's records (one per sample or switch) and the pass's per-GC lists (a pause, its parts, its generation). A
+/// session's records (one per sample or switch) and the pass's GC pauses (one per GC). A
 /// <see cref="List{T}"/> grows by doubling: each growth copies into a larger array and leaves the old one as garbage,
 /// and past 85,000 bytes both live on the large object heap, which only a full collection frees and whose freed space
 /// stays committed, so a long trace's peak held each list about twice. Chunks of 2,048 records (at most 48 KB of the
@@ -44,14 +44,6 @@ internal sealed class ChunkedList<T> : IReadOnlyList<T>
         if (RuntimeHelpers.IsReferenceOrContainsReferences<T>())
             foreach (var chunk in _chunks) Array.Clear(chunk);
         Count = 0;
-    }
-
-    /// <summary>Lets go of the chunks past the items held (all of them once cleared): a list whose entries were counted and are not needed again.</summary>
-    public void TrimExcess()
-    {
-        var used = (Count + Mask) >> Shift;
-        _chunks.RemoveRange(used, _chunks.Count - used);
-        _chunks.TrimExcess();
     }
 
     public IEnumerator<T> GetEnumerator()

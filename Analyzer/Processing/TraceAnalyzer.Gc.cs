@@ -39,25 +39,35 @@ public sealed partial class TraceAnalyzer
             source.Clr.GCStart += e =>
             {
                 var runtime = RuntimeOf(e);
-                runtime.Gcs.Start(e.TimeStampRelativeMSec, e.Count, e.Depth, runtime.Suspensions.AnyOpen);
+                if (runtime.Gcs.Start(e.Count, e.Depth, runtime.Suspensions.AnyOpen)) runtime.RunGcs.Collection(e.TimeStampRelativeMSec, e.Depth);
                 runtime.Suspensions.GcStarted(e.ThreadID);
+                SettleGcs(runtime, e);
             };
             source.Clr.GCRestartEEStart += e => RuntimeOf(e).Suspensions.RestartStart(e.ThreadID, e.TimeStampRelativeMSec);
-            source.Clr.GCRestartEEStop += e => RuntimeOf(e).Suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec);
+            source.Clr.GCRestartEEStop += e =>
+            {
+                var runtime = RuntimeOf(e);
+                if (runtime.Suspensions.RestartStop(e.ThreadID, e.TimeStampRelativeMSec) is { } pause) runtime.RunGcs.Paused(pause);
+                SettleGcs(runtime, e);
+            };
             source.Clr.RuntimeStart += e => RuntimeOf(e).Started(e);
             new ClrRundownTraceEventParser(source).RuntimeStart += e => RuntimeOf(e).Started(e);
         }
 
+        /// <summary>Counts a runtime's waiting GCs into the runs once enough wait (the runs' windows settle as the pass goes).</summary>
+        private void SettleGcs(ProcessRuntime runtime, TraceEvent e)
+        {
+            if (runtime.RunGcs.ShouldSettle) runtime.RunGcs.Settle(_windows.SettledBeforeMs(e.TimeStampRelativeMSec), RunsOf(runtime));
+        }
+
+        /// <summary>The runs a runtime's GCs can fall in: the benchmark process's (on ETW, known from its first RunStart), or none.</summary>
+        private IReadOnlyList<RunDraft> RunsOf(ProcessRuntime runtime) =>
+            !etw || (_processId != 0 && _runtimes.TryGetValue(_processId, out var benchmark) && ReferenceEquals(runtime, benchmark)) ? analysis.Runs : [];
+
+        /// <summary>The pass is over and every window final (the unended run left out): the GCs still waiting are counted.</summary>
         private void AssignGcs()
         {
-            var runs = analysis.Runs.OrderBy(r => r.StartMs).ToList();
-            RunGcs.CountGenerations(runs, Runtime.Gcs.All);
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(GcPauseList, runs)) run.GcPauseMs += ms;
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(Runtime.Suspensions.Suspending, runs)) run.GcSuspendMs += ms;
-            foreach (var (run, ms) in RunGcs.OverlapsByRun(Runtime.Suspensions.Restarting, runs)) run.GcRestartMs += ms;
-            // One entry per GC each, read only here: not kept through the charge.
-            Runtime.Gcs.Release();
-            Runtime.Suspensions.ReleaseParts();
+            foreach (var runtime in _runtimes.Values) runtime.RunGcs.Settle(double.PositiveInfinity, RunsOf(runtime));
         }
     }
 
@@ -68,6 +78,8 @@ public sealed partial class TraceAnalyzer
 
         public RuntimeSuspensions Suspensions { get; } = new();
         public GcCollections Gcs { get; } = new();
+        /// <summary>Its GCs on their way into the runs.</summary>
+        public RunGcs RunGcs { get; } = new();
 
         /// <summary>As TraceEvent's runtime analysis spells it ("V 10.0.1226.42308").</summary>
         public string? Version => _version is { } v ? $"V {v.Major}.{v.Minor}.{v.Build}.{v.Revision}" : null;

@@ -169,6 +169,25 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
         return true;
     }
 
+    /// <summary>
+    /// The time before which every window is final, when the pass has reached <paramref name="nowMs"/>: a closed run's
+    /// window no longer moves, an open one still may (its RunBegin moves the start; its RunEnd pins both edges to the
+    /// Stopwatch's reads, which lie after the last RunBegin, less <see cref="StopwatchPin.SlackMs"/>), a RunStart still
+    /// pending can open a window from its own time on (after the fact: RunStop, or a wait in context switches), and
+    /// any other window opens now or later. What is counted into runs as the pass goes (Collectors/RunGcs) waits for it.
+    /// </summary>
+    public double SettledBeforeMs(double nowMs)
+    {
+        var settled = nowMs;
+        if (Open is { Closed: false } open)
+        {
+            settled = Math.Min(settled, open.StartMs);
+            if (_runBeginClock is { } begin) settled = Math.Min(settled, begin.Ms);
+        }
+        foreach (var pending in _pendingByMarker.Values) settled = Math.Min(settled, pending.TimeMs);
+        return settled - StopwatchPin.SlackMs;
+    }
+
     /// <summary>At the end of the pass: a run still open has no end, so no duration to report; it is taken out.</summary>
     /// <returns>The run taken out, if any.</returns>
     public RunDraft? DropUnended()

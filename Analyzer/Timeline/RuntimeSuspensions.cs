@@ -8,8 +8,10 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 /// sampler suspends the runtime too, from its own thread, and its events interleave with a GC's: suspensions are
 /// tracked per suspending thread, and only those that ran a GC (a GC reason, or a GCStart inside) are GC pauses, each
 /// with its suspending part (until every thread stopped) and its restarting part (from the restart's start). The
-/// others (EventPipe's sampler, tiering) are kept apart: a kernel session sees threads wait in them. One entry per
-/// GC, so the lists are chunked (<see cref="ChunkedList{T}"/>): a long trace collects a hundred thousand times.
+/// others (EventPipe's sampler, tiering) are kept apart: a kernel session sees threads wait in them. The pauses are
+/// kept, one entry per GC (chunked, <see cref="ChunkedList{T}"/>: a long trace collects a hundred thousand times),
+/// because the CPU charge asks of every sample whether it fell in one; the parts are handed to the caller as each
+/// pause ends (<see cref="RestartStop"/>), which counts them into the runs and keeps nothing per GC.
 /// </summary>
 internal sealed class RuntimeSuspensions
 {
@@ -19,20 +21,6 @@ internal sealed class RuntimeSuspensions
 
     /// <summary>Suspensions that ran a GC, start to restart's end.</summary>
     public ChunkedList<Interval> GcPauses { get; } = [];
-    /// <summary>The GC pauses' suspending parts: start to SuspendEEStop.</summary>
-    public ChunkedList<Interval> Suspending { get; } = [];
-    /// <summary>The GC pauses' restarting parts: RestartEEStart to its stop.</summary>
-    public ChunkedList<Interval> Restarting { get; } = [];
-
-    /// <summary>The suspending and restarting parts are counted into the runs (RunGcs): their lists, one entry per GC, are let go.</summary>
-    public void ReleaseParts()
-    {
-        foreach (var parts in new[] { Suspending, Restarting })
-        {
-            parts.Clear();
-            parts.TrimExcess();
-        }
-    }
     /// <summary>Suspensions without a GC.</summary>
     public ChunkedList<Interval> Other { get; } = [];
 
@@ -57,16 +45,19 @@ internal sealed class RuntimeSuspensions
     }
 
     /// <summary>Closes the thread's suspension; a stop without its start (lost, or before the trace) is ignored.</summary>
-    public void RestartStop(int threadId, double ms)
+    /// <returns>The GC pause it ended, with its parts; null when the suspension ran no GC (or had no start).</returns>
+    public GcPause? RestartStop(int threadId, double ms)
     {
-        if (!_open.Remove(threadId, out var s)) return;
+        if (!_open.Remove(threadId, out var s)) return null;
         if (!s.IsGc)
         {
             Other.Add(new Interval(s.StartMs, ms));
-            return;
+            return null;
         }
-        GcPauses.Add(new Interval(s.StartMs, ms));
-        if (s.SuspendedMs is { } suspended) Suspending.Add(new Interval(s.StartMs, suspended));
-        if (s.RestartingMs is { } restarting) Restarting.Add(new Interval(restarting, ms));
+        var pause = new Interval(s.StartMs, ms);
+        GcPauses.Add(pause);
+        return new GcPause(pause,
+            s.SuspendedMs is { } suspended ? new Interval(s.StartMs, suspended) : null,
+            s.RestartingMs is { } restarting ? new Interval(restarting, ms) : null);
     }
 }

@@ -78,19 +78,4 @@ public sealed class ChunkedListTests
         strings.Add("new");
         Assert.Equal(["new"], strings);
     }
-
-    [Fact]
-    public void Trimmed_after_clearing_it_lets_go_of_its_chunks_and_stays_usable()
-    {
-        // The pass's per-GC parts are counted into the runs, then let go (RuntimeSuspensions.ReleaseParts).
-        var list = new ChunkedList<long>();
-        for (var i = 0; i < 3 * ChunkedList<long>.ChunkSize; i++) list.Add(i);
-        list.Clear();
-        list.TrimExcess();
-        Assert.Empty(list);
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        list.Add(7);
-        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= ChunkedList<long>.ChunkSize * sizeof(long), "a trimmed list allocates its first chunk again");
-        Assert.Equal([7L], list);
-    }
 }

@@ -292,4 +292,36 @@ public sealed class RunWindowsTests
         Assert.False(_w.HarnessIterationStop(Worker, 7.0));
         Assert.False(_runs[1].Closed);
     }
+
+    private double Settled(double nowMs) => _w.SettledBeforeMs(nowMs) + StopwatchPin.SlackMs;
+
+    [Fact]
+    public void Windows_settle_when_their_run_closes_and_a_pending_or_open_run_holds_the_settled_time_back()
+    {
+        Assert.Equal(3.0, Settled(3.0));            // no run: everything before now is settled
+        Start(A, 4.0);
+        Assert.Equal(4.0, Settled(4.5));            // a RunStart can open a window from its own time on (RunStop alone)
+        Wait(5.0);
+        Assert.Equal(5.0, Settled(5.5));            // the open run starts at the wait
+        Begin(6.0);
+        Assert.Equal(6.0, Settled(7.0));            // RunBegin moved its start; the Stopwatch pin starts no earlier
+        End(9.0, reads: (6_500, 8_500));
+        Assert.Equal((6.5, 8.5), (_runs[0].StartMs, _runs[0].EndMs));
+        Assert.Equal(9.5, Settled(9.5));            // closed: final
+        Start(B, 10.0);
+        Wait(11.0);
+        Assert.Equal(6.0, Settled(11.5));           // opened by its wait, before its RunBegin: the last RunBegin's time bounds the pin
+        Begin(12.0);
+        Assert.Equal(12.0, Settled(12.5));
+    }
+
+    [Fact]
+    public void A_window_found_after_the_fact_from_RunStart_and_RunStop_was_held_back_by_its_pending_RunStart()
+    {
+        Start(A, 1.0);
+        Assert.Equal(1.0, Settled(8.0));
+        Stop(A, 9.0, 7.5);                          // no RunBegin, no wait: the window is RunStart..RunStop, in the past
+        Assert.Equal((1.0, 9.0), (_runs[0].StartMs, _runs[0].EndMs));
+        Assert.Equal(9.5, Settled(9.5));
+    }
 }

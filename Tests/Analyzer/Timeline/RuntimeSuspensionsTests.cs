@@ -16,13 +16,12 @@ public sealed class RuntimeSuspensionsTests
         s.SuspendStart(GcThread, 10, forGc: true);
         s.SuspendStart(Sampler, 10.5, forGc: false);   // the sampler, on its own thread, in the middle of the GC's events
         s.Suspended(GcThread, 11);
-        s.RestartStop(Sampler, 10.75);
+        Assert.Null(s.RestartStop(Sampler, 10.75));
         s.RestartStart(GcThread, 14);
-        s.RestartStop(GcThread, 15);
+        var pause = s.RestartStop(GcThread, 15);
 
         Assert.Equal([new Interval(10, 15)], s.GcPauses);
-        Assert.Equal([new Interval(10, 11)], s.Suspending);
-        Assert.Equal([new Interval(14, 15)], s.Restarting);
+        Assert.Equal(new GcPause(new(10, 15), Suspending: new(10, 11), Restarting: new(14, 15)), pause);
         Assert.Equal([new Interval(10.5, 10.75)], s.Other);
     }
 
@@ -32,11 +31,10 @@ public sealed class RuntimeSuspensionsTests
         var s = new RuntimeSuspensions();
         s.SuspendStart(GcThread, 20, forGc: false);
         s.GcStarted(GcThread);
-        s.RestartStop(GcThread, 22);    // no SuspendEEStop, no RestartEEStart: no parts
+        var pause = s.RestartStop(GcThread, 22);    // no SuspendEEStop, no RestartEEStart: no parts
 
         Assert.Equal([new Interval(20, 22)], s.GcPauses);
-        Assert.Empty(s.Suspending);
-        Assert.Empty(s.Restarting);
+        Assert.Equal(new GcPause(new(20, 22), null, null), pause);
         Assert.Empty(s.Other);
     }
 
@@ -47,7 +45,7 @@ public sealed class RuntimeSuspensionsTests
         s.Suspended(GcThread, 1);
         s.GcStarted(GcThread);
         s.RestartStart(GcThread, 2);
-        s.RestartStop(GcThread, 3);       // its start was before the trace
+        Assert.Null(s.RestartStop(GcThread, 3));       // its start was before the trace
         s.SuspendStart(GcThread, 4, forGc: true);
         s.SuspendStart(GcThread, 6, forGc: false);  // the first one's restart was lost
         s.RestartStop(GcThread, 7);
