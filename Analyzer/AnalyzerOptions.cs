@@ -39,6 +39,11 @@ public sealed record AnalyzerOptions
     /// records are cut.
     /// </summary>
     internal int KernelRecordsPerChunk { get; init; } = Kernel.KernelChunks.RecordsPerChunk;
+    /// <summary>
+    /// GC parts that wait before the pass tries to count them into runs (<see cref="Processing.Collectors.RunGcs.SettleEvery"/>).
+    /// Not a user setting: tests set it to 1 to hold every run's GC figures to the same answer however often they settle.
+    /// </summary>
+    internal int GcSettleEvery { get; init; } = Processing.Collectors.RunGcs.SettleEvery;
 
     public bool Includes(string serializer) =>
         Serializers.Count == 0 || Serializers.Any(s => s.Equals(serializer, StringComparison.OrdinalIgnoreCase));

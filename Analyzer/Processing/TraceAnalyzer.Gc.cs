@@ -26,7 +26,7 @@ public sealed partial class TraceAnalyzer
 
         private ProcessRuntime RuntimeOf(int processId)
         {
-            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime();
+            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime(options.GcSettleEvery);
             return runtime;
         }
 
@@ -72,14 +72,14 @@ public sealed partial class TraceAnalyzer
     }
 
     /// <summary>One process's runtime as the pass saw it: its suspensions, its GCs and its version.</summary>
-    private sealed class ProcessRuntime
+    private sealed class ProcessRuntime(int gcSettleEvery)
     {
         private System.Version? _version;
 
         public RuntimeSuspensions Suspensions { get; } = new();
         public GcCollections Gcs { get; } = new();
         /// <summary>Its GCs on their way into the runs.</summary>
-        public RunGcs RunGcs { get; } = new();
+        public RunGcs RunGcs { get; } = new(gcSettleEvery);
 
         /// <summary>As TraceEvent's runtime analysis spells it ("V 10.0.1226.42308").</summary>
         public string? Version => _version is { } v ? $"V {v.Major}.{v.Minor}.{v.Build}.{v.Revision}" : null;

@@ -12,7 +12,8 @@ namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 /// settled (<see cref="RunWindows.SettledBeforeMs"/>): what waits is the open run's GCs and the last moment's, not one
 /// entry per GC of the whole trace (a long trace collects a hundred thousand times).
 /// </summary>
-internal sealed class RunGcs
+/// <param name="settleEvery">GC parts that wait before settling is tried (again): <see cref="SettleEvery"/>, or fewer in tests.</param>
+internal sealed class RunGcs(int settleEvery = RunGcs.SettleEvery)
 {
     private enum Part : byte { Start, Pause, Suspending, Restarting }
 
@@ -23,13 +24,13 @@ internal sealed class RunGcs
     internal const int SettleEvery = 1024;
 
     private readonly Queue<Waiting> _waiting = new();
-    private int _settleAt = SettleEvery;
+    private int _settleAt;
 
     /// <summary>GC parts not yet counted.</summary>
     public int WaitingCount => _waiting.Count;
 
     /// <summary>Whether enough waits that settling is worth trying now (the pass asks after each GC event).</summary>
-    public bool ShouldSettle => _waiting.Count >= _settleAt;
+    public bool ShouldSettle => _waiting.Count >= Math.Max(_settleAt, settleEvery);
 
     /// <summary>A GC began (counted: inside a suspension, a number not seen before).</summary>
     public void Collection(double startMs, int generation) => _waiting.Enqueue(new(startMs, startMs, Part.Start, generation));
@@ -57,7 +58,7 @@ internal sealed class RunGcs
             if (part.EndMs < settledMs) Count(part, runsByStart);
             else _waiting.Enqueue(part); // the same order: what stays waits as it came
         }
-        _settleAt = _waiting.Count + SettleEvery;
+        _settleAt = _waiting.Count + settleEvery;
     }
 
     private static void Count(Waiting part, IReadOnlyList<RunDraft> runs)
