@@ -6,9 +6,9 @@ public static class SerializerCatalog
     private static readonly Lazy<IReadOnlyList<Serializer>> s_all = new(Discover);
 
 #if NET
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
-    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "Never reached in the native esp: the verbs that list serializers refuse first (Cli/Commands/ManagedOnly).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "Never reached in the native esp: the verbs that list serializers become the managed esp first (Cli/Commands/ManagedEsp).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2067", Justification = "Never reached in the native esp: the verbs that list serializers become the managed esp first (Cli/Commands/ManagedEsp).")]
+    [System.Diagnostics.CodeAnalysis.UnconditionalSuppressMessage("Trimming", "IL2070", Justification = "Never reached in the native esp: the verbs that list serializers become the managed esp first (Cli/Commands/ManagedEsp).")]
 #endif
     private static IReadOnlyList<Serializer> Discover() =>
         typeof(Serializer).Assembly.GetTypes()

@@ -111,7 +111,7 @@ public sealed partial class RecordVerb
         var verb = new RecordVerb(common);
         verb.Command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
-            ManagedOnly.Require(Name);
+            ManagedEsp.Require(Name);
             var options = verb.Bind(parse);
             var runtimes = parse.GetValue(verb._runtime)!;
             var launches = parse.GetValue(verb._launches);

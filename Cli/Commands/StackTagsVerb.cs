@@ -32,7 +32,7 @@ public static class StackTagsVerb
         var command = new Command(name, description) { file };
         command.SetAction((parse, cancel) => CommandRunner.RunAsync($"{Name} {name}", console, () =>
         {
-            ManagedOnly.Require($"{Name} {name}");
+            ManagedEsp.Require($"{Name} {name}");
             return Task.FromResult(run(parse.GetValue(file)!, console));
         }, cancel));
         return command;

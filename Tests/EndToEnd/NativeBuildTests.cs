@@ -10,7 +10,8 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// The native esp (Cli/NativeAot.targets, published by the test as a user publishes it) gives the managed esp's
 /// answers: the golden recordings' outputs byte for byte (both formats, one raw pass and through TraceLog's .etlx,
 /// which creates its types by name), the HTML page, speedscope files, diff, stats and a .NET Core 2.1 .netperf as the
-/// in-process esp writes them; and the verbs it does not carry refuse in one line with exit 2.
+/// in-process esp writes them; and the verbs it does not carry (record, stacktags) run as the managed esp its publish
+/// puts beside it.
 /// </summary>
 [EndToEnd]
 public sealed partial class NativeBuildTests
@@ -82,16 +83,44 @@ public sealed partial class NativeBuildTests
         }
     }
 
-    [Theory]
-    [InlineData("record", "--n", "100")]
-    [InlineData("stacktags", "check")]
-    public void Verbs_that_need_the_benchmarks_serializers_refuse_in_one_line(params string[] call)
+    [Fact]
+    public void Record_and_stacktags_become_the_managed_esp_published_beside_it_and_without_it_refuse_in_one_line()
     {
-        var run = NativeEsp.Run(Path.GetTempPath(), call);
-        Assert.Equal(ExitCodes.Usage, run.ExitCode);
-        var line = Assert.Single(run.StdErr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.StartsWith($"esp {string.Join(' ', call.TakeWhile(a => !a.StartsWith('-')))}: the native esp", line, StringComparison.Ordinal);
-        Assert.Contains("dotnet run -c Release --project Cli", line, StringComparison.Ordinal);
+        var dir = Repo.NewTempDir("native-handoff");
+        try
+        {
+            var tags = Path.Combine(Repo.Root, "stacktags", "Serializers.stacktags");
+            var check = NativeEsp.Run(dir, "stacktags", "check", tags);
+            var inProcess = InProcessEsp.Run(TimeSpan.FromMinutes(1), "stacktags", "check", tags);
+            Assert.True(check.ExitCode == inProcess.ExitCode && check.StdOut == inProcess.StdOut, $"native: exit {check.ExitCode} {check.StdOut}{check.StdErr}; managed: exit {inProcess.ExitCode} {inProcess.StdOut}");
+
+            var folder = Path.Combine(dir, "trace");
+            var record = NativeEsp.Run(dir, "record", "--kernel", "off", "--serializers", "System.Text.Json", "--n", "100", "--runs", "2", "--out", folder);
+            Assert.True(record.ExitCode == 0, $"exit {record.ExitCode}: {record.StdErr}");
+            var manifest = TraceManifest.Load(new EtwSerializerProfiler.Recorder.TraceFolder(folder).Manifest);
+            // The benchmark that ran is the managed esp's, published beside the native one.
+            Assert.Contains(Path.Combine(Path.GetDirectoryName(NativeEsp.Path)!, "managed", "SerializerBenchmark.dll"), manifest.CommandLine, StringComparison.Ordinal);
+            var analyze = NativeEsp.Run(dir, "analyze", folder);
+            Assert.True(analyze.ExitCode == 0, analyze.StdErr);
+            Assert.Contains("System.Text.Json", analyze.StdOut, StringComparison.Ordinal);
+
+            // The native executable alone (copied without managed/): those verbs say what is missing, in one line.
+            var alone = Path.Combine(dir, "alone");
+            Directory.CreateDirectory(alone);
+            File.Copy(NativeEsp.Path, Path.Combine(alone, "esp"));
+            foreach (var call in new[] { new[] { "record", "--n", "100" }, ["stacktags", "check"] })
+            {
+                var run = ProcessRunner.Run(Path.Combine(alone, "esp"), call, TimeSpan.FromMinutes(1), dir);
+                Assert.Equal(ExitCodes.Usage, run.ExitCode);
+                var line = Assert.Single(run.StdErr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+                Assert.StartsWith($"esp {string.Join(' ', call.TakeWhile(a => !a.StartsWith('-')))}: the native esp runs", line, StringComparison.Ordinal);
+                Assert.Contains("managed", line, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
     }
 
     /// <summary>
@@ -130,8 +159,8 @@ public sealed class NativeBuildDamagedInputTests(DamagedInputSource source)
                 foreach (var call in input.Calls)
                 {
                     var native = NativeEsp.Run(Path.GetTempPath(), call);
-                    // The verbs the native esp does not carry (Cli/Commands/ManagedOnly) refuse whatever the input.
-                    var managed = call[0] is "record" or "stacktags" ? ExitCodes.Usage : InProcessEsp.Run(TimeSpan.FromMinutes(1), call[0], call[1..]).ExitCode;
+                    // The verbs the native esp does not carry run as the managed esp beside it (Cli/Commands/ManagedEsp).
+                    var managed = InProcessEsp.Run(TimeSpan.FromMinutes(1), call[0], call[1..]).ExitCode;
                     compared++;
                     var where = $"[{input.Kind}: {input.Name}] esp {string.Join(' ', call)}";
                     if (native.ExitCode != managed)
