@@ -58,13 +58,21 @@ public sealed class PackedToolTests
     }
 
     /// <summary>
-    /// `dotnet pack` (no build: the solution build made Cli's output) and `dotnet tool install --tool-path`, from a
-    /// NuGet config that lists only the folder the package was packed into, so the feed is never asked.
+    /// scripts/pack-tool.sh, as a user packs the tool (the package users install, the native linux-x64 one and the
+    /// managed one for every other platform), and `dotnet tool install --tool-path` from a NuGet config that lists
+    /// only the folder they were packed into, so the feed is never asked. On linux-x64 the install is the native esp,
+    /// the managed one beside it for the verbs it hands over; the any package holds the managed esp whole.
     /// </summary>
     private static (string Esp, string ToolDir) PackAndInstall(string dir)
     {
+        FastRun.RefuseSlowWork("packing the tool");
         var packages = Path.Combine(dir, "nupkg");
-        LocalFeed.Pack(Path.Combine("Cli", "Cli.csproj"), packages, "EtwSerializerProfiler");
+        var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(15));
+        Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
+        var any = Path.Combine(packages, "EtwSerializerProfiler.any.0.1.0.nupkg");
+        using (var zip = System.IO.Compression.ZipFile.OpenRead(any))
+            foreach (var file in new[] { "esp.dll", "SerializerBenchmark.dll", "Profiles/profiles.json", "stacktags/Serializers.stacktags" })
+                Assert.Contains(zip.Entries, e => e.FullName == $"tools/net10.0/any/{file}");
         var config = Path.Combine(dir, "nuget.config");
         LocalFeed.WriteConfig(config, packages);
         var toolDir = Path.Combine(dir, "tools");
@@ -72,6 +80,14 @@ public sealed class PackedToolTests
         Assert.True(install.ExitCode == 0, install.StdOut + install.StdErr);
         var esp = Path.Combine(toolDir, OperatingSystem.IsWindows() ? "esp.exe" : "esp");
         Assert.True(File.Exists(esp), $"no {esp} after install: {install.StdOut}");
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && RuntimeInformation.OSArchitecture == Architecture.X64)
+        {
+            // The command is the native executable of the linux-x64 package (ELF, not the managed apphost).
+            var target = File.ResolveLinkTarget(esp, returnFinalTarget: true)?.FullName ?? esp;
+            Assert.Contains(Path.Combine("etwserializerprofiler.linux-x64", "0.1.0", "tools", "any", "linux-x64", "esp"), target, StringComparison.Ordinal);
+            Assert.True(new FileInfo(target).Length > 10_000_000, $"{target} is not the native esp ({new FileInfo(target).Length} bytes)");
+            Assert.True(File.Exists(Path.Combine(Path.GetDirectoryName(target)!, "managed", "esp.dll")), "no managed esp beside the native one");
+        }
         return (esp, toolDir);
     }
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The esp tool packages, as the .NET 10 SDK packs a tool with RID-specific packages (README, "Install"):
+#   EtwSerializerProfiler            what users install: it names the two below, and `dotnet tool install` takes the
+#                                    one for the machine
+#   EtwSerializerProfiler.linux-x64  the native esp (Cli/NativeAot.targets; needs clang or gcc) with the managed esp
+#                                    beside it for record and stacktags
+#   EtwSerializerProfiler.any        the managed esp for every other platform (framework-dependent)
+# Native AOT compiles for the machine it runs on, so the linux-x64 package is packed on linux-x64 only; elsewhere the
+# script packs the other two (the any package is then what every platform installs).
+# Usage: scripts/pack-tool.sh [OUT]   (default: nupkg/)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out=${1:-$root/nupkg}
+cli="$root/Cli/Cli.csproj"
+dotnet pack "$cli" -c Release -o "$out" --nologo
+dotnet pack "$cli" -c Release -r any -o "$out" --nologo
+if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ]; then
+  dotnet pack "$cli" -c Release -r linux-x64 -o "$out" --nologo
+else
+  echo "not linux-x64: EtwSerializerProfiler.linux-x64 (the native esp) not packed"
+fi
+ls -l "$out"/EtwSerializerProfiler*.nupkg
