@@ -15,6 +15,7 @@ public sealed partial class TraceAnalyzer
     private sealed partial class PassState
     {
         private readonly AllocationCollector _allocations = new();
+        private readonly AllocatedTypeNames _allocatedTypes = new();
         private readonly ExceptionCollector _exceptions = new();
         private readonly ContentionCollector _contention = new();
         private readonly JitCollector _jit = new();
@@ -47,7 +48,7 @@ public sealed partial class TraceAnalyzer
         private void SubscribeCollectors(TraceEventDispatcher source)
         {
             _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
-            source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, e.TypeName);
+            source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, _allocatedTypes.Of(e));
             source.Clr.ExceptionStart += e =>
             {
                 var stack = stacks.StackOf(e);
