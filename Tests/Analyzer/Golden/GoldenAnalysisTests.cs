@@ -62,6 +62,18 @@ public sealed partial class GoldenAnalysisTests
         }
     }
 
+    /// <summary>
+    /// A golden recording (a copy's path) analyzed in this process with <paramref name="options"/>: the JSON report
+    /// (every figure at full precision), masked as the captured files are. For tests that hold the figures to one
+    /// answer however a stage is cut or timed (KernelChunksTests, RunGcsGoldenTests).
+    /// </summary>
+    internal static string JsonInProcess(string zip, EtwSerializerProfiler.Analyzer.AnalyzerOptions options, out EtwSerializerProfiler.Analyzer.Model.TraceAnalysis analysis)
+    {
+        using var input = EtwSerializerProfiler.Analyzer.Input.TraceInput.Open(zip);
+        analysis = new EtwSerializerProfiler.Analyzer.Processing.TraceAnalyzer(options).Analyze(input);
+        return Mask(EtwSerializerProfiler.Analyzer.Reports.AnalysisReport.Render(analysis, EtwSerializerProfiler.Common.TableFormat.Json, top: 15), Path.GetDirectoryName(zip)!);
+    }
+
     /// <summary>Also for the native esp's outputs (Tests/EndToEnd/NativeBuildTests), held to the same files.</summary>
     internal static string Mask(string text, string dir)
     {

@@ -1,10 +1,6 @@
 using System.Text;
 using EtwSerializerProfiler.Analyzer;
-using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Kernel;
-using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Reports;
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
@@ -41,9 +37,7 @@ public sealed class KernelChunksTests
 
         static (string Json, string Ledger) Analyze(string zip, int recordsPerChunk)
         {
-            using var input = TraceInput.Open(zip);
-            var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, CollectHotMethods = true, KernelRecordsPerChunk = recordsPerChunk }).Analyze(input);
-            var json = Golden.GoldenAnalysisTests.Mask(AnalysisReport.Render(analysis, TableFormat.Json, top: 15), Path.GetDirectoryName(zip)!);
+            var json = Golden.GoldenAnalysisTests.JsonInProcess(zip, new AnalyzerOptions { CacheEtlx = false, CollectHotMethods = true, KernelRecordsPerChunk = recordsPerChunk }, out var analysis);
             var ledger = new StringBuilder();
             foreach (var s in analysis.Samples!.RunSamples) ledger.Append(FormattableString.Invariant($"{s.ThreadId} {s.TimeMs:R} {s.WeightMs:R} {s.Frames.Length} {s.InGc}\n"));
             return (json, ledger.ToString());

@@ -1,4 +1,4 @@
-using System.IO.Compression;
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
@@ -16,11 +16,11 @@ public sealed class AllocatedTypeNamesTests
         var dir = Repo.NewTempDir("typenames");
         try
         {
-            ZipFile.ExtractToDirectory(Repo.CopyGoldenRecording(recording, dir), Path.Combine(dir, "x"));
+            using var input = TraceInput.Open(Repo.CopyGoldenRecording(recording, dir));
             var names = new AllocatedTypeNames();
             var seen = new Dictionary<string, string>(StringComparer.Ordinal);
             var (ticks, wrong) = (0, new List<string>());
-            using (var source = new EventPipeEventSource(Directory.GetFiles(Path.Combine(dir, "x"), "*.nettrace", SearchOption.AllDirectories).Single()))
+            using (var source = new EventPipeEventSource(input.TracePath))
             {
                 source.Clr.GCAllocationTick += e =>
                 {

@@ -1,8 +1,4 @@
 using EtwSerializerProfiler.Analyzer;
-using EtwSerializerProfiler.Analyzer.Input;
-using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Reports;
-using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
@@ -33,11 +29,7 @@ public sealed class RunGcsGoldenTests
             try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
         }
 
-        static string Analyze(string zip, int settleEvery)
-        {
-            using var input = TraceInput.Open(zip);
-            var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, GcSettleEvery = settleEvery }).Analyze(input);
-            return Golden.GoldenAnalysisTests.Mask(AnalysisReport.Render(analysis, TableFormat.Json, top: 15), Path.GetDirectoryName(zip)!);
-        }
+        static string Analyze(string zip, int settleEvery) =>
+            Golden.GoldenAnalysisTests.JsonInProcess(zip, new AnalyzerOptions { CacheEtlx = false, GcSettleEvery = settleEvery }, out _);
     }
 }
