@@ -38,12 +38,15 @@ public sealed record AnalyzerOptions
     /// chunk holds. Not a user setting: tests set it small to hold every figure to the same answer however the
     /// records are cut.
     /// </summary>
-    internal int KernelRecordsPerChunk { get; init; } = Kernel.KernelChunks.RecordsPerChunk;
+    internal int KernelRecordsPerChunk { get; init; } = DefaultKernelRecordsPerChunk;
+    /// <summary>Declared here, not in Kernel/, so that the options (which every stage reads) use no stage back.</summary>
+    internal const int DefaultKernelRecordsPerChunk = 8_192;
     /// <summary>
     /// GC parts that wait before the pass tries to count them into runs (<see cref="Processing.Collectors.RunGcs.SettleEvery"/>).
     /// Not a user setting: tests set it to 1 to hold every run's GC figures to the same answer however often they settle.
     /// </summary>
-    internal int GcSettleEvery { get; init; } = Processing.Collectors.RunGcs.SettleEvery;
+    internal int GcSettleEvery { get; init; } = DefaultGcSettleEvery;
+    internal const int DefaultGcSettleEvery = 1024;
 
     /// <remarks>Asked for every event (the pass's run filter): indexed, not a lambda that captures or an enumerator (20 MB of closures on a long trace).</remarks>
     public bool Includes(string serializer)

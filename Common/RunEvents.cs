@@ -62,7 +62,10 @@ public static class RunEvents
     public const string OtherMarkerMethod = "OtherDuration";
 
     /// <summary>Every marker wait method, the operations' first (<see cref="MarkerMethodByOperation"/>), then <see cref="OtherMarkerMethod"/>.</summary>
-    public static readonly IReadOnlyList<string> MarkerMethods = ["SerializeDuration", "DeserializeDuration", "FirstCallDuration", OtherMarkerMethod];
+    public static readonly IReadOnlyList<string> MarkerMethods = [.. MarkerMethodByOperation.Values, OtherMarkerMethod];
+
+    /// <summary>The class whose methods are the marker's waits (RunMarkers' MarkerThread; the benchmark's own before the library).</summary>
+    public const string MarkerClass = "MarkerThread";
 
     /// <summary>The operation a marker wait method stands for; "other" for <see cref="OtherMarkerMethod"/> or an unknown one.</summary>
     public static string OperationOfMarkerMethod(string? method) =>

@@ -17,6 +17,10 @@ public static class TraceFolderLayout
     public const string ResultsCsv = "results.csv";
     /// <summary>The stack tags the recording was made with (copied from stacktags/ beside the tool).</summary>
     public const string StackTags = "Serializers.stacktags";
+    /// <summary>The folder beside the tool (and in the repository) that holds the built-in stack tags.</summary>
+    public const string StackTagsFolder = "stacktags";
+    /// <summary>The built-in stack tags, relative to the tool's folder or the repository: what `esp record` copies in as <see cref="StackTags"/>.</summary>
+    public const string ToolStackTags = StackTagsFolder + "/" + StackTags;
     /// <summary>The Linux kernel session: perf's own file (for `perf report`), not read by the analyzer.</summary>
     public const string KernelData = "kernel.perf.data";
     /// <summary>The Linux kernel session as `perf script` text (<see cref="PerfRecording.ScriptArguments"/>), gzipped: what the analyzer reads.</summary>

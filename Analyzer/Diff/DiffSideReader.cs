@@ -34,7 +34,7 @@ public static class DiffSideReader
             unsupported,
             warnings)
         {
-            CpuSource = analysis.Trace.CpuSource.WireName(),
+            CpuSource = analysis.Trace.CpuSource,
         };
     }
 
@@ -62,7 +62,7 @@ public static class DiffSideReader
         return new DiffSide(string.Join(" + ", launches.Select(l => l.Path)), first.Runtime, first.Configuration, unsupported, warnings)
         {
             Launches = launches.Select(l => l.Path).ToList(),
-            CpuSource = launches.All(l => l.CpuSource == first.CpuSource) ? first.CpuSource : "mixed",
+            CpuSource = launches.All(l => l.CpuSource?.IsOnCpu() is { } onCpu && onCpu == first.CpuSource?.IsOnCpu()) ? first.CpuSource : null,
         };
     }
 

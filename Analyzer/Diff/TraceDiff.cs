@@ -1,7 +1,14 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
 namespace EtwSerializerProfiler.Analyzer.Diff;
 
-/// <summary>Where a (serializer, operation, objects) row was found.</summary>
-public enum Presence { Both, OnlyInBaseline, OnlyInTrace }
+/// <summary>Where a (serializer, operation, objects) row was found; written by its <see cref="WireNameAttribute"/>.</summary>
+public enum Presence
+{
+    [WireName("both")] Both,
+    [WireName("onlyInBaseline")] OnlyInBaseline,
+    [WireName("onlyInTrace")] OnlyInTrace,
+}
 
 /// <summary>How deltas are judged; the defaults are what docs/diff.md describes.</summary>
 public sealed record DiffSettings
@@ -30,9 +37,12 @@ public sealed record DiffSide(
     /// <summary>The traces pooled into this side; one entry (<see cref="Path"/>) unless launches were pooled.</summary>
     public IReadOnlyList<string> Launches { get; init; } = [Path];
 
-    /// <summary>Where the CPU figures came from: "kernel" (on-CPU time from the kernel session) or "eventpipe" (sampled
-    /// managed time); "mixed" when pooled launches disagree (TraceInfo.CpuSource).</summary>
-    public string CpuSource { get; init; } = "eventpipe";
+    /// <summary>Where the CPU figures came from (TraceInfo.CpuSource): a kernel sampler (on-CPU time) or EventPipe's
+    /// (sampled managed time); null when pooled launches disagree on which of the two their figures mean ("mixed").</summary>
+    public CpuSourceKind? CpuSource { get; init; } = CpuSourceKind.EventPipe;
+
+    /// <summary>The wire name of <see cref="CpuSource"/>: its own, or "mixed".</summary>
+    public string CpuSourceName => CpuSource is { } kind ? WireNames.Of(kind) : "mixed";
 }
 
 /// <summary>

@@ -1,5 +1,4 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Reports;
 
 namespace EtwSerializerProfiler.Analyzer.Diff;
 

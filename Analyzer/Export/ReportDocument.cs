@@ -1,6 +1,5 @@
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.CallTrees;
-using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Export;

@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using System.Text.Json;
-using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;

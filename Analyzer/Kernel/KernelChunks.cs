@@ -12,7 +12,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 internal sealed class KernelChunks : IDisposable
 {
     /// <summary>Records per chunk: samples, switches and wake-ups (a few MB with the stacks new in them).</summary>
-    public const int RecordsPerChunk = 8_192;
+    public const int RecordsPerChunk = AnalyzerOptions.DefaultKernelRecordsPerChunk;
     /// <summary>Chunks read ahead and waiting to be charged.</summary>
     public const int Ahead = 2;
 

@@ -18,13 +18,6 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// </remarks>
 internal sealed class OffCpuClassifier
 {
-    public const string Gc = "GC (runtime suspended)";
-    public const string Suspension = "runtime suspension, not GC (EventPipe sampler, tiering)";
-    public const string Lock = "lock contention";
-    public const string Preempted = "preempted (runnable, no CPU)";
-    public const string Ready = "ready (woken, no CPU yet)";
-    public const string Uninterruptible = "uninterruptible (I/O, page-in)";
-    public const string Waiting = "waiting (other)";
 
     /// <summary>A stretch open since a switch-out: when, in which state, and the first OUT record and wake-up after it (∞ until seen).</summary>
     private sealed class Open(double outMs, char state)
@@ -143,10 +136,10 @@ internal sealed class OffCpuClassifier
             var from = Math.Max(outMs, run.StartMs);
             var to = Math.Min(inMs, run.EndMs);
             if (to <= from) continue;
-            if (open.State is 'R') { Add(run, Preempted, to - from); continue; }
+            if (open.State is 'R') { Add(run, OffCpuReason.Preempted, to - from); continue; }
             // Woken inside the stretch: from then on it only waited for a CPU.
             var woken = open.WokenMs < inMs ? Math.Clamp(open.WokenMs, from, to) : to;
-            if (to > woken) Add(run, Ready, to - woken);
+            if (to > woken) Add(run, OffCpuReason.Ready, to - woken);
             SplitWait(run, from, woken, open.State, _gcMs, _suspensions, worker.Locks);
         }
     }
@@ -161,14 +154,14 @@ internal sealed class OffCpuClassifier
         var other = suspensions.Sum(from, to);
         var lockMs = locks.Sum(from, to);
         var rest = to - from;
-        foreach (var (reason, ms) in new[] { (Gc, gc), (Suspension, other), (Lock, lockMs) })
+        foreach (var (reason, ms) in new[] { (OffCpuReason.Gc, gc), (OffCpuReason.Suspension, other), (OffCpuReason.Lock, lockMs) })
         {
             var taken = Math.Min(ms, rest);
             if (taken > 0) Add(run, reason, taken);
             rest -= taken;
         }
-        if (rest > 0) Add(run, state == 'D' ? Uninterruptible : Waiting, rest);
+        if (rest > 0) Add(run, state == 'D' ? OffCpuReason.Uninterruptible : OffCpuReason.Waiting, rest);
     }
 
-    private static void Add(RunDraft run, string reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
+    private static void Add(RunDraft run, OffCpuReason reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;
 }

@@ -1,23 +1,23 @@
 namespace EtwSerializerProfiler.Analyzer.Model;
 
-/// <summary>The optimization tier of a piece of managed code, as the runtime reported it when the code was made.</summary>
+/// <summary>The optimization tier of a piece of managed code, as the runtime reported it when the code was made; written by its <see cref="WireNameAttribute"/>.</summary>
 public enum CodeTier
 {
-    Unknown,
+    [WireName("unknown")] Unknown,
     /// <summary>Tier 0 (quick JIT, no optimization).</summary>
-    Tier0,
+    [WireName("tier0")] Tier0,
     /// <summary>Tier 0 or tier 1 code with dynamic-PGO instrumentation (counting before tier 1).</summary>
-    Instrumented,
+    [WireName("instrumented")] Instrumented,
     /// <summary>On-stack replacement: a long-running loop moved to optimized code mid-call.</summary>
-    Osr,
+    [WireName("osr")] Osr,
     /// <summary>Tier 1: the steady-state code.</summary>
-    Tier1,
+    [WireName("tier1")] Tier1,
     /// <summary>Fully optimized without tiering (tiering off, or methods the runtime never tiers).</summary>
-    Optimized,
+    [WireName("optimized")] Optimized,
     /// <summary>Minimal optimization (debuggable code, or methods too big to optimize).</summary>
-    MinOpts,
+    [WireName("minopts")] MinOpts,
     /// <summary>Precompiled ReadyToRun code from the image (named by rundown; it never went through the JIT in this trace).</summary>
-    ReadyToRun,
+    [WireName("readyToRun")] ReadyToRun,
 }
 
 /// <summary>What the tables and the not-steady-state finding call unoptimized, defined once for both.</summary>

@@ -70,7 +70,7 @@ public sealed record RunAnalysis
     /// </summary>
     public SampledCpu? EventPipeCpu { get; init; }
     /// <summary>Kernel session: the worker's time off the CPU inside the window, by reason (preempted, ready, GC, lock, ...).</summary>
-    public IReadOnlyDictionary<string, double> OffCpuMs { get; init; } = Empty<string>.Map;
+    public IReadOnlyDictionary<OffCpuReason, double> OffCpuMs { get; init; } = Empty<OffCpuReason>.Map;
     /// <summary>CPU time by the optimization tier of the innermost managed frame (tier-0, instrumented, OSR, tier-1, ReadyToRun).</summary>
     public IReadOnlyDictionary<CodeTier, double> TierMs { get; init; } = Empty<CodeTier>.Map;
     /// <summary>CPU time whose stack had no managed frame with a known tier (native-only stacks, unresolved code).</summary>

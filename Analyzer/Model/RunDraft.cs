@@ -42,8 +42,8 @@ internal sealed class RunDraft
     public RunResult? InProcess { get; set; }
 
     public SampledCpu? EventPipeCpu { get; set; }
-    public IReadOnlyDictionary<string, double> OffCpuMs => OffCpuTable;
-    public Dictionary<string, double> OffCpuTable { get; } = new(StringComparer.Ordinal);
+    public IReadOnlyDictionary<OffCpuReason, double> OffCpuMs => OffCpuTable;
+    public Dictionary<OffCpuReason, double> OffCpuTable { get; } = [];
     public Dictionary<CodeTier, double> TierTable { get; } = [];
     public double NoTierMs { get; set; }
     public double UnnamedLeafMs { get; set; }

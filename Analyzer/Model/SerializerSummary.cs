@@ -35,7 +35,7 @@ internal sealed record SerializerSummary
     public long? SizeBytes { get; init; }
     /// <summary>Kernel session: the worker's mean time off the CPU inside the window, and by reason.</summary>
     public double? OffCpuMs { get; init; }
-    public IReadOnlyDictionary<string, double> OffCpuByReason { get; init; } = new Dictionary<string, double>();
+    public IReadOnlyDictionary<OffCpuReason, double> OffCpuByReason { get; init; } = new Dictionary<OffCpuReason, double>();
     /// <summary>Share of CPU time by the innermost managed frame's code tier (kernel or EventPipe samples).</summary>
     public IReadOnlyDictionary<CodeTier, double> TierShares { get; init; } = new Dictionary<CodeTier, double>();
     /// <summary>Share of the measured runs' managed CPU in tier-0, instrumented or minopts code (Findings' not-steady-state).</summary>
@@ -113,9 +113,9 @@ internal sealed record SerializerSummary
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
 
-    private static Dictionary<string, double> MeanByKey(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<string, double>> values) =>
+    private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull =>
         runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
-            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)));
 
     /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
     private static double? Cv(List<double> values)

@@ -22,11 +22,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private static readonly Guid SampleProfilerGuid = new("3c530d44-97ae-513a-1e6d-783e8f8e03a9");
     private const int WaitStartId = 301;
     private const int WaitStopId = 302;
-    public const string GcTag = StackTagMatcher.Gc;
     private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
     /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
-    internal static bool IsMarkerMethod(string method) => method.Contains("MarkerThread", StringComparison.Ordinal);
+    internal static bool IsMarkerMethod(string method) => method.Contains(RunEvents.MarkerClass, StringComparison.Ordinal);
 
     /// <summary>Stops the kernel session's reader when the analysis ends, however it ends (its load may still be running then).</summary>
     private sealed class KernelStop(Task<Kernel.KernelSession?> load) : IDisposable
@@ -162,7 +161,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
     public static string? DefaultStackTagsPath()
     {
-        var p = Path.Combine(AppContext.BaseDirectory, "stacktags", "Serializers.stacktags");
+        var p = Path.Combine(AppContext.BaseDirectory, TraceFolderLayout.StackTagsFolder, TraceFolderLayout.StackTags);
         return File.Exists(p) ? p : null;
     }
 

@@ -140,7 +140,7 @@ public static class AnalysisReport
             ["processId"] = t.ProcessId,
             ["runtimeVersion"] = t.RuntimeVersion,
             ["samplingSource"] = t.SamplingSource,
-            ["cpuSource"] = t.CpuSource.WireName(),
+            ["cpuSource"] = WireNames.Of(t.CpuSource),
             ["kernel"] = t.Kernel is { } k ? KernelJson(k) : null,
             ["observedSampleIntervalMs"] = t.ObservedSampleIntervalMs,
             ["stackTagsFile"] = t.StackTagsFile,
@@ -213,9 +213,9 @@ public static class AnalysisReport
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
                 ["unexplainedLeafMs"] = r.UnexplainedLeafMs,
             };
-            if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value));
+            if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
-                run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
+                run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
             if (r.EventPipeCpu is { } ep) run["eventPipe"] = new JsonObject { ["cpuMs"] = ep.CpuMs, ["samples"] = ep.Samples, ["tags"] = Dict(ep.Tags.OrderByDescending(x => x.Value)) };
             if (r.SwitchWaitStartMs is { } ws) run["switchWait"] = new JsonObject { ["startMs"] = ws, ["endMs"] = r.SwitchWaitEndMs };
             if (r.InProcess is { } p)
@@ -258,9 +258,9 @@ public static class AnalysisReport
                 ["contentionMs"] = s.ContentionMs,
                 ["jitMs"] = s.JitMs,
                 ["offCpuMs"] = s.OffCpuMs,
-                ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason),
+                ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason.Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value))),
                 ["unoptimizedShare"] = s.UnoptimizedShare,
-                ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(TierName(x.Key), x.Value))),
+                ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value))),
                 ["inProcessCpuMs"] = s.InProcessCpuMs,
                 ["eventPipeCpuMs"] = s.EventPipeCpuMs,
                 ["unnamedShare"] = s.UnnamedShare,
@@ -279,19 +279,6 @@ public static class AnalysisReport
             ["wholeTrace"] = WholeTraceTables.Json(analysis),
         };
     }
-
-    /// <summary>Tier names as the docs and tables spell them.</summary>
-    public static string TierName(CodeTier tier) => tier switch
-    {
-        CodeTier.Tier0 => "tier0",
-        CodeTier.Instrumented => "instrumented",
-        CodeTier.Osr => "osr",
-        CodeTier.Tier1 => "tier1",
-        CodeTier.Optimized => "optimized",
-        CodeTier.MinOpts => "minopts",
-        CodeTier.ReadyToRun => "readyToRun",
-        _ => "unknown",
-    };
 
     private static JsonObject KernelJson(KernelSessionSummary k) => new()
     {

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports;
@@ -125,13 +126,13 @@ public static class DiffReport
     /// <summary>Each side's CPU source, said once when both agree: the two sources differ by up to 2x (docs/analyzer.md).</summary>
     private static string CpuMeaning(DiffSide baseline, DiffSide trace)
     {
-        static string Of(string source) => source switch
+        static string Of(CpuSourceKind? source) => source switch
         {
-            "kernel" => "on-CPU time of the worker, kernel samples",
-            "eventpipe" => "sampled managed time, EventPipe",
-            _ => "kernel samples in some launches, EventPipe's in others",
+            null => "kernel samples in some launches, EventPipe's in others",
+            { } kind when kind.IsOnCpu() => "on-CPU time of the worker, kernel samples",
+            _ => "sampled managed time, EventPipe",
         };
-        return baseline.CpuSource == trace.CpuSource
+        return baseline.CpuSource?.IsOnCpu() is { } onCpu && onCpu == trace.CpuSource?.IsOnCpu()
             ? Of(baseline.CpuSource)
             : $"baseline: {Of(baseline.CpuSource)}; trace: {Of(trace.CpuSource)}; not comparable";
     }
@@ -246,7 +247,7 @@ public static class DiffReport
         var table = new TextTable("diff", ["serializer", "operation", "objects", "presence", "kind", "name", "baselineRuns", "traceRuns", "baseline", "trace", "delta", "relativeDelta", "pValue", "significant", "ciLow", "ciHigh", "note"]);
         foreach (var r in diff.Rows)
         {
-            void Add(string kind, MetricDiff m) => table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), PresenceName(r.Presence), kind, m.Name,
+            void Add(string kind, MetricDiff m) => table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), WireNames.Of(r.Presence), kind, m.Name,
                 m.Baseline is null ? "" : Fmt.Int(m.Baseline.Runs), m.Trace is null ? "" : Fmt.Int(m.Trace.Runs),
                 Raw(m.Baseline?.Mean), Raw(m.Trace?.Mean), Raw(m.Delta), Raw(m.RelativeDelta), Raw(m.Noise.PValue),
                 m.Noise.Significant is { } s ? (s ? "true" : "false") : "", Raw(m.Noise.CiLow), Raw(m.Noise.CiHigh), m.Noise.Reason ?? r.Note ?? "");
@@ -297,7 +298,7 @@ public static class DiffReport
         ["path"] = side.Path,
         ["launches"] = new JsonArray(side.Launches.Select(l => (JsonNode?)l).ToArray()),
         ["runtime"] = side.Runtime,
-        ["cpuSource"] = side.CpuSource,
+        ["cpuSource"] = side.CpuSourceName,
         ["configuration"] = new JsonArray(side.Configuration.Select(c => (JsonNode?)c).ToArray()),
         ["unsupported"] = new JsonArray(side.Unsupported.OrderBy(u => u.Key, StringComparer.Ordinal)
             .Select(u => (JsonNode?)new JsonObject { ["serializer"] = u.Key, ["reason"] = u.Value }).ToArray()),
@@ -311,7 +312,7 @@ public static class DiffReport
             ["serializer"] = r.Serializer,
             ["operation"] = r.Operation,
             ["objects"] = r.Objects,
-            ["presence"] = PresenceName(r.Presence),
+            ["presence"] = WireNames.Of(r.Presence),
             ["note"] = r.Note,
             ["metrics"] = new JsonObject(r.Metrics.Select(m => KeyValuePair.Create(m.Name, (JsonNode?)Metric(m)))),
             ["tags"] = new JsonArray(r.Tags.Select(t =>
@@ -358,13 +359,6 @@ public static class DiffReport
     };
 
     private static double? Round(double? v) => v is { } d ? Math.Round(d, 6) : null;
-
-    private static string PresenceName(Presence p) => p switch
-    {
-        Presence.OnlyInBaseline => "onlyInBaseline",
-        Presence.OnlyInTrace => "onlyInTrace",
-        _ => "both",
-    };
 
     private static string Describe(DiffSide side) =>
         side.Path + (side.Launches.Count > 1 ? $" ({side.Launches.Count} launches, runs pooled)" : "") +

@@ -39,7 +39,7 @@ internal static class FindingsReport
             ["frame"] = f.Frame,
         })]);
 
-    public static string Severity(FindingSeverity s) => s.ToString().ToLowerInvariant();
+    public static string Severity(FindingSeverity s) => WireNames.Of(s);
 
     /// <summary>"run 1", "runs 1-4" within one N; "8 runs" across several.</summary>
     private static string Runs(Finding f)

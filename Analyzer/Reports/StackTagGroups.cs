@@ -91,5 +91,5 @@ internal static class StackTagGroups
 
     /// <summary>The main off-CPU reasons, largest first (those above 5% of the off-CPU time, at most three).</summary>
     private static string Reasons(SerializerSummary s) =>
-        string.Join("; ", s.OffCpuByReason.Where(r => r.Value >= 0.05 * (s.OffCpuMs ?? 0) && r.Value > 0).Take(3).Select(r => $"{r.Key} {Fmt.Ms(r.Value)}"));
+        string.Join("; ", s.OffCpuByReason.Where(r => r.Value >= 0.05 * (s.OffCpuMs ?? 0) && r.Value > 0).Take(3).Select(r => $"{WireNames.Of(r.Key)} {Fmt.Ms(r.Value)}"));
 }

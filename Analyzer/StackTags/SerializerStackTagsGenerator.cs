@@ -164,7 +164,7 @@ public static class SerializerStackTagsGenerator
         foreach (var marker in RunEvents.MarkerMethodByOperation.Values)
             duration.Add(new Node(marker).Entry(BenchmarkModulePattern, "*::" + marker).Entry(RunMarkersModulePattern, "*::" + marker));
         // An app's own operations (RunMarkers' MarkerThread.WaitMethodByOperation): the marker waits in OtherDuration.
-        duration.Add(new Node("OtherDuration").Entry(RunMarkersModulePattern, "*::OtherDuration"));
+        duration.Add(new Node(RunEvents.OtherMarkerMethod).Entry(RunMarkersModulePattern, "*::" + RunEvents.OtherMarkerMethod));
 
         var infrastructure = new Node("Test Infrastructure", InfrastructurePriority)
             .Entry(BenchmarkModulePattern, [.. HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.Benchmark.", StringComparison.Ordinal)).Select(n => n + ".*")])

@@ -78,7 +78,7 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
                 psi.ArgumentList.Add(entry); // running under the dotnet host
             foreach (var a in new[] { "--test", "firstcall", "--firstcall-child", "--quiet", "--serializers", serializer.Name,
                          "--n", options.Counts[0].ToString(System.Globalization.CultureInfo.InvariantCulture),
-                         "--data", options.Data.ToString(), "--json", json })
+                         "--data", options.Data.ToString(), BenchmarkArgs.JsonFlag, json })
                 psi.ArgumentList.Add(a);
             foreach (var (name, value) in options.AppContext)
             {

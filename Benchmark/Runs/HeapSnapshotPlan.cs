@@ -15,8 +15,8 @@ public sealed record HeapSnapshotPlan(IReadOnlyList<Serializer> Serializers, int
     {
         var names = r.List("heap");
         var objects = r.Has("heap-objects") ? r.Int("heap-objects", 0, min: 0) : (int?)null;
-        var pipe = r.String("heap-pipe");
-        var timeoutSeconds = r.Has("heap-timeout") ? r.Int("heap-timeout", 0, min: 1) : (int?)null;
+        var pipe = r.String(BenchmarkArgs.HeapPipe);
+        var timeoutSeconds = r.Has(BenchmarkArgs.HeapTimeout) ? r.Int(BenchmarkArgs.HeapTimeout, 0, min: 1) : (int?)null;
         if (names.Count == 0)
         {
             if (objects is not null || pipe is not null || timeoutSeconds is not null)

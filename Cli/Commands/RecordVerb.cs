@@ -203,7 +203,7 @@ public sealed partial class RecordVerb
     }
 
     /// <summary>Benchmark options the recorder passes itself (results into the trace folder, the heap handshake).</summary>
-    private static readonly IReadOnlyList<string> RecorderSetsForTheBenchmark = ["--json", "--csv", .. HeapRequest.RecorderOwned];
+    private static readonly IReadOnlyList<string> RecorderSetsForTheBenchmark = [BenchmarkArgs.JsonFlag, BenchmarkArgs.CsvFlag, .. HeapRequest.RecorderOwned];
 
     private static BenchmarkRequest RequestOf(BenchmarkOptions parsed, IReadOnlyList<string> args)
     {

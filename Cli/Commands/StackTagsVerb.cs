@@ -13,7 +13,7 @@ namespace EtwSerializerProfiler.Cli.Commands;
 public static class StackTagsVerb
 {
     public const string Name = "stacktags";
-    public const string RepoFile = "stacktags/Serializers.stacktags";
+    public const string RepoFile = TraceFolderLayout.ToolStackTags;
 
     public static string Generate() => SerializerStackTagsGenerator.Generate(
         SerializerCatalog.All.Select(s => new SerializerTagInfo(s.Name, s.GetType().FullName!, s.LibraryAssemblyName, s.LibraryNamespace)));

@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Recorder.Commands;
 public static class RecordCommand
 {
     public const string BenchmarkAssembly = BenchmarkBuild.Net10Assembly;
-    public const string StackTagsSource = "stacktags/Serializers.stacktags";
+    public const string StackTagsSource = TraceFolderLayout.ToolStackTags;
 
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
     {
@@ -30,7 +30,7 @@ public static class RecordCommand
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
         var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
-        if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, "--json", folder.ResultsJson, "--csv", folder.ResultsCsv] };
+        if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
         if (switches.Count > 0)
         {
             var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
@@ -127,7 +127,7 @@ public static class RecordCommand
         if (!recordsBenchmark) return new ChildCommand(options.Command[0], options.Command.Skip(1).ToList(), options.Environment);
 
         if (options.Benchmark.RecorderOwned.FirstOrDefault() is { } reserved)
-            throw new UsageException(reserved is "--json" or "--csv"
+            throw new UsageException(reserved is BenchmarkArgs.JsonFlag or BenchmarkArgs.CsvFlag
                 ? $"record: {reserved} is set by the recorder (results go into the trace folder)"
                 : $"record: {reserved} is set by the recorder");
         if (options.Benchmark.FirstCall && options.Benchmark.Serializers.Count != 1)

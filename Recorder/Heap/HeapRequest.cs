@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Recorder.Heap;
 
 /// <summary>
@@ -8,5 +10,5 @@ namespace EtwSerializerProfiler.Recorder.Heap;
 public sealed record HeapRequest(IReadOnlyList<string> Serializers, int Objects)
 {
     /// <summary>Options the recorder sets for the benchmark; a user passing them would break the handshake.</summary>
-    public static readonly IReadOnlyList<string> RecorderOwned = ["--heap-pipe", "--heap-timeout"];
+    public static readonly IReadOnlyList<string> RecorderOwned = [BenchmarkArgs.HeapPipeFlag, BenchmarkArgs.HeapTimeoutFlag];
 }

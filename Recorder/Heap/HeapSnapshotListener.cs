@@ -45,8 +45,8 @@ public sealed class HeapSnapshotListener : IAsyncDisposable
     /// <summary>Added to the benchmark's command line: where to connect, and a wait that outlasts the dump timeout.</summary>
     public IReadOnlyList<string> BenchmarkArguments =>
     [
-        "--heap-pipe", PipeName,
-        "--heap-timeout", ((int)Math.Ceiling((_dumpTimeout + HeapSnapshotProtocol.BenchmarkWaitMargin).TotalSeconds)).ToString(CultureInfo.InvariantCulture),
+        BenchmarkArgs.HeapPipeFlag, PipeName,
+        BenchmarkArgs.HeapTimeoutFlag, ((int)Math.Ceiling((_dumpTimeout + HeapSnapshotProtocol.BenchmarkWaitMargin).TotalSeconds)).ToString(CultureInfo.InvariantCulture),
     ];
 
     public void Start(CancellationToken cancel)

@@ -48,6 +48,7 @@ public sealed class RunEventSourceContractTests
         Assert.Equal(RunEvents.MarkerMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal),
             MarkerThread.WaitMethodByOperation.OrderBy(p => p.Key, StringComparer.Ordinal));
         Assert.Equal(RunEvents.MarkerMethods, [.. MarkerThread.WaitMethodByOperation.Values, RunEvents.OtherMarkerMethod]);
+        Assert.Equal(nameof(MarkerThread), RunEvents.MarkerClass);
         foreach (var method in RunEvents.MarkerMethods)
         {
             var m = typeof(MarkerThread).GetMethod(method, System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance);

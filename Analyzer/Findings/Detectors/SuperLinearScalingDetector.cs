@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.StackTags;
 using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
@@ -47,7 +48,7 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     /// before it). A copy that grows with N (memmove) stays in: that is the serializer's doing.
     /// </summary>
     private static double HeapStateMs(RunAnalysis run) =>
-        run.TagMs(Processing.TraceAnalyzer.GcTag) + run.TagMs("Kernel\\Page faults") + run.TagMs("Native runtime\\Memory clearing");
+        run.TagMs(StackTagMatcher.Gc) + run.TagMs("Kernel\\Page faults") + run.TagMs("Native runtime\\Memory clearing");
 
     public IEnumerable<Finding> Detect(FindingContext context)
     {

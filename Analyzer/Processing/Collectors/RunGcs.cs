@@ -21,7 +21,7 @@ internal sealed class RunGcs(int settleEvery = RunGcs.SettleEvery)
     private readonly record struct Waiting(double StartMs, double EndMs, Part Part, int Generation);
 
     /// <summary>Settling is tried again once this many more GC parts wait (a long run holds its GCs until it ends).</summary>
-    internal const int SettleEvery = 1024;
+    internal const int SettleEvery = AnalyzerOptions.DefaultGcSettleEvery;
 
     private readonly Queue<Waiting> _waiting = new();
     private int _settleAt;

@@ -15,7 +15,7 @@ internal static class AnalysisHtmlReport
         var summaries = SerializerSummary.From(analysis.Runs);
         // Findings first (most severe first, as the analyzer orders them), then the analysis warnings.
         var findings = analysis.Findings.Select(f => new ReportNote("finding",
-            $"[{f.Severity}] {f.Message}",
+            $"[{WireNames.Of(f.Severity)}] {f.Message}",
             Detail: f.Frame is null ? null : "at " + f.Frame,
             Subject: f.Serializer is null ? null : $"{f.Serializer} {f.Operation}".Trim()));
         var allNotes = findings.Concat(notes ?? []).Concat(analysis.Warnings.Select(w => new ReportNote("warning", w))).ToList();

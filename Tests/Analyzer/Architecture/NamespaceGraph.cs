@@ -29,6 +29,65 @@ internal sealed class NamespaceGraph
         foreach (var type in assembly.GetTypes()) AddType(type);
     }
 
+    /// <summary>
+    /// Adds what the compiled code cannot show: a constant is compiled to its value, so the type that declares it
+    /// leaves no token behind, and a using directive nothing needs leaves none either. Reads every source file under
+    /// <paramref name="sourceDir"/>: its using directives of the root's namespaces, and each dotted name in its code
+    /// (comments left out) that names one of the assembly's types from a namespace below the root
+    /// (<c>Kernel.KernelChunks.RecordsPerChunk</c>).
+    /// </summary>
+    public void AddSourceReferences(string sourceDir)
+    {
+        var types = _assembly.GetTypes().Where(t => t.DeclaringType is null && t.FullName is not null)
+            .ToDictionary(t => t.FullName!, StringComparer.Ordinal);
+        var usingRegex = new System.Text.RegularExpressions.Regex(@"^\s*(?:global\s+)?using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;");
+        var nameRegex = new System.Text.RegularExpressions.Regex(@"(?<![\w.""\\])([A-Z]\w*(?:\.[A-Z]\w*)+)");
+        foreach (var file in Directory.EnumerateFiles(sourceDir, "*.cs", SearchOption.AllDirectories))
+        {
+            if (file.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}") || file.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}")) continue;
+            var lines = File.ReadAllLines(file);
+            var ns = lines.Select(l => System.Text.RegularExpressions.Regex.Match(l, @"^namespace\s+([\w.]+)")).FirstOrDefault(m => m.Success)?.Groups[1].Value;
+            if (ns is null || FoldNamespace(ns) is not { } from) continue;
+            var name = Path.GetFileName(file);
+            foreach (var line in lines)
+            {
+                var code = line.TrimStart();
+                if (code.StartsWith("//", StringComparison.Ordinal)) continue;
+                var comment = code.IndexOf("//", StringComparison.Ordinal);
+                if (comment >= 0) code = code[..comment];
+                if (usingRegex.Match(code) is { Success: true } u)
+                {
+                    if (FoldNamespace(u.Groups[1].Value) is { } used) AddEdge(from, used, $"using {u.Groups[1].Value} in {name}");
+                    continue;
+                }
+                foreach (System.Text.RegularExpressions.Match m in nameRegex.Matches(code))
+                {
+                    var parts = m.Groups[1].Value.Split('.');
+                    for (var k = parts.Length; k >= 2; k--)
+                        if (types.TryGetValue(_root + "." + string.Join('.', parts.Take(k)), out var type) && Fold(type) is { } to)
+                        {
+                            AddEdge(from, to, $"{m.Groups[1].Value} in {name}");
+                            break;
+                        }
+                }
+            }
+        }
+    }
+
+    private void AddEdge(string from, string to, string why)
+    {
+        if (from == to) return;
+        if (!Edges.TryGetValue(from, out var targets)) Edges[from] = targets = new(StringComparer.Ordinal);
+        targets.TryAdd(to, why);
+    }
+
+    private string? FoldNamespace(string ns)
+    {
+        if (!ns.Equals(_root, StringComparison.Ordinal) && !ns.StartsWith(_root + ".", StringComparison.Ordinal)) return null;
+        var rest = ns.Length == _root.Length ? [] : ns[(_root.Length + 1)..].Split('.');
+        return string.Join('.', rest.Take(Depth)) is { Length: > 0 } folded ? folded : "(root)";
+    }
+
     /// <summary>Every cycle's namespaces, each cycle once (strongly connected components of more than one namespace).</summary>
     public IReadOnlyList<IReadOnlyList<string>> Cycles()
     {

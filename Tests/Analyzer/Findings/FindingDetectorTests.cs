@@ -179,7 +179,7 @@ public sealed class FindingDetectorTests
         {
             r.CpuMs = 5;
             r.Samples = 5;
-            r.TagTable[EtwSerializerProfiler.Analyzer.Processing.TraceAnalyzer.GcTag] = gcMs;
+            r.TagTable[EtwSerializerProfiler.Analyzer.StackTags.StackTagMatcher.Gc] = gcMs;
             r.TagTable["Deserialize\\Google.Protobuf"] = 5 - gcMs;
             r.InProcess = InProcess(r, cpuMs: 6);
         });

@@ -67,14 +67,14 @@ public sealed class KernelStagesTests
 
         OffCpuClassifier.Classify([run], kernel, timeline);
 
-        Assert.Equal(2.0, run.OffCpuMs[OffCpuClassifier.Preempted], 6);
-        Assert.Equal(3.0, run.OffCpuMs[OffCpuClassifier.Gc], 6);
-        Assert.Equal(1.0, run.OffCpuMs[OffCpuClassifier.Suspension], 6);
-        Assert.Equal(5.0, run.OffCpuMs[OffCpuClassifier.Lock], 6);
-        Assert.Equal(0.5 + 1.0 + 0.5, run.OffCpuMs[OffCpuClassifier.Ready], 6);     // after each wake-up
-        Assert.Equal(1.0, run.OffCpuMs[OffCpuClassifier.Uninterruptible], 6);
+        Assert.Equal(2.0, run.OffCpuMs[OffCpuReason.Preempted], 6);
+        Assert.Equal(3.0, run.OffCpuMs[OffCpuReason.Gc], 6);
+        Assert.Equal(1.0, run.OffCpuMs[OffCpuReason.Suspension], 6);
+        Assert.Equal(5.0, run.OffCpuMs[OffCpuReason.Lock], 6);
+        Assert.Equal(0.5 + 1.0 + 0.5, run.OffCpuMs[OffCpuReason.Ready], 6);     // after each wake-up
+        Assert.Equal(1.0, run.OffCpuMs[OffCpuReason.Uninterruptible], 6);
         // 0-0.5 before the first wake-up, the 1 ms of 20-25 outside both suspensions, and 99-100.
-        Assert.Equal(0.5 + 1.0 + 1.0, run.OffCpuMs[OffCpuClassifier.Waiting], 6);
+        Assert.Equal(0.5 + 1.0 + 1.0, run.OffCpuMs[OffCpuReason.Waiting], 6);
         Assert.Equal(2 + 3 + 1 + 5 + 2 + 1 + 2.5, run.OffCpuMs.Values.Sum(), 6);
     }
 
@@ -92,7 +92,7 @@ public sealed class KernelStagesTests
         }
         var run = Run(0, 100);
         OffCpuClassifier.Classify([run], kernel, Timeline());
-        Assert.Equal(1.75 + 0.5, run.OffCpuMs[OffCpuClassifier.Preempted], 6);
+        Assert.Equal(1.75 + 0.5, run.OffCpuMs[OffCpuReason.Preempted], 6);
         Assert.Equal(100 - 2.25, SwitchesOf(kernel).OnCpuMs(Worker, 0, 100), 6);
 
         // A record after the next switch-in belongs to a later switch-out: the tracepoint starts the stretch.
@@ -102,7 +102,7 @@ public sealed class KernelStagesTests
         late.SwitchOutRecords.Add((Ns(30), Worker));
         var other = Run(0, 100);
         OffCpuClassifier.Classify([other], late, Timeline());
-        Assert.Equal(2.0, other.OffCpuMs[OffCpuClassifier.Preempted], 6);
+        Assert.Equal(2.0, other.OffCpuMs[OffCpuReason.Preempted], 6);
     }
 
     private static SwitchCpuTime SwitchesOf(KernelTrace kernel) => new(kernel, Timeline().Clock);

@@ -22,7 +22,7 @@ public sealed class DraftFreezeTests
             p.SetValue(draft, values[p.Name]);
         }
         draft.TagTable["Deserialize"] = 1;
-        draft.OffCpuTable["preempted"] = 2;
+        draft.OffCpuTable[OffCpuReason.Preempted] = 2;
         draft.TierTable[CodeTier.Tier1] = 3;
         draft.Counters.CountJit(4);
 
@@ -34,7 +34,7 @@ public sealed class DraftFreezeTests
             Assert.Equal(value, p!.GetValue(run));
         }
         Assert.Equal(1, run.Tags["Deserialize"]);
-        Assert.Equal(2, run.OffCpuMs["preempted"]);
+        Assert.Equal(2, run.OffCpuMs[OffCpuReason.Preempted]);
         Assert.Equal(3, run.TierMs[CodeTier.Tier1]);
         Assert.Equal(4, run.Counters.JitMs);
         // Every settable figure of the model comes from the draft (the tables and counters by their own names).

@@ -20,6 +20,24 @@ public sealed class WireNamesTests
     {
         Assert.Equal(["marker-wait", "run-events", "harness-events"], WireNames.All<WindowSource>());
         Assert.Equal(["none", "run-events", "marker-waits", "benchmarkdotnet"], WireNames.All<RunSource>());
+        Assert.Equal(["unknown", "tier0", "instrumented", "osr", "tier1", "optimized", "minopts", "readyToRun"], WireNames.All<CodeTier>());
+        Assert.Equal(["info", "warning", "critical"], WireNames.All<FindingSeverity>());
+        Assert.Equal(["both", "onlyInBaseline", "onlyInTrace"], WireNames.All<EtwSerializerProfiler.Analyzer.Diff.Presence>());
+        Assert.Equal(7, WireNames.All<OffCpuReason>().Distinct().Count());
+        // Both kernel samplers are "kernel" on purpose: the figure means on-CPU time either way (CpuSourceKind's summary).
+        Assert.Equal(["eventpipe", "kernel", "kernel"], WireNames.All<CpuSourceKind>());
+    }
+
+    /// <summary>Every enum of the analysis model and the diff is written somewhere: each is written by its wire name, so each member has one.</summary>
+    [Fact]
+    public void Every_enum_the_outputs_write_has_a_wire_name_on_every_member()
+    {
+        var written = typeof(TraceAnalysis).Assembly.GetTypes()
+            .Where(t => t.IsEnum && t.IsPublic && t.Namespace is "EtwSerializerProfiler.Analyzer.Model" or "EtwSerializerProfiler.Analyzer.Diff").ToList();
+        Assert.Equal(["CodeTier", "CpuSourceKind", "FindingSeverity", "OffCpuReason", "Presence", "RunSource", "WindowSource"], written.Select(t => t.Name).Order(StringComparer.Ordinal));
+        foreach (var e in written)
+            foreach (var member in e.GetFields(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static))
+                Assert.True(member.GetCustomAttributes(typeof(WireNameAttribute), false).Length == 1, $"{e.Name}.{member.Name} has no [WireName]");
     }
 
     private static TraceAnalysis OneRunPerSource()
