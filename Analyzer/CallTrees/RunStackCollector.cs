@@ -151,10 +151,8 @@ public static class RunStackCollector
         private (StackSourceFrameIndex, string) Frame(StackTags.StackFrame f)
         {
             if (_frames.TryGetValue(f, out var known)) return known;
-            var display = f.Display;
-            var bang = display.IndexOf('!', StringComparison.Ordinal);
-            var index = Source.Interner.FrameIntern(display[(bang + 1)..], Source.Interner.ModuleIntern(display[..bang]));
-            return _frames[f] = (index, display);
+            var index = Source.Interner.FrameIntern(f.MethodName, Source.Interner.ModuleIntern(f.ModuleName));
+            return _frames[f] = (index, f.Display);
         }
 
         private StackSourceCallStackIndex ThreadRoot(int threadId)

@@ -55,7 +55,7 @@ public sealed partial class TraceAnalyzer
                 var (run, thread, type) = (RunOf(e, stack), ThreadOf(e), e.ExceptionType);
                 WhenNamed(() =>
                 {
-                    var frame = Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : ExceptionCollector.UnknownFrame;
+                    var frame = Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame;
                     _exceptions.Thrown(run, thread, new ExceptionSite(type, frame, stacks.Tag(stack)));
                 });
             };
@@ -65,8 +65,8 @@ public sealed partial class TraceAnalyzer
                 var (threadId, ms, inRun) = (e.ThreadID, e.TimeStampRelativeMSec, RunOf(e, stack) is not null);
                 WhenNamed(() =>
                 {
-                    var taker = !Named || stack < 0 ? ExceptionCollector.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
-                    _contention.Start(threadId, ms, new CodeSite(taker, stacks.Tag(stack)), inRun);
+                    var taker = !Named || stack < 0 ? CodeSite.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
+                    _contention.Start(threadId, ms, CodeSite.At(taker, stacks.Tag(stack)), inRun);
                 });
             };
             source.Clr.ContentionStop += e =>

@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// </summary>
 internal static class SiteText
 {
-    public static string Of(CodeSite site) => site.Tag is null ? site.Frame : $"{site.Frame} [{site.Tag}]";
+    public static string Of(CodeSite site) => site.Tag is null ? site.Name : $"{site.Name} [{site.Tag}]";
 
     public static string Of(ExceptionSite site) => $"{site.Type} at {Of(site.Thrower)}";
 }

@@ -15,11 +15,9 @@ internal static class HarnessCode
         "EtwSerializerProfiler.RunMarkers",
     ];
 
-    /// <summary>A frame as the analyzer names it, "module!Namespace.Type.Method" (the module part optional).</summary>
-    public static bool IsHarnessFrame(string frame)
+    /// <summary>Whether a method ("Namespace.Type.Method", <see cref="StackFrame.MethodName"/>) is in one of the harness's <see cref="Namespaces"/>.</summary>
+    public static bool IsHarnessMethod(string method)
     {
-        ArgumentNullException.ThrowIfNull(frame);
-        var method = frame[(frame.IndexOf('!', StringComparison.Ordinal) + 1)..];
         foreach (var ns in Namespaces)
             if (method.StartsWith(ns, StringComparison.Ordinal) && method.Length > ns.Length && method[ns.Length] == '.')
                 return true;

@@ -11,15 +11,13 @@ public readonly record struct StackFrame(string Module, string Method)
     public const string Unresolved = "?";
 
     /// <summary>"Module!Type.Method" without the signature: how methods are shown in --top and the call trees.</summary>
-    public string Display
-    {
-        get
-        {
-            var module = System.IO.Path.GetFileNameWithoutExtension(Module);
-            var paren = Method.IndexOf('(', StringComparison.Ordinal);
-            return module + "!" + (paren > 0 ? Method[..paren] : Method);
-        }
-    }
+    public string Display => ModuleName + "!" + MethodName;
+
+    /// <summary>The module as <see cref="Display"/> shows it: without its path and extension.</summary>
+    public string ModuleName => System.IO.Path.GetFileNameWithoutExtension(Module);
+
+    /// <summary>The method as <see cref="Display"/> shows it: without its signature.</summary>
+    public string MethodName => Method.IndexOf('(', StringComparison.Ordinal) is var paren and > 0 ? Method[..paren] : Method;
 
     /// <summary>
     /// A GC-poll helper: EventPipe's sampler stops threads at safe points, so such a leaf says where the thread was

@@ -127,7 +127,7 @@ public sealed class ScenarioFindingsTests : IDisposable
     }
 
     private static double CharPoolMs(RunAnalysis run) =>
-        run.Counters.ContentionMsBySite.Where(p => p.Key.Frame.Contains("CharPool", StringComparison.Ordinal)).Sum(p => p.Value);
+        run.Counters.ContentionMsBySite.Where(p => p.Key.Name.Contains("CharPool", StringComparison.Ordinal)).Sum(p => p.Value);
 
     [Fact]
     public void First_call_of_an_emit_based_serializer_is_JIT_dominated_Protobufs_is_not_a_finding()

@@ -24,8 +24,8 @@ internal sealed class ContentionDetector : IFindingDetector
             var share = duration <= 0 ? 0 : g.Sum(Own) / duration;
             if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
             var top = g.Runs.SelectMany(r => r.Counters.ContentionMsBySite)
-                .Where(p => !HarnessCode.IsHarnessFrame(p.Key.Frame))
-                .GroupBy(p => p.Key.Frame, StringComparer.Ordinal)
+                .Where(p => !HarnessCode.IsHarnessMethod(p.Key.Method))
+                .GroupBy(p => p.Key.Name, StringComparer.Ordinal)
                 .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Ms).ThenBy(p => p.Frame, StringComparer.Ordinal)
                 .FirstOrDefault();
@@ -51,5 +51,5 @@ internal sealed class ContentionDetector : IFindingDetector
 
     /// <summary>A run's lock waits outside the harness's own code.</summary>
     private static double Own(Model.RunAnalysis run) =>
-        run.Counters.ContentionMs - run.Counters.ContentionMsBySite.Where(p => HarnessCode.IsHarnessFrame(p.Key.Frame)).Sum(p => p.Value);
+        run.Counters.ContentionMs - run.Counters.ContentionMsBySite.Where(p => HarnessCode.IsHarnessMethod(p.Key.Method)).Sum(p => p.Value);
 }

@@ -32,11 +32,11 @@ internal sealed class ContentionCollector
     }
 
     /// <summary>The first resolved frame outside System.Threading (Monitor.Enter, Lock, ...) is the code that wanted the lock.</summary>
-    public static string TakerOf(IEnumerable<StackFrame> framesLeafFirst)
+    public static StackFrame TakerOf(IEnumerable<StackFrame> framesLeafFirst)
     {
         foreach (var f in framesLeafFirst)
             if (f.Method != StackFrame.Unresolved && !f.Method.StartsWith("System.Threading.", StringComparison.Ordinal))
-                return f.Display;
-        return ExceptionCollector.UnknownFrame;
+                return f;
+        return CodeSite.UnknownFrame;
     }
 }

@@ -6,9 +6,6 @@ namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 /// <summary>First-chance exceptions (ExceptionStart) by type and throwing frame, charged to the run and the thread.</summary>
 internal sealed class ExceptionCollector
 {
-    /// <summary>The frame of an exception whose stack names no thrower.</summary>
-    public const string UnknownFrame = "?";
-
     public bool Seen { get; private set; }
 
     public void Thrown(RunDraft? run, ThreadDraft? thread, ExceptionSite site)
@@ -22,12 +19,12 @@ internal sealed class ExceptionCollector
     /// The top resolved frame that is not the runtime's own throw machinery names the thrower (.NET 9+ dispatches
     /// exceptions in managed code, System.Runtime.EH, whose frames top every stack).
     /// </summary>
-    public static string ThrowerOf(IEnumerable<StackFrame> framesLeafFirst)
+    public static StackFrame ThrowerOf(IEnumerable<StackFrame> framesLeafFirst)
     {
         foreach (var f in framesLeafFirst)
             if (f.Method != StackFrame.Unresolved && !f.Method.StartsWith("System.Runtime.ExceptionServices", StringComparison.Ordinal)
                 && !f.Method.StartsWith("System.Runtime.EH.", StringComparison.Ordinal))
-                return f.Display;
-        return UnknownFrame;
+                return f;
+        return CodeSite.UnknownFrame;
     }
 }

@@ -7,6 +7,7 @@ using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Common;
 using static EtwSerializerProfiler.Tests.Analyzer.Findings.SyntheticRuns;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Findings;
 
@@ -22,7 +23,7 @@ public sealed class FindingDetectorTests
 
         var few = Detect(new ExceptionsDetector(), Group("XmlSerializer", "firstcall", 1, 40, measured: 1, set: r =>
         {
-            r.Counters.CountException(new ExceptionSite("System.IO.FileNotFoundException", "System.Private.CoreLib!System.Reflection.Assembly.Load"), 2);
+            r.Counters.CountException(new ExceptionSite("System.IO.FileNotFoundException", Sites.Frame("System.Private.CoreLib!System.Reflection.Assembly.Load")), 2);
         }));
         var info = Assert.Single(few);
         Assert.Equal(FindingSeverity.Info, info.Severity);
@@ -30,8 +31,8 @@ public sealed class FindingDetectorTests
 
         var many = Detect(new ExceptionsDetector(), Group("DataContract", "deserialize", 100, 600, set: r =>
         {
-            r.Counters.CountException(new ExceptionSite("System.FormatException", "System.Private.DataContractSerialization!System.Text.Base64Encoding.GetBytes"), (int)T.WarningExceptionsPerRun * 2 - 10);
-            r.Counters.CountException(new ExceptionSite("System.Xml.XmlException", "X!Y.Z"), 10);
+            r.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("System.Private.DataContractSerialization!System.Text.Base64Encoding.GetBytes")), (int)T.WarningExceptionsPerRun * 2 - 10);
+            r.Counters.CountException(new ExceptionSite("System.Xml.XmlException", Sites.Frame("X!Y.Z")), 10);
         }));
         var warning = Assert.Single(many);
         Assert.Equal(FindingSeverity.Warning, warning.Severity);
@@ -47,7 +48,7 @@ public sealed class FindingDetectorTests
     {
         var runs = new[]
         {
-            Run("Newtonsoft.Json", "deserialize", 10, 0, 30, warmup: true, set: r => r.Counters.CountException(new ExceptionSite("System.FormatException", "M!T.Throw"), 500)),
+            Run("Newtonsoft.Json", "deserialize", 10, 0, 30, warmup: true, set: r => r.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw")), 500)),
             Run("Newtonsoft.Json", "deserialize", 10, 1, 3),
         };
         Assert.Empty(Detect(new ExceptionsDetector(), runs));
@@ -62,7 +63,7 @@ public sealed class FindingDetectorTests
     {
         var found = Detect(new ContentionDetector(), Group("ServiceStack.Text", "deserialize", 1, durationMs, set: r =>
         {
-            r.Counters.CountContention(new CodeSite("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", null), contentionMs);
+            r.Counters.CountContention(Sites.At("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", null), contentionMs);
         }));
         Assert.Equal(expected, found.Count == 1);
         if (expected) Assert.Equal("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", found[0].Frame);
@@ -76,18 +77,18 @@ public sealed class FindingDetectorTests
         const string pool = "ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer";
         Assert.Empty(Detect(new ContentionDetector(), Group("System.Text.Json.SourceGen", "deserialize", 10, 3.0, set: r =>
         {
-            r.Counters.CountContention(new CodeSite(crew, null), 0.6);
+            r.Counters.CountContention(Sites.At(crew, null), 0.6);
         })));
         var found = Assert.Single(Detect(new ContentionDetector(), Group("ServiceStack.Text", "deserialize", 10, 3.0, set: r =>
         {
-            r.Counters.CountContention(new CodeSite(crew, null), 0.6);
-            r.Counters.CountContention(new CodeSite(pool, null), 0.6);
+            r.Counters.CountContention(Sites.At(crew, null), 0.6);
+            r.Counters.CountContention(Sites.At(pool, null), 0.6);
         })));
         Assert.Equal(pool, found.Frame);
         Assert.Equal(0.6, found.EvidenceValue("contentionMsPerRun")!.Value, 6);
         Assert.Equal(1.0, found.EvidenceValue("topFrameShare")!.Value, 6);
-        Assert.True(HarnessCode.IsHarnessFrame("EtwSerializerProfiler.RunMarkers!EtwSerializerProfiler.RunMarkers.MarkedRuns.Measure"));
-        Assert.False(HarnessCode.IsHarnessFrame("SerializerBenchmark!EtwSerializerProfiler.Benchmark.RunsElsewhere.X"));
+        Assert.True(HarnessCode.IsHarnessMethod("EtwSerializerProfiler.RunMarkers.MarkedRuns.Measure"));
+        Assert.False(HarnessCode.IsHarnessMethod("EtwSerializerProfiler.Benchmark.RunsElsewhere.X"));
     }
 
     [Fact]
@@ -216,7 +217,7 @@ public sealed class FindingDetectorTests
     {
         var runs = Group("DataContract", "deserialize", 100, 600, set: r =>
         {
-            r.Counters.CountException(new ExceptionSite("System.FormatException", "M!T.Throw"), 12_800);
+            r.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw")), 12_800);
         }).ToList();
         var findings = FindingEngine.Detect(new FindingContext(Analysis(runs), Results("Debug"), T));
         Assert.Equal([FindingKinds.DebugBuild, FindingKinds.Exceptions], findings.Select(f => f.Kind));

@@ -1,6 +1,7 @@
 using System.Reflection;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Model;
 
@@ -46,7 +47,7 @@ public sealed class DraftFreezeTests
     {
         var draft = new ThreadDraft { ThreadId = 7, Name = "worker", CpuMs = 1.5, Samples = 3 };
         draft.TagTable["GC"] = 0.5;
-        draft.Counters.CountException(new ExceptionSite("System.FormatException", "M!T.Throw", "DataContract"));
+        draft.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw"), "DataContract"));
         var thread = draft.Freeze();
         Assert.Equal((7, "worker", 1.5, 3, 0.5, 1), (thread.ThreadId, thread.Name, thread.CpuMs, thread.Samples, thread.Tags["GC"], thread.Counters.Exceptions));
         // A thread's sites keep their stack tag (a run's leave it out): the tally's rule survives the freeze.

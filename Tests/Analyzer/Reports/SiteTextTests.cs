@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 
@@ -15,8 +16,8 @@ public sealed class SiteTextTests
         var draft = new AnalysisDraft { Trace = new TraceInfo { Path = "t.nettrace", Format = "nettrace (EventPipe)" } };
         var run = new RunDraft { Key = new RunKey("DataContract", "deserialize", 10, 1), StartMs = 1, EndMs = 2 };
         var thread = new ThreadDraft { ThreadId = 7 };
-        var site = new ExceptionSite("System.FormatException", "M!T.Throw", "DataContract");
-        var lockSite = new CodeSite("M!T.Lock", "DataContract");
+        var site = new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw"), "DataContract");
+        var lockSite = Sites.At("M!T.Lock", "DataContract");
         foreach (var counters in new[] { run.Counters, thread.Counters })
         {
             counters.CountException(site, 3);

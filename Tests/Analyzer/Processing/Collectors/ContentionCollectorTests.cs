@@ -2,13 +2,14 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using static EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors.CollectorInputs;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
 
 public sealed class ContentionCollectorTests
 {
-    private static readonly CodeSite Pool = new("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", "ServiceStack.Text");
-    private static readonly CodeSite Cache = new("System.Private.DataContractSerialization!DataContract.GetId", "DataContract");
+    private static readonly CodeSite Pool = Sites.At("ServiceStack.Text!ServiceStack.Text.Pools.CharPool.GetCachedBuffer", "ServiceStack.Text");
+    private static readonly CodeSite Cache = Sites.At("System.Private.DataContractSerialization!DataContract.GetId", "DataContract");
 
     [Fact]
     public void A_wait_is_the_runs_from_its_start_at_or_after_the_window_and_whole_when_it_ends_after_it()
@@ -93,7 +94,7 @@ public sealed class ContentionCollectorTests
             new("ServiceStack.Text.dll", StackFrame.Unresolved),
             new("ServiceStack.Text.dll", "ServiceStack.Text.Pools.CharPool.GetCachedBuffer(int32)"),
         ];
-        Assert.Equal(Pool.Frame, ContentionCollector.TakerOf(frames));
-        Assert.Equal(ExceptionCollector.UnknownFrame, ContentionCollector.TakerOf(frames[..3]));
+        Assert.Equal(Pool.Name, CodeSite.At(ContentionCollector.TakerOf(frames)).Name);
+        Assert.Equal(CodeSite.UnknownFrame, ContentionCollector.TakerOf(frames[..3]));
     }
 }

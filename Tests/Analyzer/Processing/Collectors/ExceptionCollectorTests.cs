@@ -2,6 +2,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using static EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors.CollectorInputs;
+using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
 
@@ -15,19 +16,19 @@ public sealed class ExceptionCollectorTests
         var exceptions = new ExceptionCollector();
         var run = Run(10, 20);
         var thread = Thread();
-        exceptions.Thrown(run, thread, new ExceptionSite("System.FormatException", Frame, "DataContract"));
-        exceptions.Thrown(run, thread, new ExceptionSite("System.FormatException", Frame, "DataContract\\Base64"));
-        exceptions.Thrown(null, thread, new ExceptionSite("System.FormatException", Frame, "DataContract"));
-        exceptions.Thrown(run, thread, new ExceptionSite("System.Xml.XmlException", "X!Y.Z", "Other"));
+        exceptions.Thrown(run, thread, new ExceptionSite("System.FormatException", Sites.Frame(Frame), "DataContract"));
+        exceptions.Thrown(run, thread, new ExceptionSite("System.FormatException", Sites.Frame(Frame), "DataContract\\Base64"));
+        exceptions.Thrown(null, thread, new ExceptionSite("System.FormatException", Sites.Frame(Frame), "DataContract"));
+        exceptions.Thrown(run, thread, new ExceptionSite("System.Xml.XmlException", Sites.Frame("X!Y.Z"), "Other"));
 
         Assert.True(exceptions.Seen);
         Assert.Equal(3, run.Counters.Freeze().Exceptions);
         // The run's first site first (the JSON keeps this order), both tags in one entry.
-        Assert.Equal([(new ExceptionSite("System.FormatException", Frame), 2), (new ExceptionSite("System.Xml.XmlException", "X!Y.Z"), 1)],
+        Assert.Equal([(new ExceptionSite("System.FormatException", Sites.Frame(Frame)), 2), (new ExceptionSite("System.Xml.XmlException", Sites.Frame("X!Y.Z")), 1)],
             run.Counters.Freeze().ExceptionsBySite.Select(p => (p.Key, p.Value)));
         Assert.Equal(4, thread.Counters.Freeze().Exceptions);
         Assert.Equal(3, thread.Counters.Freeze().ExceptionsBySite.Count);
-        Assert.Equal(2, thread.Counters.Freeze().ExceptionsBySite[new ExceptionSite("System.FormatException", Frame, "DataContract")]);
+        Assert.Equal(2, thread.Counters.Freeze().ExceptionsBySite[new ExceptionSite("System.FormatException", Sites.Frame(Frame), "DataContract")]);
     }
 
     [Fact]
@@ -41,8 +42,8 @@ public sealed class ExceptionCollectorTests
             new("System.Private.DataContractSerialization.dll", "System.Text.Base64Encoding.GetBytes(char[],int32)"),
             new("App.dll", "App.Program.Main()"),
         ];
-        Assert.Equal(Frame, ExceptionCollector.ThrowerOf(frames));
-        Assert.Equal(ExceptionCollector.UnknownFrame, ExceptionCollector.ThrowerOf(frames[..3]));
-        Assert.Equal(ExceptionCollector.UnknownFrame, ExceptionCollector.ThrowerOf([]));
+        Assert.Equal(Frame, CodeSite.At(ExceptionCollector.ThrowerOf(frames)).Name);
+        Assert.Equal(CodeSite.UnknownFrame, ExceptionCollector.ThrowerOf(frames[..3]));
+        Assert.Equal(CodeSite.UnknownFrame, ExceptionCollector.ThrowerOf([]));
     }
 }
