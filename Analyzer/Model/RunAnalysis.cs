@@ -45,12 +45,16 @@ public sealed record RunAnalysis
     /// <summary>A window pinned to the Stopwatch: where the worker's RunBegin/RunEnd events themselves were (what the marker's handshake is next to).</summary>
     public (double StartMs, double EndMs)? EventEdgesMs { get; init; }
 
-    public double CpuMs { get; init; }
-    public int Samples { get; init; }
-    public IReadOnlyDictionary<string, double> Tags { get; init; } = Empty<string>.Map;
-    public int Gen0 { get; init; }
-    public int Gen1 { get; init; }
-    public int Gen2 { get; init; }
+    /// <summary>The run's CPU from the trace's one CPU source, as the charge wrote it: the same figures a thread has (<see cref="ThreadProfile.Cpu"/>).</summary>
+    public SampledCpu Cpu { get; init; } = SampledCpu.None;
+    public double CpuMs => Cpu.CpuMs;
+    public int Samples => Cpu.Samples;
+    public IReadOnlyDictionary<string, double> Tags => Cpu.Tags;
+    /// <summary>GCs that started inside the window, by generation: the same figures the process has (<see cref="ProcessProfile.GcCount"/>) and the benchmark measured in-process (<see cref="RunResult.GcCount"/>).</summary>
+    public GcCounts GcCount { get; init; } = GcCounts.Zero;
+    public int Gen0 => GcCount.Gen0;
+    public int Gen1 => GcCount.Gen1;
+    public int Gen2 => GcCount.Gen2;
     /// <summary>Time the runtime was stopped for GCs, from SuspendEEStart to RestartEEStop (PerfView's pause).</summary>
     public double GcPauseMs { get; init; }
     /// <summary>
@@ -110,7 +114,6 @@ public sealed record RunAnalysis
     /// which can pass int's range): every figure of the run covers all of them.
     /// </summary>
     public long Operations { get; init; } = 1;
-    public GcCounts GcCount => new(Gen0, Gen1, Gen2);
 
     /// <summary>
     /// Sampled time outside GC: what reflection and Activator shares are shares of. GC pauses (EventPipe) or GC
@@ -123,9 +126,11 @@ public sealed record RunAnalysis
 }
 
 
-/// <summary>CPU figures from one sampling source.</summary>
+/// <summary>CPU figures from one sampling source: a run's, a thread's, or a run's from EventPipe's sampler beside a kernel session's.</summary>
 public sealed record SampledCpu(double CpuMs, int Samples, IReadOnlyDictionary<string, double> Tags)
 {
+    public static readonly SampledCpu None = new(0, 0, Empty<string>.Map);
+
     public double TagMs(string prefix) => TagSums.Under(Tags, prefix);
     public double NonGcMs => Tags.Values.Sum() - TagMs("GC");
 }

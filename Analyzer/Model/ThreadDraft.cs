@@ -11,5 +11,5 @@ internal sealed class ThreadDraft
     public ActivityTally Counters { get; } = new() { SitesByTag = true };
     public bool Active => Samples > 0 || Counters.Any;
 
-    public ThreadProfile Freeze() => new() { ThreadId = ThreadId, Name = Name, CpuMs = CpuMs, Samples = Samples, Tags = TagTable, Counters = Counters.Freeze() };
+    public ThreadProfile Freeze() => new() { ThreadId = ThreadId, Name = Name, Cpu = new SampledCpu(CpuMs, Samples, TagTable), Counters = Counters.Freeze() };
 }

@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
@@ -12,9 +14,10 @@ public sealed record ThreadProfile
     public required int ThreadId { get; init; }
     public string? Name { get; init; }
     /// <summary>Sampled managed time (EventPipe) or on-CPU time (kernel session), as the trace's CPU source says.</summary>
-    public double CpuMs { get; init; }
-    public int Samples { get; init; }
-    public IReadOnlyDictionary<string, double> Tags { get; init; } = Empty<string>.Map;
+    public SampledCpu Cpu { get; init; } = SampledCpu.None;
+    public double CpuMs => Cpu.CpuMs;
+    public int Samples => Cpu.Samples;
+    public IReadOnlyDictionary<string, double> Tags => Cpu.Tags;
     /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
     public ActivityCounters Counters { get; init; } = new();
 
@@ -23,10 +26,11 @@ public sealed record ThreadProfile
 /// <summary>The recorded process over the whole trace: GCs and what the threads add up to.</summary>
 public sealed record ProcessProfile
 {
-    public int Gen0 { get; init; }
-    public int Gen1 { get; init; }
-    public int Gen2 { get; init; }
+    /// <summary>GCs by generation, the counts a run has for its window (<see cref="RunAnalysis.GcCount"/>).</summary>
+    public GcCounts GcCount { get; init; } = GcCounts.Zero;
+    public int Gen0 => GcCount.Gen0;
+    public int Gen1 => GcCount.Gen1;
+    public int Gen2 => GcCount.Gen2;
     public double GcPauseMs { get; init; }
     public double MaxGcPauseMs { get; init; }
-    public int GcCount => Gen0 + Gen1 + Gen2;
 }

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using Microsoft.Diagnostics.Tracing;
 
@@ -50,7 +51,7 @@ public sealed partial class TraceAnalyzer
             var (gen0, gen1, gen2) = Runtime.Gcs.Counts();
             analysis.Process = new ProcessProfile
             {
-                Gen0 = gen0, Gen1 = gen1, Gen2 = gen2,
+                GcCount = new GcCounts(gen0, gen1, gen2),
                 GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs),
                 MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs),
             };

@@ -13,7 +13,7 @@ public sealed class CpuClockCheckTests
     private static RunAnalysis Run(double traceMs, double clockMs, bool warmup = false, int threads = 1, int run = 1) => new()
     {
         Key = new RunKey("S", "serialize", 10, run),
-        CpuMs = traceMs,
+        Cpu = new SampledCpu(traceMs, 0, new Dictionary<string, double>()),
         IsWarmup = warmup,
         InProcess = new RunResult
         {
@@ -30,7 +30,7 @@ public sealed class CpuClockCheckTests
             Run(50, 10, warmup: true),      // a warm-up: not in any table, not here
             Run(50, 10, threads: 4),        // the process's CPU, read outside the window: another quantity
             Run(0.1, 0.5),                  // under a period
-            new RunAnalysis { Key = new RunKey("S", "serialize", 10, 9), CpuMs = 5 }, // no results.json
+            new RunAnalysis { Key = new RunKey("S", "serialize", 10, 9), Cpu = new SampledCpu(5, 0, new Dictionary<string, double>()) }, // no results.json
         ])!.Value;
         Assert.Equal(4, figures.Runs);
         Assert.Equal((73.0, 70.0), (figures.TraceMs, figures.ClockMs));
@@ -44,7 +44,7 @@ public sealed class CpuClockCheckTests
     [Fact]
     public void Without_a_thread_clock_there_is_nothing_to_say()
     {
-        Assert.Null(CpuClockAgreement.Of([new RunAnalysis { Key = new RunKey("S", "serialize", 10, 1), CpuMs = 5 }]));
+        Assert.Null(CpuClockAgreement.Of([new RunAnalysis { Key = new RunKey("S", "serialize", 10, 1), Cpu = new SampledCpu(5, 0, new Dictionary<string, double>()) }]));
         Assert.Null(CpuClockCheck.Line([Run(5, 5, warmup: true)]));
         Assert.Empty(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(5, 5, warmup: true)]));
     }
