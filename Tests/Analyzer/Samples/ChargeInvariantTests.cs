@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Robustness;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -14,7 +15,8 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Samples;
 /// run, CPU equals the sum of its stack tags; per serializer and operation, the measured runs' CPU equals the call
 /// tree's total (HTML) and the speedscope flame graph's covered time. Before, the kernel session rescaled the tables
 /// to the context switches' precise figure but not the hot methods or call trees, and EventPipe's CPU left out the GC
-/// pauses its tags held. On both golden recordings (Tests/Fixtures/Golden), through the command line's own exporters.
+/// pauses its tags held. On both golden recordings (Tests/Fixtures/Golden), through the command line's own exporters:
+/// JSON, the text tables, the HTML page's call trees and the speedscope files.
 /// </summary>
 public sealed class ChargeInvariantTests
 {
@@ -34,6 +36,7 @@ public sealed class ChargeInvariantTests
             Assert.True(outcome.ExitCode == 0, outcome.StdErr);
             using var json = JsonDocument.Parse(outcome.StdOut);
             var measured = new Dictionary<(string, string), double>();
+            var perOperation = new Dictionary<(string, string), List<double>>();
             var runs = 0;
             foreach (var run in json.RootElement.GetProperty("runs").EnumerateArray())
             {
@@ -44,6 +47,7 @@ public sealed class ChargeInvariantTests
                 if (run.GetProperty("warmup").GetBoolean()) continue;
                 var key = (run.GetProperty("serializer").GetString()!, run.GetProperty("operation").GetString()!);
                 measured[key] = measured.GetValueOrDefault(key) + cpu;
+                (perOperation.TryGetValue(key, out var list) ? list : perOperation[key] = []).Add(cpu / run.GetProperty("operations").GetDouble());
                 runs++;
             }
             Assert.True(runs >= 18, $"{runs} measured runs"); // 3 serializers x 2 operations x 3 runs
@@ -54,6 +58,13 @@ public sealed class ChargeInvariantTests
                 if (cpu == 0) continue;
                 Assert.True(Math.Abs(cpu - SpeedscopeCoveredMs(file)) < 1e-3, $"{serializer} {operation}: runs {cpu} ms, speedscope {SpeedscopeCoveredMs(file)} ms");
             }
+
+            // The text tables (what a terminal shows) and the HTML page's call trees, from one more analysis.
+            var html = Path.Combine(dir, "report.html");
+            var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--no-cache");
+            Assert.True(page.ExitCode == 0, page.StdErr);
+            TextAddsUp(page.StdOut, measured, perOperation);
+            HtmlCallTreesAddUp(File.ReadAllText(html), measured);
 
             var input = TraceInput.Open(zip);
             using (input)
@@ -81,6 +92,64 @@ public sealed class ChargeInvariantTests
         finally
         {
             try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <summary>
+    /// The text's per-serializer tables: "CPU ms" (per operation) is the mean of the measured runs' CPU per operation,
+    /// and in "where the time goes" (on the terminal with on-CPU sources only) the tag groups add up to "On-CPU ms"
+    /// (each printed to three figures: within rounding).
+    /// </summary>
+    private static void TextAddsUp(string text, Dictionary<(string, string), double> measured, Dictionary<(string, string), List<double>> perOperation)
+    {
+        var checkedRows = 0;
+        var groupsChecked = 0;
+        string? operation = null;
+        string[]? header = null;
+        var groups = false;
+        foreach (var line in text.Split('\n'))
+        {
+            if (System.Text.RegularExpressions.Regex.Match(line, @"^(serialize|deserialize): (per serializer|where the time goes)") is { Success: true } title)
+            {
+                (operation, groups, header) = (title.Groups[1].Value, title.Groups[2].Value == "where the time goes", null);
+                continue;
+            }
+            if (operation is null) continue;
+            if (line.Length == 0) { operation = null; continue; }
+            var cells = System.Text.RegularExpressions.Regex.Split(line.Trim(), @"\s{2,}");
+            if (header is null) { header = cells; continue; }
+            if (line.StartsWith("---", StringComparison.Ordinal) || cells.Length != header.Length) continue;
+            var key = (cells[0], operation);
+            if (!groups)
+            {
+                var cpu = double.Parse(cells[Array.IndexOf(header, "CPU ms")], System.Globalization.CultureInfo.InvariantCulture);
+                var expected = perOperation[key].Average();
+                Assert.True(Fmt.Ms(expected) == cells[Array.IndexOf(header, "CPU ms")], $"{key}: text CPU ms {cpu}, runs {expected}");
+                checkedRows++;
+                continue;
+            }
+            var onCpu = double.Parse(cells[Array.IndexOf(header, "On-CPU ms")], System.Globalization.CultureInfo.InvariantCulture);
+            var from = Array.IndexOf(header, "Serializer code");
+            var parts = header.Skip(from).TakeWhile(h => h != "Unnamed").Select((_, i) => double.Parse(cells[from + i].Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+            // Each of the values is printed to 3 decimals under 1 ms, 2 under 100 ms: half a unit of the last digit each.
+            var rounding = (parts.Count + 1) * (onCpu >= 1 ? 0.005 : 0.0005);
+            Assert.True(Math.Abs(parts.Sum() - onCpu) <= rounding + 1e-9, $"{key}: tag groups {parts.Sum()} vs on-CPU {onCpu}");
+            groupsChecked++;
+        }
+        Assert.Equal(measured.Count, checkedRows);
+        Assert.Equal(text.Contains(": where the time goes", StringComparison.Ordinal) ? measured.Count : 0, groupsChecked);
+    }
+
+    /// <summary>Each HTML call tree's caption gives its total: the measured runs' CPU of its serializer and operation.</summary>
+    private static void HtmlCallTreesAddUp(string html, Dictionary<(string, string), double> measured)
+    {
+        var trees = System.Text.RegularExpressions.Regex.Matches(html,
+            @"<div class=""call-tree"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
+        Assert.Equal(measured.Count(m => m.Value > 0), trees.Count);
+        foreach (System.Text.RegularExpressions.Match tree in trees)
+        {
+            var key = (System.Net.WebUtility.HtmlDecode(tree.Groups[1].Value), tree.Groups[2].Value);
+            Assert.True(Fmt.Ms(measured[key]) == tree.Groups[3].Value, $"{key}: HTML call tree {tree.Groups[3].Value} ms, runs {measured[key]} ms");
         }
     }
 
