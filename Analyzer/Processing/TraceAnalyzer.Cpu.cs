@@ -165,7 +165,8 @@ public sealed partial class TraceAnalyzer
         private void CollectHotMethods()
         {
             if (!options.CollectHotMethods || _cpu is null) return;
-            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs)) analysis.HotMethodTable[key] = methods;
+            // The runs the call trees and speedscope files show (not the warm-ups), so a method's share is of the same time.
+            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => !r.IsWarmup))) analysis.HotMethodTable[key] = methods;
         }
     }
 }

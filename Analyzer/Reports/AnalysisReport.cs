@@ -85,7 +85,7 @@ public static class AnalysisReport
         foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
         {
             var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (all runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (runs after the warm-ups)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
             foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
                 table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
             yield return table;

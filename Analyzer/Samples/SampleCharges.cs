@@ -40,7 +40,7 @@ internal sealed class SampleCharges(CpuSourceKind kind)
 
     public CpuAccount? Of(RunDraft run) => _runs.GetValueOrDefault(run);
 
-    /// <summary>Per (serializer, operation) over the given runs (all of them, warm-ups too): method -> (exclusive, inclusive) ms.</summary>
+    /// <summary>Per (serializer, operation) over the given runs: method -> (exclusive, inclusive) ms.</summary>
     public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods(IEnumerable<RunDraft> runs)
     {
         var result = new Dictionary<(string, string), Dictionary<string, (double, double)>>();
