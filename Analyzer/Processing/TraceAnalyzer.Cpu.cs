@@ -31,7 +31,7 @@ public sealed partial class TraceAnalyzer
             var perf = session is { HasSamples: true } && clockKnown;
             SampleStream primary;
             if (perf) primary = PerfSampleSource.Empty(session!.PeriodMs);
-            else if (etw) primary = new SampleStream(CpuSourceKind.EtwProfile, _etwSamples, eventPipe.Stacks, kernelSampleMs);
+            else if (etw) primary = EtwSampleSource.Stream(_etwSamples, eventPipe.Stacks, kernelSampleMs, pauses);
             else primary = eventPipe;
 
             List<RunDraft> runs = [.. analysis.Runs];

@@ -21,6 +21,13 @@ internal sealed class GcPauses
         return total;
     }
 
+    /// <summary>Whether the time falls in a pause, asked in any order (a binary search; <see cref="Walk"/> for times in order).</summary>
+    public bool Contains(double timeMs)
+    {
+        var i = SortedIntervals.FirstEndingAfter(_pauses, timeMs);
+        return i < _pauses.Count && _pauses[i].StartMs <= timeMs;
+    }
+
     /// <summary>Whether the time falls in a pause; calls must come in time order (a cursor walks the pauses).</summary>
     public Cursor Walk() => new(_pauses);
 

@@ -79,6 +79,26 @@ public sealed class NativeExplanationTests
         return (Assert.Single(account.Tags).Key, account);
     }
 
+    /// <summary>
+    /// ETW's profile interrupts (Windows) are marked in a GC pause as perf's are, so the same sample is GC whichever
+    /// kernel sampled it: the pass collects them before it knows the pauses, EtwSampleSource marks them after.
+    /// </summary>
+    [Fact]
+    public void An_etw_sample_in_a_gc_pause_is_gc_as_a_perf_sample_is()
+    {
+        var pauses = new GcPauses([new Interval(15, 16), new Interval(40, 41)]);
+        // Out of time order on purpose: the marks do not walk.
+        List<CpuSample> samples = [new(Worker, 40.5, 0, false, 40.5, 1.0), new(Worker, 15.5, 0, false, 15.5, 1.0), new(Worker, 16, 0, false, 16, 1.0), new(Worker, 25, 0, false, 25, 1.0)];
+        var stream = EtwSampleSource.Stream(samples, new Stacks(), 1.0, pauses);
+        Assert.Equal(CpuSourceKind.EtwProfile, stream.Kind);
+        Assert.Equal([true, true, false, false], stream.Samples.Select(s => s.InGc));
+
+        var run = new RunDraft { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Worker };
+        var inPause = new SampleCharger(EtwSampleSource.Stream([new(Worker, 15.5, 0, false, 15.5, 1.0)], new Stacks(), 1.0, pauses), s_tags, pauses).Charge([run]);
+        Assert.Equal(StackTagMatcher.Gc, Assert.Single(inPause.Of(run)!.Tags).Key);
+        Assert.Equal(StackTagMatcher.Gc, Charge(Worker, 15.5, 0, inGc: true).Tag);
+    }
+
     [Fact]
     public void Native_runtime_time_inside_the_threads_JIT_span_is_JIT_and_explained()
     {
