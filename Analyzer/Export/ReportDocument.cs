@@ -28,7 +28,7 @@ public sealed class ReportDocument
     /// <summary>HTML: the self-contained page, given the path it goes to (its links to flame graphs are relative).</summary>
     public Func<string, string>? Html { get; init; }
 
-    /// <summary>The measured runs' stacks (a second pass over the trace): speedscope files, and the HTML's call trees.</summary>
+    /// <summary>The measured runs' stacks (from the charge's ledger, the same samples as the tables): speedscope files, and the HTML's call trees.</summary>
     public RunStacks? Stacks { get; init; }
 }
 
