@@ -37,7 +37,7 @@ public abstract record ReportPart;
 
 /// <summary>A table and, unless it ends the report, a blank line. <paramref name="Detail"/>: documents (Markdown)
 /// carry it, the terminal leaves it out.</summary>
-public sealed record TablePart(TextTable Table, bool Detail = false, bool BlankLineAfter = true) : ReportPart;
+internal sealed record TablePart(TextTable Table, bool Detail = false, bool BlankLineAfter = true) : ReportPart;
 
 /// <summary>Lines of prose (the trace notes, the diff's header), then a blank line; bullets in Markdown, escaped when
 /// <paramref name="EscapeMarkdown"/> (a path with underscores is not emphasis; a `command` stays a code span).</summary>

@@ -11,6 +11,28 @@ public static partial class HeapReport
 {
     public const int SchemaVersion = 1;
 
+    /// <summary>`esp heap --list`: the snapshots a folder holds (and those that were not taken), without reading them.</summary>
+    public static ReportDocument ListDocument(HeapSnapshotInput input, Func<string?, bool> selected)
+    {
+        var table = ListTable(input, selected);
+        return new ReportDocument { Kind = ReportKind.HeapList, Parts = [new TablePart(table, BlankLineAfter: false)], CsvTables = [table] };
+    }
+
+    private static TextTable ListTable(HeapSnapshotInput input, Func<string?, bool> selected)
+    {
+        var table = new TextTable($"Heap snapshots in {input.DisplayName}", ["File", "Serializer", "Data", "N", "Run", "Status", "Dump MB", "Error"]);
+        foreach (var d in input.Dumps.Where(d => d.Recorded is null || selected(d.Recorded.Serializer)))
+        {
+            var s = d.Recorded;
+            table.AddRow(Path.GetFileName(d.Path), s?.Serializer ?? "?", s?.Data ?? "?", s is null ? "-" : Fmt.Int(s.Objects), s is null ? "-" : Fmt.Int(s.Run),
+                s?.Status?.ToString() ?? "Taken", Fmt.Mb(new FileInfo(d.Path).Length), "");
+        }
+        foreach (var s in input.NotTaken.Where(n => selected(n.Serializer)))
+            table.AddRow("-", s.Serializer, s.Data, Fmt.Int(s.Objects), Fmt.Int(s.Run), s.Status?.ToString() ?? "?", "-", s.Error ?? "");
+        return table;
+    }
+
+
     public static string Render(string source, IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken, TableFormat format, int top) =>
         Exporters.Render(Document(source, analyses, notTaken, top), format);
 

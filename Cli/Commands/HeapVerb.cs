@@ -36,8 +36,7 @@ public static class HeapVerb
         ReportDocument report;
         if (list)
         {
-            var table = ListTable(input, Selected);
-            report = new ReportDocument { Kind = ReportKind.HeapList, Parts = [new TablePart(table, BlankLineAfter: false)], CsvTables = [table] };
+            report = HeapReport.ListDocument(input, Selected);
         }
         else
         {
@@ -57,19 +56,5 @@ public static class HeapVerb
         plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // Failed or missing snapshots are a result, but not a success: scripts should notice.
         return notTaken.Count > 0 || (input.Dumps.Count == 0 && !list) ? ExitCodes.Failed : ExitCodes.Ok;
-    }
-
-    private static TextTable ListTable(HeapSnapshotInput input, Func<string?, bool> selected)
-    {
-        var table = new TextTable($"Heap snapshots in {input.DisplayName}", ["File", "Serializer", "Data", "N", "Run", "Status", "Dump MB", "Error"]);
-        foreach (var d in input.Dumps.Where(d => d.Recorded is null || selected(d.Recorded.Serializer)))
-        {
-            var s = d.Recorded;
-            table.AddRow(Path.GetFileName(d.Path), s?.Serializer ?? "?", s?.Data ?? "?", s is null ? "-" : Fmt.Int(s.Objects), s is null ? "-" : Fmt.Int(s.Run),
-                s?.Status?.ToString() ?? "Taken", Fmt.Mb(new FileInfo(d.Path).Length), "");
-        }
-        foreach (var s in input.NotTaken.Where(n => selected(n.Serializer)))
-            table.AddRow("-", s.Serializer, s.Data, Fmt.Int(s.Objects), Fmt.Int(s.Run), s.Status?.ToString() ?? "?", "-", s.Error ?? "");
-        return table;
     }
 }

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Stats;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
@@ -32,9 +33,7 @@ public static class StatsVerb
         if (input.Format != TraceFormat.NetTrace) throw new UsageException("stats reads .nettrace traces (ETW statistics: use WPA's Trace Statistics)");
         TraceStatistics stats;
         using (var progress = console.StartProgress(live: true)) stats = TraceStatistics.Compute(input.TracePath, progress);
-        var tables = stats.Tables().ToList();
-        var report = new ReportDocument { Kind = ReportKind.Stats, Parts = [.. tables.Select(t => new TablePart(t))], CsvTables = tables };
-        plan.ExportReport(report, console.Out, new LineProgress(console.Error));
+        plan.ExportReport(StatsReport.Document(stats), console.Out, new LineProgress(console.Error));
         return ExitCodes.Ok;
     }
 }
