@@ -69,7 +69,9 @@ internal sealed class RuntimeWork
         public void Stop(int threadId, RuntimeWorkKind kind, long id, double ms)
         {
             if (!_open.TryGetValue((threadId, kind), out var stack)) return;
-            var at = stack.FindLastIndex(s => s.Id == id);
+            // A loop, not FindLastIndex with a lambda: one stop per type load, and the lambda captured id each time.
+            var at = stack.Count - 1;
+            while (at >= 0 && stack[at].Id != id) at--;
             if (at < 0) return;
             var start = stack[at].StartMs;
             stack.RemoveRange(at, stack.Count - at);
