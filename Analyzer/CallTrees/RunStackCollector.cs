@@ -30,7 +30,7 @@ public static class RunStackCollector
         var ledger = analysis.Samples;
         if (ledger is not null)
         {
-            var measured = analysis.Runs.Where(r => !r.IsWarmup).ToHashSet(ReferenceEqualityComparer.Instance);
+            var measured = analysis.Runs.Where(r => r.IsMeasured).ToHashSet(ReferenceEqualityComparer.Instance); // the runs the tables average: not warm-ups, not a harness's outliers
             foreach (var sample in ledger.RunSamples)
             {
                 if (sample.Run is not { } run || !measured.Contains(run)) continue;

@@ -165,8 +165,9 @@ public sealed partial class TraceAnalyzer
         private void CollectHotMethods()
         {
             if (!options.CollectHotMethods || _cpu is null) return;
-            // The runs the call trees and speedscope files show (not the warm-ups), so a method's share is of the same time.
-            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => !r.IsWarmup))) analysis.HotMethodTable[key] = methods;
+            // The runs the tables average and the call trees and speedscope files show (not the warm-ups, not a harness's
+            // outliers), so a method's share is of the time the CPU column shows.
+            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => !r.IsWarmup && !r.IsOutlier))) analysis.HotMethodTable[key] = methods;
         }
     }
 }

@@ -20,7 +20,7 @@ public static class AnalysisReport
     /// stack tag groups (always in Markdown; on the terminal with a kernel session, what it adds most), the kernel
     /// session's tables, the top methods, the trace notes and the findings; CSV is one line per run.
     /// </summary>
-    /// <param name="stacks">The second pass's stacks, for --html and --speedscope.</param>
+    /// <param name="stacks">The measured runs' stacks from the charge's ledger, for --html and --speedscope.</param>
     public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null)
     {
         var wholeTrace = analysis.Runs.Count == 0;
@@ -40,7 +40,7 @@ public static class AnalysisReport
             Parts = parts,
             CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis)],
             Json = () => Json(analysis),
-            Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the stacks of the second pass"), path),
+            Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the measured runs' stacks"), path),
             Stacks = stacks,
         };
     }
@@ -85,7 +85,7 @@ public static class AnalysisReport
         foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
         {
             var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (runs after the warm-ups)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (measured runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
             foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
                 table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
             yield return table;

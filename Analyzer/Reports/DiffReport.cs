@@ -132,7 +132,7 @@ public static class DiffReport
             { } kind when kind.IsOnCpu() => "on-CPU time of the worker, kernel samples",
             _ => "sampled managed time, EventPipe",
         };
-        return baseline.CpuSource?.IsOnCpu() is { } onCpu && onCpu == trace.CpuSource?.IsOnCpu()
+        return baseline.CpuSource?.IsOnCpu() == trace.CpuSource?.IsOnCpu() // both mixed (null) agree too, as they did as strings
             ? Of(baseline.CpuSource)
             : $"baseline: {Of(baseline.CpuSource)}; trace: {Of(trace.CpuSource)}; not comparable";
     }

@@ -41,32 +41,36 @@ internal sealed class NamespaceGraph
         var types = _assembly.GetTypes().Where(t => t.DeclaringType is null && t.FullName is not null)
             .ToDictionary(t => t.FullName!, StringComparer.Ordinal);
         var usingRegex = new System.Text.RegularExpressions.Regex(@"^\s*(?:global\s+)?using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;");
-        var nameRegex = new System.Text.RegularExpressions.Regex(@"(?<![\w.""\\])([A-Z]\w*(?:\.[A-Z]\w*)+)");
+        var nameRegex = new System.Text.RegularExpressions.Regex(@"(?<![\w.])(?:global::)?([A-Z]\w*(?:\.[A-Z]\w*)+)");
+        // A message may read like a dotted name: string literals are blanked (escaped quotes inside them kept whole).
+        var stringRegex = new System.Text.RegularExpressions.Regex(@"@""(?:[^""]|"""")*""|""(?:[^""\\]|\\.)*""");
         foreach (var file in Directory.EnumerateFiles(sourceDir, "*.cs", SearchOption.AllDirectories))
         {
             if (file.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}") || file.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}")) continue;
             var lines = File.ReadAllLines(file);
             var ns = lines.Select(l => System.Text.RegularExpressions.Regex.Match(l, @"^namespace\s+([\w.]+)")).FirstOrDefault(m => m.Success)?.Groups[1].Value;
             if (ns is null || FoldNamespace(ns) is not { } from) continue;
-            var name = Path.GetFileName(file);
+            var fileName = Path.GetFileName(file);
             foreach (var line in lines)
             {
-                var code = line.TrimStart();
-                if (code.StartsWith("//", StringComparison.Ordinal)) continue;
+                // String literals out first (a "//" inside one is not a comment), then the comment.
+                var code = stringRegex.Replace(line.TrimStart(), "\"\"");
                 var comment = code.IndexOf("//", StringComparison.Ordinal);
                 if (comment >= 0) code = code[..comment];
                 if (usingRegex.Match(code) is { Success: true } u)
                 {
-                    if (FoldNamespace(u.Groups[1].Value) is { } used) AddEdge(from, used, $"using {u.Groups[1].Value} in {name}");
+                    if (FoldNamespace(u.Groups[1].Value) is { } used) AddEdge(from, used, $"using {u.Groups[1].Value} in {fileName}");
                     continue;
                 }
                 foreach (System.Text.RegularExpressions.Match m in nameRegex.Matches(code))
                 {
-                    var parts = m.Groups[1].Value.Split('.');
+                    var name = m.Groups[1].Value;
+                    // Relative to the root (Kernel.KernelChunks) or written in full (EtwSerializerProfiler.Analyzer.Kernel.KernelChunks).
+                    var parts = (name.StartsWith(_root + ".", StringComparison.Ordinal) ? name[(_root.Length + 1)..] : name).Split('.');
                     for (var k = parts.Length; k >= 2; k--)
                         if (types.TryGetValue(_root + "." + string.Join('.', parts.Take(k)), out var type) && Fold(type) is { } to)
                         {
-                            AddEdge(from, to, $"{m.Groups[1].Value} in {name}");
+                            AddEdge(from, to, $"{name} in {fileName}");
                             break;
                         }
                 }

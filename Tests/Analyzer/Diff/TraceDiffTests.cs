@@ -280,4 +280,31 @@ public sealed class TraceDiffTests
         Assert.Contains(otherRuntime.Warnings, w => w.StartsWith("launches differ in configuration:", StringComparison.Ordinal));
         Assert.Throws<ArgumentException>(() => DiffSideReader.Pool([]));
     }
+
+    /// <summary>
+    /// The CPU table says once what both sides' CPU means, and says "not comparable" only where they differ: pooled
+    /// launches with a kernel sampler in some and EventPipe's in others are "mixed", which matches another mixed side.
+    /// </summary>
+    [Fact]
+    public void The_cpu_source_is_said_once_where_both_sides_mean_the_same()
+    {
+        DiffSide With(string path, CpuSourceKind kind) => Side(path) with { CpuSource = kind };
+        string Cpu(DiffSide baseline, DiffSide trace)
+        {
+            var text = DiffReport.Render(TraceDiffer.Compute(baseline, [Run(Stj, "serialize", 0, 10)], trace, [Run(Stj, "serialize", 0, 20)]), TableFormat.Text);
+            return text.Split('\n').Single(l => l.StartsWith("CPU, ms per operation", StringComparison.Ordinal));
+        }
+        var kernel = With("k", CpuSourceKind.Perf);
+        var eventPipe = With("e", CpuSourceKind.EventPipe);
+        Assert.Contains("(CPU = on-CPU time of the worker, kernel samples, what the tags split", Cpu(kernel, With("w", CpuSourceKind.EtwProfile)), StringComparison.Ordinal);
+        Assert.Contains("not comparable", Cpu(kernel, eventPipe), StringComparison.Ordinal);
+
+        var mixed = DiffSideReader.Pool([kernel, eventPipe]);
+        Assert.Null(mixed.CpuSource);
+        Assert.Equal("mixed", mixed.CpuSourceName);
+        Assert.Contains("(CPU = kernel samples in some launches, EventPipe's in others, what the tags split", Cpu(mixed, DiffSideReader.Pool([eventPipe, kernel])), StringComparison.Ordinal);
+        Assert.Contains("not comparable", Cpu(mixed, kernel), StringComparison.Ordinal);
+        Assert.Equal("mixed", JsonDocument.Parse(DiffReport.Render(TraceDiffer.Compute(mixed, [Run(Stj, "serialize", 0, 10)], kernel, [Run(Stj, "serialize", 0, 20)]), TableFormat.Json))
+            .RootElement.GetProperty("baseline").GetProperty("cpuSource").GetString());
+    }
 }

@@ -37,6 +37,7 @@ public sealed class ChargeInvariantTests
             using var json = JsonDocument.Parse(outcome.StdOut);
             var measured = new Dictionary<(string, string), double>();
             var perOperation = new Dictionary<(string, string), List<double>>();
+            var operations = new Dictionary<(string, string), double>();
             var runs = 0;
             foreach (var run in json.RootElement.GetProperty("runs").EnumerateArray())
             {
@@ -48,6 +49,7 @@ public sealed class ChargeInvariantTests
                 var key = (run.GetProperty("serializer").GetString()!, run.GetProperty("operation").GetString()!);
                 measured[key] = measured.GetValueOrDefault(key) + cpu;
                 (perOperation.TryGetValue(key, out var list) ? list : perOperation[key] = []).Add(cpu / run.GetProperty("operations").GetDouble());
+                operations[key] = operations.GetValueOrDefault(key) + run.GetProperty("operations").GetDouble();
                 runs++;
             }
             Assert.True(runs >= 18, $"{runs} measured runs"); // 3 serializers x 2 operations x 3 runs
@@ -63,7 +65,7 @@ public sealed class ChargeInvariantTests
             var html = Path.Combine(dir, "report.html");
             var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--no-cache");
             Assert.True(page.ExitCode == 0, page.StdErr);
-            TextAddsUp(page.StdOut, measured, perOperation);
+            TextAddsUp(page.StdOut, measured, perOperation, operations);
             HtmlCallTreesAddUp(File.ReadAllText(html), measured);
 
             var input = TraceInput.Open(zip);
@@ -96,11 +98,13 @@ public sealed class ChargeInvariantTests
     }
 
     /// <summary>
-    /// The text's per-serializer tables: "CPU ms" (per operation) is the mean of the measured runs' CPU per operation,
-    /// and in "where the time goes" (on the terminal with on-CPU sources only) the tag groups add up to "On-CPU ms"
-    /// (each printed to three figures: within rounding).
+    /// The text's per-serializer tables: "CPU ms" (per operation) is the mean of the measured runs' CPU per operation;
+    /// in "where the time goes" (on the terminal with on-CPU sources only) "On-CPU ms" is the measured runs' CPU over
+    /// their operations (the tags' sums, which the JSON holds equal to the CPU), and the tag groups add up to it
+    /// within the rounding of what is printed.
     /// </summary>
-    private static void TextAddsUp(string text, Dictionary<(string, string), double> measured, Dictionary<(string, string), List<double>> perOperation)
+    private static void TextAddsUp(string text, Dictionary<(string, string), double> measured, Dictionary<(string, string), List<double>> perOperation,
+        Dictionary<(string, string), double> operations)
     {
         var checkedRows = 0;
         var groupsChecked = 0;
@@ -128,11 +132,15 @@ public sealed class ChargeInvariantTests
                 checkedRows++;
                 continue;
             }
-            var onCpu = double.Parse(cells[Array.IndexOf(header, "On-CPU ms")], System.Globalization.CultureInfo.InvariantCulture);
+            var onCpuCell = cells[Array.IndexOf(header, "On-CPU ms")];
+            Assert.True(Fmt.Ms(measured.GetValueOrDefault(key) / operations[key]) == onCpuCell, $"{key}: text On-CPU ms {onCpuCell}, runs {measured.GetValueOrDefault(key) / operations[key]}");
+            if (measured.GetValueOrDefault(key) <= 0) { groupsChecked++; continue; } // the groups print "-"
+            var onCpu = double.Parse(onCpuCell, System.Globalization.CultureInfo.InvariantCulture);
             var from = Array.IndexOf(header, "Serializer code");
             var parts = header.Skip(from).TakeWhile(h => h != "Unnamed").Select((_, i) => double.Parse(cells[from + i].Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture)).ToList();
-            // Each of the values is printed to 3 decimals under 1 ms, 2 under 100 ms: half a unit of the last digit each.
-            var rounding = (parts.Count + 1) * (onCpu >= 1 ? 0.005 : 0.0005);
+            // Fmt.Ms: 3 decimals under 1 ms, 2 under 100 ms, 1 above: half a unit of the last digit each.
+            static double HalfUnit(double v) => v >= 100 ? 0.05 : v >= 1 ? 0.005 : 0.0005;
+            var rounding = HalfUnit(onCpu) + parts.Sum(HalfUnit);
             Assert.True(Math.Abs(parts.Sum() - onCpu) <= rounding + 1e-9, $"{key}: tag groups {parts.Sum()} vs on-CPU {onCpu}");
             groupsChecked++;
         }
@@ -145,7 +153,7 @@ public sealed class ChargeInvariantTests
     {
         var trees = System.Text.RegularExpressions.Regex.Matches(html,
             @"<div class=""call-tree"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
-        Assert.Equal(measured.Count(m => m.Value > 0), trees.Count);
+        Assert.Equal(measured.Count(m => m.Value > 0), trees.Count); // a tree is drawn where there is time (RunStackCollector)
         foreach (System.Text.RegularExpressions.Match tree in trees)
         {
             var key = (System.Net.WebUtility.HtmlDecode(tree.Groups[1].Value), tree.Groups[2].Value);
