@@ -54,6 +54,8 @@ internal sealed class RunDraft
 
     public bool IsWarmup { get; set; }
     public bool IsOutlier { get; set; }
+    /// <summary>What <see cref="RunAnalysis.IsMeasured"/> will say: the runs the tables average.</summary>
+    public bool IsMeasured => !IsWarmup && !IsOutlier;
     public double OverheadMs { get; set; }
     public bool? WarmupFromEvents { get; set; }
     public long Operations { get; set; } = 1;

@@ -167,7 +167,7 @@ public sealed partial class TraceAnalyzer
             if (!options.CollectHotMethods || _cpu is null) return;
             // The runs the tables average and the call trees and speedscope files show (not the warm-ups, not a harness's
             // outliers), so a method's share is of the time the CPU column shows.
-            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => !r.IsWarmup && !r.IsOutlier))) analysis.HotMethodTable[key] = methods;
+            foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => r.IsMeasured))) analysis.HotMethodTable[key] = methods;
         }
     }
 }

@@ -134,21 +134,14 @@ internal sealed class NamespaceGraph
         while (type is { HasElementType: true }) type = type.GetElementType();
         if (type is null || type.Assembly != _assembly || type.IsGenericParameter) return null;
         while (type.DeclaringType is { } outer) type = outer;
-        var ns = type.Namespace ?? "";
-        if (!ns.StartsWith(_root, StringComparison.Ordinal)) return null;
-        var rest = ns.Length == _root.Length ? [] : ns[(_root.Length + 1)..].Split('.');
-        return string.Join('.', rest.Take(Depth)) is { Length: > 0 } folded ? folded : "(root)";
+        return FoldNamespace(type.Namespace ?? "");
     }
 
     private void AddType(Type type)
     {
         if (Fold(type) is not { } from) return;
         foreach (var t in UsedTypes(type))
-            if (Fold(t) is { } to && to != from)
-            {
-                if (!Edges.TryGetValue(from, out var targets)) Edges[from] = targets = new(StringComparer.Ordinal);
-                targets.TryAdd(to, t.FullName ?? t.Name);
-            }
+            if (Fold(t) is { } to) AddEdge(from, to, t.FullName ?? t.Name);
     }
 
     /// <summary>Every type a type's compiled code names: base, interfaces, members' signatures, method bodies (generic arguments unfolded).</summary>
