@@ -22,7 +22,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
     {
         var manifest = TraceManifest.Load(recorded.Folder.Manifest);
         var kernel = manifest.Kernel ?? throw new InvalidOperationException("no kernel section in the manifest");
-        Assert.True(kernel.Status == KernelSessionInfo.Recorded, $"kernel session not recorded: {kernel.Reason} (is linux-perf installed? .ci/run installs it)");
+        Assert.True(kernel.Status == KernelSessionInfo.Recorded, $"kernel session not recorded: {kernel.Reason} (is linux-perf installed? scripts/test.sh installs it)");
         Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
         Assert.Equal("CLOCK_MONOTONIC", kernel.Clock);
         Assert.True(File.Exists(recorded.Folder.KernelData) && File.Exists(recorded.Folder.KernelScript));

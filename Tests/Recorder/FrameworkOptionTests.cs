@@ -52,10 +52,9 @@ public sealed class FrameworkOptionTests
         Assert.True(File.Exists(Path.Combine(Repo.BinDir, "net472", "SerializerBenchmark.exe.config")));
     }
 
-    [Fact]
+    [PlatformFact("NotWindows", "on Windows this would record")]
     public void Off_windows_the_cli_says_etw_needs_windows_and_creates_nothing()
     {
-        if (OperatingSystem.IsWindows()) return; // on Windows this would record
         var dir = Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid().ToString("N"));
         var r = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "record", "--backend", "etw", "--framework", "net472", "--out", dir, "--n", "10");
         Assert.Equal(ExitCodes.Usage, r.ExitCode);

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Tests.Support;
 using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
@@ -60,10 +61,9 @@ public sealed class RecordOptionsAndProfilesTests
         Assert.Throws<UsageException>(() => RecordVerb.Parse(["--backend", "perf"]));
     }
 
-    [Fact]
+    [PlatformFact("NotWindows", "the Windows path is covered by the ETW tests")]
     public async Task Etw_backend_off_windows_is_a_clear_error()
     {
-        if (OperatingSystem.IsWindows()) return; // the Windows path is covered by the ETW tests
         var options = RecordVerb.Parse(["--backend", "etw", "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
         var ex = await Assert.ThrowsAsync<UsageException>(() => EtwSerializerProfiler.Recorder.Commands.RecordCommand.RunAsync(options, TextWriter.Null, new Progress<string>(), default));
         Assert.Contains("needs Windows", ex.Message, StringComparison.Ordinal);

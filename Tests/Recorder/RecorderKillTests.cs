@@ -13,10 +13,9 @@ public sealed class RecorderKillTests
 {
     private static readonly TimeSpan ChildGone = TimeSpan.FromSeconds(2);
 
-    [Fact]
+    [PlatformFact("Linux", "the parent-death signal is Linux's")]
     public async Task Killing_esp_record_kills_its_child_and_leaves_nothing_in_the_temp_folder()
     {
-        if (!OperatingSystem.IsLinux()) return; // the parent-death signal is Linux's
         var dir = Repo.NewTempDir("kill");
         var psi = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
         // Enough runs to last well past the kill (tens of seconds), whatever the machine's load.

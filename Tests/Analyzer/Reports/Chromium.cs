@@ -15,7 +15,7 @@ public static class Chromium
         foreach (var candidate in new[] { fromEnv, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome" })
             if (!string.IsNullOrEmpty(candidate) && File.Exists(candidate)) return (candidate, "");
         return (null, "headless Chromium is not installed (looked for $ESP_CHROMIUM, /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome). "
-            + "Install Debian's package: `apt-get install -y chromium` (.ci/run does this on CI).");
+            + "Install Debian's package: `apt-get install -y chromium` (scripts/test.sh, the README's test command, does this as root).");
     }
 
     public static string RequirePath()

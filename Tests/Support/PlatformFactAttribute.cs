@@ -1,0 +1,21 @@
+namespace EtwSerializerProfiler.Tests.Support;
+
+/// <summary>
+/// A fact that holds on one platform only. Elsewhere it is reported as skipped with the reason, never as a pass.
+/// </summary>
+public sealed class PlatformFactAttribute : FactAttribute
+{
+    /// <param name="platform">"Linux", "Windows" or "NotWindows".</param>
+    /// <param name="why">Why the test means nothing elsewhere, shown as the skip reason.</param>
+    public PlatformFactAttribute(string platform, string why)
+    {
+        var holds = platform switch
+        {
+            "Linux" => OperatingSystem.IsLinux(),
+            "Windows" => OperatingSystem.IsWindows(),
+            "NotWindows" => !OperatingSystem.IsWindows(),
+            _ => throw new ArgumentException($"unknown platform '{platform}'", nameof(platform)),
+        };
+        if (!holds) Skip = $"{platform} only: {why}";
+    }
+}

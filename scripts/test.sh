@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The test command (README): sets up the tools the tests need (scripts/test-setup.sh), then runs the whole suite,
+# end-to-end tests included. Extra arguments go to dotnet test (e.g. --filter). Exit 3: a tool is missing.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/test-setup.sh || exit $?
+exec dotnet test EtwSerializerProfiler.sln -c Release "$@"
