@@ -9,6 +9,10 @@ internal sealed record SerializerSummary
     public required string Operation { get; init; }
     public required int Objects { get; init; }
     public required int Runs { get; init; }
+    /// <summary>
+    /// The whole warm-up: from the first warm-up run's start to the end of the last one before the first measured
+    /// run, in ms of trace time (results.json's <c>warmups[].warmupMs</c> is the benchmark's own clock of it).
+    /// </summary>
     public double? WarmupDurationMs { get; init; }
     /// <summary>Warm-up runs before the measured ones (the benchmark warms each case to steady state).</summary>
     public int WarmupRuns { get; init; }
@@ -61,7 +65,8 @@ internal sealed record SerializerSummary
             {
                 var all = g.ToList();
                 var measured = all.Where(r => r.IsMeasured).ToList();
-                var warm = all.FirstOrDefault(r => r.IsWarmup);
+                var firstMeasured = measured.Count == 0 ? double.MaxValue : measured.Min(r => r.StartMs);
+                var warm = all.Where(r => r.IsWarmup && r.StartMs < firstMeasured).ToList();
                 var sampled = measured.Sum(r => r.NonGcSampledMs);
                 // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
                 // may choose different counts; every per-run figure is divided by it, shares need not be.
@@ -72,7 +77,7 @@ internal sealed record SerializerSummary
                     Operation = g.Key.Operation,
                     Objects = g.Key.Objects,
                     Runs = measured.Count,
-                    WarmupDurationMs = warm is null ? null : warm.DurationMs / warm.Operations,
+                    WarmupDurationMs = warm.Count == 0 ? null : warm.Max(r => r.EndMs) - warm.Min(r => r.StartMs),
                     WarmupRuns = all.Count(r => r.IsWarmup),
                     Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
                     MeanDurationMs = Mean(r => r.ResultMs),

@@ -62,7 +62,7 @@ internal static class StackTagGroups
     }
 
     /// <summary>
-    /// One table per operation: mean CPU ms per run in each group and its share; with a kernel session also the
+    /// One table per operation: mean CPU ms per operation (serializer call) in each group and its share; with a kernel session also the
     /// worker's time off the CPU and its main reasons, so the row accounts for the run's wall time.
     /// </summary>
     /// <param name="onCpu">The tags come from kernel samples (on-CPU time), not EventPipe's (managed time).</param>
@@ -73,7 +73,7 @@ internal static class StackTagGroups
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var what = onCpu ? "on-CPU" : "sampled";
-            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per run by stack tag group, share of {what} time; Unnamed: share ending in code without a name, stripped native runtime; Unexplained: the part of it no GC pause, JIT, type load or stub explains{(offCpu ? "; off-CPU time by reason" : "")})",
+            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per operation by stack tag group, share of all {what} time, GC included; Unnamed: share ending in code without a name, stripped native runtime; Unexplained: the part of it no GC pause, JIT, type load or stub explains{(offCpu ? "; off-CPU time by reason" : "")})",
                 ["Serializer", "N", onCpu ? "On-CPU ms" : "Sampled ms", .. order, "Unnamed", "Unexplained", .. (offCpu ? new[] { "Off-CPU ms", "Off-CPU reasons" } : [])]);
             foreach (var s in op)
             {

@@ -48,13 +48,13 @@ internal sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries
             {
                 var total = grouped[i].Values.Sum();
                 var ms = grouped[i][g];
-                return (JsonNode)ChartSpec.Value(ms, $"{labels[i]} {op.Key}: {g} {Fmt.Ms(ms)} ms ({(total > 0 ? Fmt.Pct(ms / total) : "-")}); run {Fmt.Ms(s.MeanDurationMs)} ms");
+                return (JsonNode)ChartSpec.Value(ms, $"{labels[i]} {op.Key}: {g} {Fmt.Ms(ms)} ms ({(total > 0 ? Fmt.Pct(ms / total) : "-")}); operation {Fmt.Ms(s.MeanDurationMs)} ms");
             })));
             charts.Write(html, new ChartSpec
             {
                 Name = "stack-tags-" + op.Key,
                 Kind = ChartKind.Bar,
-                Title = $"{op.Key}: mean ms per run by stack tag group",
+                Title = $"{op.Key}: mean ms per operation by stack tag group",
                 Data = new JsonObject { ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]), ["series"] = new JsonArray([.. series]) },
                 Options = new JsonObject
                 {
