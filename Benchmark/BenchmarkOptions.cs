@@ -52,6 +52,15 @@ public sealed record BenchmarkOptions
     /// <summary>--exit-pipe NAME: before exiting, wait for the ETW recorder's rundown (<see cref="ExitHandshake"/>).</summary>
     public string? ExitPipe { get; init; }
 
+    /// <summary>--tracing-cost-pipe NAME: after the measured runs, measure what tracing costs (<see cref="TracingCostHandshake"/>).</summary>
+    public string? TracingCostPipe { get; init; }
+
+    /// <summary>--tracing-cost-runs R: runs of each case per tracing-cost block (default 2: 12 blocks are kept).</summary>
+    public int TracingCostRuns { get; init; } = 2;
+
+    /// <summary>Test switch --inject-traced-work F: extra work per operation in traced blocks, as a share of the untraced time.</summary>
+    public double InjectTracedWork { get; init; }
+
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
     public static readonly IReadOnlyCollection<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
@@ -84,6 +93,9 @@ public sealed record BenchmarkOptions
             FailAfterRuns = r.Has("fail-after-runs") ? r.Int("fail-after-runs", 0, min: 0) : null,
             AppContext = r.Strings("appcontext").Select(AppContextSwitch.Parse).ToList(),
             ExitPipe = r.String(ExitHandshake.Option),
+            TracingCostPipe = r.String(TracingCostHandshake.Option),
+            TracingCostRuns = r.Int("tracing-cost-runs", 2, min: 1, max: 10_000),
+            InjectTracedWork = r.Double("inject-traced-work", 0),
         };
         options = options with { Heap = HeapSnapshotPlan.Parse(r, options) };
         r.RejectUnknown("benchmark");
@@ -128,5 +140,9 @@ public sealed record BenchmarkOptions
                                           result for a heap snapshot (taken by `esp record --heap`; see docs/heap.md)
           --heap-objects N                the size to snapshot (default: the first --n)
           --exit-pipe NAME                before exiting, wait for the ETW recorder's rundown (set by esp record)
+          --tracing-cost-pipe NAME        after the measured runs, run each case again with tracing off and on
+                                          (set by esp record --tracing-cost; docs/recorder.md)
+          --tracing-cost-runs R           runs of each case per tracing-cost block (default 2)
+          --inject-traced-work F          test switch: in traced blocks, spin F x the untraced time per operation
         """;
 }

@@ -63,6 +63,8 @@ var results = new BenchmarkResults
     Unsupported = runner.Unsupported,
     Errors = runner.Errors,
     HeapSnapshots = runner.HeapSnapshots,
+    TracingCost = runner.TracingCostCases,
+    TracingCostProblem = runner.TracingCostProblem,
 };
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
 if (options.JsonPath is not null) results.Save(options.JsonPath);

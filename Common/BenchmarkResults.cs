@@ -30,6 +30,10 @@ public sealed record BenchmarkResults
     public List<string> Errors { get; init; } = [];
     /// <summary>--heap: the snapshot points and their in-process measurements (null when none were requested).</summary>
     public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
+    /// <summary>--tracing-cost: each case run again in untraced and traced blocks after its measured runs (null when not asked).</summary>
+    public List<TracingCostCase>? TracingCost { get; init; }
+    /// <summary>Why the tracing-cost blocks stopped early or did not run; null when they ran or were not asked.</summary>
+    public string? TracingCostProblem { get; init; }
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {

@@ -19,6 +19,8 @@ public sealed record RecordOptions
     public KernelMode Kernel { get; init; } = KernelMode.Auto;
     /// <summary>--eventpipe-samples on|off: EventPipe's SampleProfiler; auto = the profile decides (off where a kernel session samples the CPU).</summary>
     public bool? EventPipeSamples { get; init; }
+    /// <summary>--tracing-cost: measure what tracing costs each case, in the benchmark's process (TracingCostHandshake).</summary>
+    public bool TracingCost { get; init; }
     /// <summary>--framework net10.0|net472: which build of the benchmark to record.</summary>
     public BenchmarkFramework Framework { get; init; } = BenchmarkFramework.Net10;
     /// <summary>--runtime 8.0|9.0|10.0: the .NET runtime the benchmark runs on; null = the SDK's (the build next to the tool).</summary>

@@ -12,6 +12,7 @@ internal static class FindingEngine
     [
         new DebugBuildDetector(),
         new DebuggerAttachedDetector(),
+        new TracingCostDetector(),
         new CpuBiasDetector(),
         new NotSteadyStateDetector(),
         new ExceptionsDetector(),

@@ -11,6 +11,7 @@ internal static class FindingKinds
     public const string SuperLinear = "super-linear";
     public const string DebugBuild = "debug-build";
     public const string DebuggerAttached = "debugger-attached";
+    public const string TracingCost = "tracing-cost";
     public const string NotSteadyState = "not-steady-state";
     /// <summary>The trace's CPU column disagrees with the benchmark's thread CPU clock: every CPU figure is off by that much.</summary>
     public const string CpuBias = "cpu-bias";

@@ -51,10 +51,13 @@ public static class AnalysisReport
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
         var ops = summaries.Any(s => s.Operations > 1);
+        var costs = TracingCostEstimate.From(analysis.InProcess);
+        var cost = costs.Count > 0;
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
-                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : [])];
+                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : []),
+                .. (cost ? new[] { "Tracing cost" } : [])];
             var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace)}; Reflection, Activator = share of that CPU outside GC)", columns);
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
                 .ToDictionary(x => x.First, x => x.Second);
@@ -64,9 +67,11 @@ public static class AnalysisReport
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
-                    .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : [])]);
+                    .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : []),
+                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.Describe() ?? "-" } : [])]);
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
                 table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
+            if (cost) table.Notes.Add("Tracing cost: how much slower the case ran traced than untraced, in the same process after its measured runs (esp record --tracing-cost), with its 95% interval; the times above include it");
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
             yield return table;
         }
@@ -232,8 +237,10 @@ public static class AnalysisReport
             runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
         var serializers = new JsonArray();
+        var costs = TracingCostEstimate.From(analysis.InProcess);
         foreach (var s in SerializerSummary.From(analysis.Runs))
-            serializers.Add((JsonNode)new JsonObject
+        {
+            var entry = new JsonObject
             {
                 ["serializer"] = s.Serializer,
                 ["operation"] = s.Operation,
@@ -267,7 +274,16 @@ public static class AnalysisReport
                 ["unexplainedShare"] = s.UnexplainedShare,
                 ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
                 ["gcPollLeafShare"] = s.GcPollLeafShare,
-            });
+            };
+            // Only in recordings that measured it: older outputs keep their exact shape.
+            if (costs.TryGetValue((s.Serializer, s.Operation, s.Objects), out var cost))
+            {
+                entry["tracingCostPercent"] = cost.Percent;
+                entry["tracingCostCi"] = new JsonArray(cost.LowPercent, cost.HighPercent);
+                entry["tracingCostCpuPercent"] = cost.Cpu?.Percent;
+            }
+            serializers.Add((JsonNode)entry);
+        }
         return new JsonObject
         {
             ["schemaVersion"] = SchemaVersion,

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Benchmark.Data;
+using EtwSerializerProfiler.Benchmark.Runs.TracingCost;
 using EtwSerializerProfiler.Benchmark.Runs.Warmup;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Benchmark.Verification;
@@ -16,6 +17,10 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 {
     private HeapSnapshotPoint? _heap;
     private CaseRunner? _cases;
+
+    /// <summary>--tracing-cost: the case groups to run again with tracing off and on (null when not asked).</summary>
+    private TracingCostBlocks? TracingCost { get; } = options.TracingCostPipe is null ? null
+        : new TracingCostBlocks(options.TracingCostRuns, options.InjectTracedWork, progress);
 
     public override void Run(CancellationToken cancel)
     {
@@ -71,6 +76,18 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 }
             }
         }
+        if (TracingCost is { } blocks)
+        {
+            try
+            {
+                (TracingCostCases, TracingCostProblem) = blocks.Run(options.TracingCostPipe!, cancel);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                TracingCostProblem = $"{ex.GetType().Name}: {ex.Message}";
+            }
+            if (TracingCostProblem is { } problem) progress?.Report($"tracing cost: {problem}");
+        }
     }
 
     private void RunOne(Serializer serializer, RunScope scope, string dataName, int count, bool doSerialize, bool doDeserialize, CancellationToken cancel)
@@ -80,13 +97,47 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         var data = snapshot
             ? HeapSnapshotPoint.CreateMeasured(() => DataFactory.Create(options.Data, count, options.PayloadBytes), out originalBytes)
             : DataFactory.Create(options.Data, count, options.PayloadBytes);
+        var (cases, crew, bytes) = BuildCases(serializer, scope, dataName, count, doSerialize, doDeserialize, data, verify: options.ShouldVerify(count), keep: true);
+        using var crewScope = crew;
+
+        // Serialize and deserialize of this N warm up together (CaseRunner), then each is measured.
+        var outcomes = _cases!.RunGroup(cases, cancel);
+        foreach (var w in outcomes.Select(o => o.Warmup))
+        {
+            Warmups!.Add(w);
+            progress?.Report($"  {w.Operation}: {w.WarmupRuns} warm-up run(s), {(w.SteadyState ? "steady" : "NOT steady")}, {w.Operations} op(s) per run; {w.Reason}");
+        }
+        // Run again later with tracing off and on (--tracing-cost), from data built afresh: holding this N's data
+        // until then would change the heap every later case runs in.
+        if (TracingCost is { } blocks)
+        {
+            var operations = outcomes.ToDictionary(o => o.Warmup.Operation, o => o.Warmup.Operations);
+            blocks.Add(new TracingCostBlocks.Group($"{serializer.Name} N={count}", () =>
+            {
+                var again = BuildCases(serializer, scope, dataName, count, doSerialize, doDeserialize,
+                    DataFactory.Create(options.Data, count, options.PayloadBytes), verify: false, keep: false);
+                return (again.Cases.Select(c => (c, operations[c.Key.Operation])).ToList(), again.Crew);
+            }));
+        }
+
+        // After the measured runs, so the forced GCs and the wait for the dump never fall inside one.
+        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, outcomes[^1].Runs.Count, data, originalBytes, bytes, cancel));
+    }
+
+    /// <summary>
+    /// The cases of one serializer and N over the given data: serialize into one reused stream, deserialize from its
+    /// bytes (rewritten by --scenario). <paramref name="keep"/>: each run is kept as a result (not for the tracing-cost blocks).
+    /// </summary>
+    private (List<CaseSpec> Cases, WorkerCrew? Crew, byte[] Bytes) BuildCases(Serializer serializer, RunScope scope, string dataName, int count,
+        bool doSerialize, bool doDeserialize, object data, bool verify, bool keep)
+    {
         var dataType = data.GetType();
-        using var buffer = new MemoryStream();
+        var buffer = new MemoryStream();
         serializer.Serialize(data, buffer); // also produces the input for deserialize runs
         var bytes = buffer.ToArray();
         if (options.Scenario is { } scenario) bytes = scenario.Rewrite(bytes); // verified below, like any input
         string? verification = null;
-        if (options.ShouldVerify(count))
+        if (verify)
         {
             var back = serializer.Deserialize(dataType, new MemoryStream(bytes, writable: false));
             verification = RoundTripVerifier.Verify(data, back).Summary;
@@ -112,10 +163,10 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                         SerializeRun(serializer, data, buffer);
                     }
                 });
-            }, serializer, () => buffer.Length, verification, threads: 1));
+            }, serializer, () => buffer.Length, verification, threads: 1, keep));
         }
 
-        using var crew = doDeserialize && options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
+        var crew = doDeserialize && options.Threads > 1 ? new WorkerCrew(options.Threads, "Deserialize worker") : null;
         if (doDeserialize)
         {
             cases.Add(Case(new CaseKey(serializer.Name, "deserialize", dataName, count), [MethodImpl(HarnessCode.Optimized)] (ctx) =>
@@ -134,24 +185,14 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 });
                 GC.KeepAlive(result);
                 return m;
-            }, serializer, () => bytes.Length, verification, options.Threads));
+            }, serializer, () => bytes.Length, verification, options.Threads, keep));
         }
-
-        // Serialize and deserialize of this N warm up together (CaseRunner), then each is measured.
-        var outcomes = _cases!.RunGroup(cases, cancel);
-        foreach (var w in outcomes.Select(o => o.Warmup))
-        {
-            Warmups!.Add(w);
-            progress?.Report($"  {w.Operation}: {w.WarmupRuns} warm-up run(s), {(w.SteadyState ? "steady" : "NOT steady")}, {w.Operations} op(s) per run; {w.Reason}");
-        }
-
-        // After the measured runs, so the forced GCs and the wait for the dump never fall inside one.
-        if (snapshot) HeapSnapshots!.Add(_heap!.Take(serializer, dataName, count, outcomes[^1].Runs.Count, data, originalBytes, bytes, cancel));
+        return (cases, crew, bytes);
     }
 
     /// <summary>A case whose every run is kept as a result the moment it completes.</summary>
-    private CaseSpec Case(CaseKey key, Func<RunContext, RunMeasurement> measure, Serializer serializer, Func<long> size, string? verification, int threads) =>
-        new(key, measure, (ctx, m) => Results.Add(ToResult(serializer, ctx, m, size(), verification, threads)));
+    private CaseSpec Case(CaseKey key, Func<RunContext, RunMeasurement> measure, Serializer serializer, Func<long> size, string? verification, int threads, bool keep) =>
+        new(key, measure, keep ? (ctx, m) => Results.Add(ToResult(serializer, ctx, m, size(), verification, threads)) : null);
 
     private static RunMeasurement MeasureConcurrent(RunScope scope, WorkerCrew crew, Serializer serializer, Type dataType, byte[] bytes, RunContext run)
     {
@@ -170,10 +211,19 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
     // The measured calls: NoInlining so the runner frame is stable; the serializer's own frames sit below it.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void SerializeRun(Serializer serializer, object data, Stream output) => serializer.Serialize(data, output);
+    private static void SerializeRun(Serializer serializer, object data, Stream output)
+    {
+        serializer.Serialize(data, output);
+        InjectedWork.AfterOperation();
+    }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static object DeserializeRun(Serializer serializer, Type type, Stream input) => serializer.Deserialize(type, input);
+    private static object DeserializeRun(Serializer serializer, Type type, Stream input)
+    {
+        var result = serializer.Deserialize(type, input);
+        InjectedWork.AfterOperation();
+        return result;
+    }
 
     // Once per run, warm-up runs included: compiled optimized at once, so its own tier-up is not JIT the warm-up waits out.
     [MethodImpl(HarnessCode.Optimized)]

@@ -13,6 +13,11 @@ public abstract class Runner
     /// <summary>--heap snapshot points reached (null when none were requested).</summary>
     public List<HeapSnapshotInfo>? HeapSnapshots { get; protected set; }
 
+    /// <summary>--tracing-cost: each case's untraced and traced blocks (null when not asked or not measured).</summary>
+    public List<TracingCostCase>? TracingCostCases { get; protected set; }
+    /// <summary>Why the tracing-cost blocks stopped early or did not run.</summary>
+    public string? TracingCostProblem { get; protected set; }
+
     public abstract void Run(CancellationToken cancel);
 
     public static Runner For(BenchmarkOptions options, IProgress<string>? progress) =>

@@ -56,6 +56,8 @@ public sealed partial class RecordVerb
     private readonly Option<int> _launches = OptionTypes.Int("--launches", "record each runtime this many times, interleaved (8.0, 10.0, 8.0, 10.0, ...), one folder " +
         "per launch under --out (RUNTIME-N), for esp diff A1 A2 .. vs B1 B2 ..; default 1", 1, min: 1, max: 100);
     private readonly Option<bool> _analyze = new("--analyze") { Description = "print the analyzer's per-serializer tables when recording ends (esp analyze)" };
+    private readonly Option<bool> _tracingCost = new("--tracing-cost") { Description = "after the measured runs, run each case again with tracing off and on, " +
+        "in the same process, and report what tracing cost it (docs/recorder.md#what-tracing-costs; EventPipe backend)" };
     private readonly Option<IReadOnlyDictionary<string, string>> _env = new("--env")
     {
         Description = "environment for the recorded process (repeatable), e.g. DOTNET_TieredCompilation=0",
@@ -100,7 +102,7 @@ public sealed partial class RecordVerb
         _symbols = common.Symbols;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _symbols, _env, _listProfiles,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -162,6 +164,7 @@ public sealed partial class RecordVerb
             Framework = parse.GetValue(_framework),
             Runtime = parse.GetValue(_runtime) is [var single] ? single : null,
             Analyze = parse.GetValue(_analyze),
+            TracingCost = parse.GetValue(_tracingCost),
             SymbolFolders = parse.GetValue(_symbols)!,
             ListProfiles = listProfiles,
             Environment = parse.GetValue(_env)!,

@@ -27,6 +27,8 @@ public static class RecordCommand
             etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
         var command = BuildCommand(options, progress, cancel, out var recordsBenchmark);
+        if (options.TracingCost && (etwPlan is not null || !recordsBenchmark))
+            throw new UsageException("--tracing-cost measures the benchmark's cases on the EventPipe backend (not --backend etw, not an app of your own)");
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
         var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
@@ -44,6 +46,8 @@ public static class RecordCommand
         await using var exitGate = etwPlan is not null && recordsBenchmark ? new RundownGate() : null;
         if (exitGate is not null) command = command with { Arguments = [.. command.Arguments, .. exitGate.BenchmarkArguments] };
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
+        await using var costGate = options.TracingCost ? new TracingCostGate() : null;
+        if (costGate is not null) command = command with { Arguments = [.. command.Arguments, .. costGate.BenchmarkArguments] };
 
         var (kernel, noKernel) = etwPlan is null ? KernelSessionFor(options, profile, folder, progress) : (null, null);
         var providers = EventPipeProviders.For(profile, kernel?.SamplesCpu == true, options.EventPipeSamples);
@@ -53,7 +57,7 @@ public static class RecordCommand
         try
         {
             outcome = etwPlan is null
-                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers).ConfigureAwait(false)
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");

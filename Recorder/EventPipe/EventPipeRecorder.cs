@@ -23,7 +23,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     /// <param name="companion">A session started on the child's PID before its runtime resumes (the Linux kernel session).</param>
     /// <param name="providers">The providers to enable; null = the profile's (RecordCommand decides with the kernel session in mind).</param>
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
-        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null)
+        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null)
     {
         // Unix: the child's port is the proxy's, which passes only the child on to the session's port; Windows: one port.
         var port = DiagnosticPortName();
@@ -80,7 +80,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var client = connector.Instance;
             // The runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
             if (companion is not null) await companion.StartAsync(child.Id, cancel).ConfigureAwait(false);
-            var config = new EventPipeSessionConfiguration(providers ?? EventPipeProviders.For(profile), CircularBufferMB, requestRundown: true, requestStackwalk: true);
+            var providerList = providers ?? EventPipeProviders.For(profile);
+            var config = new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true);
             EventPipeSession session;
             try
             {
@@ -102,6 +103,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = session.EventStream.CopyToAsync(file, CancellationToken.None);
             var status = RecordingStatus.Complete;
             var warnings = new List<string>();
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings);
+            var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
             try
             {
                 // Long recordings show that they are alive and how big the trace is getting.
@@ -122,6 +125,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillTree(child);
             }
 
+            await WaitQuietly(costTask, TimeSpan.FromSeconds(10)).ConfigureAwait(false);
             // A normal exit ends the stream after the runtime's own shutdown rundown; a crash ends it abruptly.
             if (!await WaitQuietly(copyTask, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
             {
@@ -152,7 +156,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     /// <summary>Unix: killed by a signal shows as 128+n; .NET's own unhandled-exception abort is SIGABRT (134).</summary>
     private static bool IsCrashExitCode(int code) => code < 0 || (code >= 128 + 1 && code <= 128 + 64 && code != ExitCodes.Interrupted);
 
-    private static void TryStop(EventPipeSession session, List<string> warnings)
+    internal static void TryStop(EventPipeSession session, List<string> warnings)
     {
         try { session.Stop(); }
         catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException)
@@ -161,7 +165,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         }
     }
 
-    private static async Task<bool> WaitQuietly(Task task, TimeSpan timeout)
+    internal static async Task<bool> WaitQuietly(Task task, TimeSpan timeout)
     {
         try { await task.WaitAsync(timeout).ConfigureAwait(false); return true; }
         catch (TimeoutException) { return false; }

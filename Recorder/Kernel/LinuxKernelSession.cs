@@ -13,6 +13,10 @@ public interface ICompanionSession
     bool SamplesCpu { get; }
     Task StartAsync(int processId, CancellationToken cancel);
     Task StopAsync(bool interrupted);
+    /// <summary>--tracing-cost: stops recording for good (the session's data ends here; it still ends as usual).</summary>
+    Task PauseAsync();
+    /// <summary>--tracing-cost: a session like this one, into a scratch file, until disposed (null when it cannot start).</summary>
+    Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel);
 }
 
 /// <summary>
@@ -55,6 +59,36 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         {
             _startError = ex.Message;
             progress?.Report($"kernel session not recorded: {ex.Message}");
+        }
+    }
+
+    public async Task PauseAsync()
+    {
+        if (_session is not null) await _session.DisableAsync().ConfigureAwait(false);
+    }
+
+    public async Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel)
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"esp-cost-{Environment.ProcessId}-{Guid.NewGuid():N}.perf.data");
+        try
+        {
+            return new ScratchPerf(await PerfSession.StartAsync(perf, processId, path, cancel).ConfigureAwait(false), path);
+        }
+        catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
+        {
+            progress?.Report($"tracing cost: the scratch kernel session did not start: {ex.Message}");
+            return null;
+        }
+    }
+
+    /// <summary>A kernel session whose data nobody reads: it only costs what the real one costs.</summary>
+    private sealed class ScratchPerf(PerfSession session, string path) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            await session.StopAsync(interrupt: true).ConfigureAwait(false);
+            await session.DisposeAsync().ConfigureAwait(false);
+            try { File.Delete(path); } catch (IOException) { }
         }
     }
 

@@ -72,6 +72,22 @@ public sealed class PerfSession : IAsyncDisposable
 
     public string CommandLine => $"{_perf.StartInfo.FileName} {string.Join(' ', _perf.StartInfo.ArgumentList)}";
 
+    /// <summary>Turns perf's events off through its control FIFO (--tracing-cost: the trace ends here).</summary>
+    public async Task DisableAsync()
+    {
+        if (_perf.HasExited) return;
+        await using var ctl = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ctl"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+        await using var ack = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ack"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+        ctl.Write("disable\n"u8);
+        var buffer = new byte[16];
+        var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
+        if (await Task.WhenAny(read, Task.Delay(EnableTimeout)).ConfigureAwait(false) != read)
+        {
+            ack.Write("x"u8); // release the reader thread
+            await read.ConfigureAwait(false);
+        }
+    }
+
     /// <summary>
     /// Both FIFOs are opened read-write: on Linux that never blocks, whether or not perf has opened its ends yet,
     /// and if perf dies before answering, a byte written to our own ack end releases the waiting reader.

@@ -1,0 +1,81 @@
+using EtwSerializerProfiler.Benchmark.Runs.Warmup;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Benchmark.Runs.TracingCost;
+
+/// <summary>
+/// Measures, per case and in this process, what tracing costs it: after every measured run, each case runs again in
+/// alternating blocks with tracing off and on (<see cref="TracingCostHandshake.Blocks"/>), so drift over time falls on
+/// both sides. The runs are the case's own measured runs (same operations per run, same marker), kept apart from
+/// the results. A case's data is built again for its blocks and dropped after them.
+/// </summary>
+/// <param name="runsPerBlock">Runs of each case per block.</param>
+/// <param name="injectTracedWork">Test switch: extra work in traced blocks, as a fraction of the untraced time.</param>
+public sealed class TracingCostBlocks(int runsPerBlock, double injectTracedWork, IProgress<string>? progress)
+{
+    /// <summary>A case group to run again: builds its cases (and what they hold) afresh each block.</summary>
+    public sealed record Group(string Name, Func<(IReadOnlyList<(CaseSpec Spec, int Operations)> Cases, IDisposable? Resources)> Build);
+
+    private readonly List<Group> _groups = [];
+
+    public void Add(Group group) => _groups.Add(group);
+
+    /// <summary>Runs the blocks; returns the cases measured and, if the blocks stopped early, why.</summary>
+    public (List<TracingCostCase> Cases, string? Problem) Run(string pipeName, CancellationToken cancel)
+    {
+        var byKey = new Dictionary<CaseKey, TracingCostCase>();
+        if (_groups.Count == 0) return ([], null);
+        var (tracing, problem) = TracingSwitch.Connect(pipeName);
+        if (tracing is null) return ([], problem);
+        using (tracing)
+        {
+            bool? current = null;
+            for (var block = 0; block < TracingCostHandshake.Blocks.Count; block++)
+            {
+                cancel.ThrowIfCancellationRequested();
+                var traced = TracingCostHandshake.Blocks[block];
+                if (traced != current && tracing.Set(traced) is { } why) { problem = why; break; }
+                current = traced;
+                var keep = block >= TracingCostHandshake.SettlingBlocks;
+                progress?.Report($"tracing cost: block {block + 1} of {TracingCostHandshake.Blocks.Count}, tracing {(traced ? "on" : "off")}{(keep ? "" : " (settling, not kept)")}");
+                var settling = new Dictionary<CaseKey, TracingCostCase>();
+                foreach (var group in _groups) RunGroup(group, traced, keep ? byKey : settling, cancel);
+            }
+            InjectedWork.Set(0);
+            tracing.Done();
+        }
+        return (byKey.Values.ToList(), problem);
+    }
+
+    private static double Median(List<double> values)
+    {
+        var sorted = values.Order().ToArray();
+        return sorted[sorted.Length / 2];
+    }
+
+    private void RunGroup(Group group, bool traced, Dictionary<CaseKey, TracingCostCase> byKey, CancellationToken cancel)
+    {
+        var (cases, resources) = group.Build();
+        using (resources)
+        {
+            foreach (var (spec, operations) in cases)
+            {
+                var k = spec.Key;
+                var entry = byKey.TryGetValue(k, out var e) ? e : byKey[k] = new TracingCostCase
+                {
+                    Serializer = k.Serializer, Operation = k.Operation, Data = k.Data, Objects = k.Objects, Operations = operations,
+                };
+                InjectedWork.Set(traced && injectTracedWork > 0 && entry.UntracedCpuMs.Count > 0 ? injectTracedWork * Median(entry.UntracedCpuMs) : 0);
+                for (var i = 0; i < runsPerBlock; i++)
+                {
+                    cancel.ThrowIfCancellationRequested();
+                    var ctx = new RunContext(k.Serializer, k.Operation, k.Data, k.Objects, Run: 10_000 + entry.UntracedMs.Count + entry.TracedMs.Count, Warmup: false, operations);
+                    var m = spec.Measure(ctx);
+                    (traced ? entry.TracedMs : entry.UntracedMs).Add(m.DurationMs / operations);
+                    (traced ? entry.TracedCpuMs : entry.UntracedCpuMs).Add(m.CpuMs / operations);
+                }
+                InjectedWork.Set(0);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+using EtwSerializerProfiler.Recorder.Kernel;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace EtwSerializerProfiler.Recorder.EventPipe;
+
+/// <summary>
+/// Tracing off and on for the benchmark's tracing-cost blocks. The first "off" ends the recording's own sessions: the
+/// EventPipe session is stopped (its rundown names the code) and the kernel session stops recording. Each "on" starts
+/// scratch sessions like them, whose data is thrown away: they only cost what the real ones cost.
+/// </summary>
+internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, IReadOnlyList<EventPipeProvider> providers,
+    ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings) : IAsyncDisposable
+{
+    private bool _mainStopped;
+    private EventPipeSession? _scratch;
+    private Task? _scratchCopy;
+    private IAsyncDisposable? _scratchKernel;
+
+    public async Task<string?> SetAsync(bool traced)
+    {
+        try
+        {
+            if (!_mainStopped)
+            {
+                _mainStopped = true;
+                lock (warnings) EventPipeRecorder.TryStop(main, warnings);
+                if (!await EventPipeRecorder.WaitQuietly(mainCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
+                    return "the trace did not end within 60 s of stopping its session";
+                if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
+                progress?.Report("tracing cost: the trace ends here; each case runs again with tracing off and on");
+            }
+            await StopScratchAsync().ConfigureAwait(false);
+            if (!traced) return null;
+            // Without rundown: a scratch session's stop then costs nothing the blocks would see.
+            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: true));
+            _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
+            if (companion is not null)
+            {
+                _scratchKernel = await companion.StartScratchAsync(processId, CancellationToken.None).ConfigureAwait(false);
+                if (_scratchKernel is null) return "the scratch kernel session did not start";
+            }
+            return null;
+        }
+        catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException)
+        {
+            return $"{ex.GetType().Name}: {ex.Message}";
+        }
+    }
+
+    public async Task StopScratchAsync()
+    {
+        if (_scratch is { } scratch)
+        {
+            _scratch = null;
+            lock (warnings) EventPipeRecorder.TryStop(scratch, warnings);
+            await EventPipeRecorder.WaitQuietly(_scratchCopy!, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+            scratch.Dispose();
+        }
+        if (_scratchKernel is { } kernel)
+        {
+            _scratchKernel = null;
+            await kernel.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    public async ValueTask DisposeAsync() => await StopScratchAsync().ConfigureAwait(false);
+}
