@@ -56,7 +56,7 @@ public sealed class ChargeInvariantTests
 
             foreach (var ((serializer, operation), cpu) in measured)
             {
-                var file = Path.Combine(speedscope, RunStackCollector.SpeedscopeFileName(serializer, operation));
+                var file = Path.Combine(speedscope, RunStackCollector.SpeedscopeFileName(serializer, operation, 300));
                 if (cpu == 0) continue;
                 Assert.True(Math.Abs(cpu - SpeedscopeCoveredMs(file)) < 1e-3, $"{serializer} {operation}: runs {cpu} ms, speedscope {SpeedscopeCoveredMs(file)} ms");
             }
