@@ -1,4 +1,3 @@
-using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
