@@ -1,10 +1,12 @@
 namespace EtwSerializerProfiler.Analyzer.CallTrees;
 
-/// <summary>The sampled stacks of one serializer and operation over its measured runs. Immutable: made once its samples are all in.</summary>
+/// <summary>The sampled stacks of one serializer, operation and N over its measured runs. Immutable: made once its samples are all in.</summary>
 public sealed class RunProfile
 {
     public required string Serializer { get; init; }
     public required string Operation { get; init; }
+    /// <summary>N, the object count, as the per-operation tables key their rows; 0 for a case without one (and a thread's whole trace).</summary>
+    public int Objects { get; init; }
     public required CallTree Tree { get; init; }
     public int Samples { get; init; }
     public int Runs { get; init; }

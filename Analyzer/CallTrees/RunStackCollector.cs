@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Analyzer.CallTrees;
 
 /// <summary>
 /// The stacks for --html and --speedscope: the samples the analysis charged (<see cref="SampleLedger"/>), with the
-/// weights the tables add up, gathered per serializer and operation into a TraceEvent stack source (written by
+/// weights the tables add up, gathered per serializer, operation and N (as the per-operation tables) into a TraceEvent stack source (written by
 /// Export/SpeedscopeExporter) and a call tree (drawn in the HTML). No second pass over the trace: the call trees are
 /// the tables' own samples, whatever the CPU source. Warm-up runs are left out, as in the tables; a trace without
 /// runs gets its busiest threads instead.
@@ -26,7 +26,7 @@ public static class RunStackCollector
     public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null, string? speedscopeDirectory = null)
     {
         progress?.Report("collecting the stacks of the measured runs...");
-        var collectors = new Dictionary<(string, string), Collector>();
+        var collectors = new Dictionary<(string, string, int), Collector>();
         var ledger = analysis.Samples;
         if (ledger is not null)
         {
@@ -34,18 +34,18 @@ public static class RunStackCollector
             foreach (var sample in ledger.RunSamples)
             {
                 if (sample.Run is not { } run || !measured.Contains(run)) continue;
-                Of(collectors, run.Key.Serializer, run.Key.Operation).Add(sample, run.Key);
+                Of(collectors, run.Key.Serializer, run.Key.Operation, run.Key.Objects).Add(sample, run.Key);
             }
             // Without runs (any app's trace) the busiest threads get a call tree each, over the whole trace.
             var wholeTrace = analysis.Runs.Count == 0
                 ? analysis.Threads.Where(t => t.Samples > 0).Take(WholeTraceThreads).ToDictionary(t => t.ThreadId, ThreadLabel)
                 : [];
             foreach (var sample in ledger.ThreadSamples)
-                if (wholeTrace.TryGetValue(sample.ThreadId, out var label)) Of(collectors, label, WholeTraceOperation).Add(sample, null);
+                if (wholeTrace.TryGetValue(sample.ThreadId, out var label)) Of(collectors, label, WholeTraceOperation, 0).Add(sample, null);
         }
         var directory = speedscopeDirectory is null ? null : Path.GetFullPath(speedscopeDirectory);
         var ordered = collectors.Values.Select(c => (Profile: c.Finish(directory), c.Source))
-            .OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ToList();
+            .OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ThenBy(c => c.Profile.Objects).ToList();
         return new RunStacks
         {
             Profiles = [.. ordered.Select(c => c.Profile)],
@@ -55,23 +55,26 @@ public static class RunStackCollector
         };
     }
 
-    private static Collector Of(Dictionary<(string, string), Collector> collectors, string serializer, string operation)
+    private static Collector Of(Dictionary<(string, string, int), Collector> collectors, string serializer, string operation, int objects)
     {
-        if (!collectors.TryGetValue((serializer, operation), out var c)) collectors[(serializer, operation)] = c = new Collector(serializer, operation);
+        if (!collectors.TryGetValue((serializer, operation, objects), out var c)) collectors[(serializer, operation, objects)] = c = new Collector(serializer, operation, objects);
         return c;
     }
 
     private static string ThreadLabel(ThreadProfile t) => t.Name is { Length: > 0 } name ? $"thread {t.ThreadId} ({name})" : $"thread {t.ThreadId}";
 
-    /// <summary>"System.Text.Json.serialize.speedscope.json": serializer names are file-name safe, but custom ones may not be.</summary>
-    public static string SpeedscopeFileName(string serializer, string operation)
+    /// <summary>
+    /// "System.Text.Json.serialize.N10000.speedscope.json" ("System.Text.Json.serialize.speedscope.json" for a case
+    /// without N): serializer names are file-name safe, but custom ones may not be.
+    /// </summary>
+    public static string SpeedscopeFileName(string serializer, string operation, int objects)
     {
         var invalid = Path.GetInvalidFileNameChars();
-        var safe = new string([.. $"{serializer}.{operation}".Select(ch => invalid.Contains(ch) || ch is ' ' or '\\' or '/' ? '_' : ch)]);
+        var safe = new string([.. $"{serializer}.{operation}{(objects == 0 ? "" : $".N{objects}")}".Select(ch => invalid.Contains(ch) || ch is ' ' or '\\' or '/' ? '_' : ch)]);
         return safe + ".speedscope.json";
     }
 
-    /// <summary>The stack source and call tree of one serializer and operation (or one thread), filled in time order.</summary>
+    /// <summary>The stack source and call tree of one serializer, operation and N (or one thread), filled in time order.</summary>
     private sealed class Collector
     {
         private readonly StackSourceSample _sample;
@@ -84,13 +87,14 @@ public static class RunStackCollector
 
         private readonly string _serializer;
         private readonly string _operation;
+        private readonly int _objects;
         private readonly CallTree _tree = new();
         private int _samples;
         private double _gcMs;
 
-        public Collector(string serializer, string operation)
+        public Collector(string serializer, string operation, int objects)
         {
-            (_serializer, _operation) = (serializer, operation);
+            (_serializer, _operation, _objects) = (serializer, operation, objects);
             Source = new InternStackSource();
             _sample = new StackSourceSample(Source);
             _gcFrame = Source.Interner.FrameIntern(GcFrame, Source.Interner.ModuleIntern("runtime"));
@@ -104,11 +108,12 @@ public static class RunStackCollector
         {
             Serializer = _serializer,
             Operation = _operation,
+            Objects = _objects,
             Tree = _tree,
             Samples = _samples,
             Runs = _runs.Count,
             GcMs = _gcMs,
-            SpeedscopePath = speedscopeDirectory is null || _samples == 0 ? null : Path.Combine(speedscopeDirectory, SpeedscopeFileName(_serializer, _operation)),
+            SpeedscopePath = speedscopeDirectory is null || _samples == 0 ? null : Path.Combine(speedscopeDirectory, SpeedscopeFileName(_serializer, _operation, _objects)),
         };
 
         /// <summary>

@@ -4,7 +4,7 @@ using Microsoft.Diagnostics.Tracing.Stacks;
 namespace EtwSerializerProfiler.Analyzer.CallTrees;
 
 /// <summary>
-/// What the report needs beside the tables: the charged samples' stacks per serializer and operation, and GC pauses.
+/// What the report needs beside the tables: the charged samples' stacks per serializer, operation and N, and GC pauses.
 /// </summary>
 public sealed class RunStacks
 {

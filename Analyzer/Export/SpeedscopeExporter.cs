@@ -3,7 +3,7 @@ using Microsoft.Diagnostics.Tracing.Stacks.Formats;
 namespace EtwSerializerProfiler.Analyzer.Export;
 
 /// <summary>
-/// --speedscope DIR: one speedscope flame graph file per serializer and operation (per busy thread for a trace without
+/// --speedscope DIR: one speedscope flame graph file per serializer, operation and N (per busy thread for a trace without
 /// runs), from the charged samples' stacks (CallTrees/RunStackCollector), written with TraceEvent's
 /// SpeedScopeStackSourceWriter. The file names are the collector's, so the HTML page links them without this exporter
 /// changing anything: the stacks are collected for the same folder (RunStackCollector.Collect's speedscopeDirectory).
@@ -25,7 +25,7 @@ public sealed class SpeedscopeExporter : IExporter
         var written = 0;
         foreach (var profile in stacks.Profiles.Where(p => p.Samples > 0))
         {
-            var file = Path.Combine(dir, CallTrees.RunStackCollector.SpeedscopeFileName(profile.Serializer, profile.Operation));
+            var file = Path.Combine(dir, CallTrees.RunStackCollector.SpeedscopeFileName(profile.Serializer, profile.Operation, profile.Objects));
             OutputFile.Writable(Option, path, () => SpeedScopeStackSourceWriter.WriteStackViewAsJson(stacks.SourceOf(profile), file));
             written++;
         }

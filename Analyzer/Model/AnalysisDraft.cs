@@ -10,7 +10,7 @@ internal sealed class AnalysisDraft
     public required TraceInfo Trace { get; set; }
     public List<RunDraft> RunList { get; } = [];
     public IReadOnlyList<RunDraft> Runs => RunList;
-    public Dictionary<(string Serializer, string Operation), IReadOnlyDictionary<string, (double Exclusive, double Inclusive)>> HotMethodTable { get; } = [];
+    public Dictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<string, HotMethod>> HotMethodTable { get; } = [];
     public List<string> WarningList { get; } = [];
     public IReadOnlyList<string> Warnings => WarningList;
     public List<ThreadProfile> ThreadList { get; } = [];

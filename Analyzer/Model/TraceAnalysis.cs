@@ -11,9 +11,12 @@ public sealed record TraceAnalysis
     public required TraceInfo Trace { get; init; }
     /// <summary>The runs in trace order.</summary>
     public IReadOnlyList<RunAnalysis> Runs { get; init; } = [];
-    /// <summary>Per (serializer, operation): method -> (exclusive ms, inclusive ms); filled only for --top.</summary>
-    public IReadOnlyDictionary<(string Serializer, string Operation), IReadOnlyDictionary<string, (double Exclusive, double Inclusive)>> HotMethods { get; init; } =
-        new Dictionary<(string, string), IReadOnlyDictionary<string, (double, double)>>();
+    /// <summary>
+    /// Per (serializer, operation, N), as the per-operation tables: method name -> its row over the measured runs
+    /// (exclusive and inclusive ms, unnamed code split by caller as the row's children); filled only for --top.
+    /// </summary>
+    public IReadOnlyDictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<string, HotMethod>> HotMethods { get; init; } =
+        new Dictionary<(string, string, int), IReadOnlyDictionary<string, HotMethod>>();
     public IReadOnlyList<string> Warnings { get; init; } = [];
     /// <summary>Every thread that did something, over the whole trace (busiest first): the analysis of a trace without runs.</summary>
     public IReadOnlyList<ThreadProfile> Threads { get; init; } = [];

@@ -161,7 +161,7 @@ public sealed partial class TraceAnalyzer
                 : NoEventPipeSamplesWarning);
         }
 
-        /// <summary>Hot methods for --top, per serializer and operation, once the runs have their final names.</summary>
+        /// <summary>Hot methods for --top, per serializer, operation and N, once the runs have their final names.</summary>
         private void CollectHotMethods()
         {
             if (!options.CollectHotMethods || _cpu is null) return;

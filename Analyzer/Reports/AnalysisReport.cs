@@ -38,8 +38,9 @@ public static class AnalysisReport
             Kind = ReportKind.Analysis,
             Heading = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')),
             Parts = parts,
-            CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis)],
-            Json = () => Json(analysis),
+            // With --top the hot methods follow the runs as a second table (docs/analyzer.md, "How to read hot methods").
+            CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis), .. top > 0 && analysis.HotMethods.Count > 0 ? [HotMethodReport.Csv(analysis, top)] : Array.Empty<TextTable>()],
+            Json = () => Json(analysis, top),
             Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the measured runs' stacks"), path),
             Stacks = stacks,
         };
@@ -85,17 +86,8 @@ public static class AnalysisReport
         ? "on-CPU time of the worker, kernel samples"
         : "time in managed code, EventPipe samples (not on-CPU time)";
 
-    public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top)
-    {
-        foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
-        {
-            var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (measured runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
-            foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
-                table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
-            yield return table;
-        }
-    }
+    /// <summary>Per serializer, operation and N: the top methods, unnamed code split by caller under its row (<see cref="HotMethodReport"/>).</summary>
+    public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top) => HotMethodReport.Tables(analysis, top);
 
     public static TextTable RunsTable(TraceAnalysis analysis)
     {
@@ -130,7 +122,8 @@ public static class AnalysisReport
         return notes;
     }
 
-    public static JsonObject Json(TraceAnalysis analysis)
+    /// <param name="top">--top: the hot methods' rows per table (`hotMethods`, null without it).</param>
+    public static JsonObject Json(TraceAnalysis analysis, int top = 0)
     {
         var t = analysis.Trace;
         var trace = new JsonObject
@@ -293,6 +286,7 @@ public static class AnalysisReport
             ["serializers"] = serializers,
             ["findings"] = FindingsReport.Json(analysis.Findings),
             ["wholeTrace"] = WholeTraceTables.Json(analysis),
+            ["hotMethods"] = top > 0 ? HotMethodReport.Json(analysis, top) : null,
         };
     }
 

@@ -5,10 +5,12 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 /// <summary>
 /// Exclusive and inclusive time per method ("Module!Type.Method"), from the same weights the tables add up. A GC-poll
 /// helper leaf (where a safe-point sampler stopped the thread) gives its exclusive time to the method that polled; the
-/// unwinder's end of the chain ("?!?") is no method; recursion counts once per sample. Time in code without a name
-/// (the stripped native runtime: `libcoreclr!?`) is also listed by the managed method that called into it
-/// ("libcoreclr!? (native, called from X.Y)"), so the bucket a user cannot act on says whose call it was; where the
-/// trace's events say what the runtime was doing, the row says that instead of "native" ("JIT, called from X.Y").
+/// unwinder's end of the chain ("?!?" rootward of the leaf) is no method; recursion counts once per sample. Time in code
+/// without a name (the stripped native runtime: `libcoreclr!?`) is split by the managed method that called into it,
+/// as children of its row ("native, called from X.Y"), so the bucket a user cannot act on says whose call it was; where
+/// the trace's events say what the runtime was doing, the child says that instead of "native" ("JIT, called from X.Y").
+/// The split is a breakdown of the row's exclusive time, never a row of its own: each sample's weight is exclusive in
+/// one row only, so the rows' exclusive times add up to at most the weights added.
 /// </summary>
 internal sealed class HotMethodTable(MethodNames names)
 {
@@ -36,6 +38,8 @@ internal sealed class HotMethodTable(MethodNames names)
     private readonly Dictionary<int, int> _slotOf = [];
     private readonly List<int> _ids = [];
     private readonly List<(double Exclusive, double Inclusive, int CountedIn)> _slots = [];
+    // Per slot of unnamed code: its exclusive time by (what the runtime was doing, the managed caller's number).
+    private readonly Dictionary<int, Dictionary<(string Said, int Caller), double>> _calledFrom = [];
     private int _sample;
 
     /// <param name="why">What the trace's events say the unnamed leaf was doing: the caller row is named by it ("JIT, called from X.Y").</param>
@@ -77,12 +81,17 @@ internal sealed class HotMethodTable(MethodNames names)
         if (leafIsGcPoll)
             while (leaf < framesLeafFirst.Length - 1 && framesLeafFirst[leaf].IsGcPoll) leaf++;
         _sample++;
-        if (framesLeafFirst.Length > 0 && framesLeafFirst[leaf].Method == StackFrame.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
-            Count(names.CalledFrom(framesLeafFirst[leaf], Said(why), caller), weight, weight);
         for (var i = leaf; i < framesLeafFirst.Length; i++)
         {
-            if (framesLeafFirst[i] is { Module: "?", Method: StackFrame.Unresolved }) continue;
-            Count(names.IdOf(framesLeafFirst[i]), i == leaf ? weight : 0, weight);
+            // "?!?" rootward of the leaf is where the unwinder gave up; as the leaf it is code in anonymous memory (a stub).
+            if (i > leaf && framesLeafFirst[i] is { Module: "?", Method: StackFrame.Unresolved }) continue;
+            var slot = Count(names.IdOf(framesLeafFirst[i]), i == leaf ? weight : 0, weight);
+            if (i == leaf && framesLeafFirst[i].Method == StackFrame.Unresolved && CallerOf(framesLeafFirst, leaf) is { } caller)
+            {
+                if (!_calledFrom.TryGetValue(slot, out var callers)) _calledFrom[slot] = callers = [];
+                var key = (Said(why), names.IdOf(caller));
+                callers[key] = callers.GetValueOrDefault(key) + weight;
+            }
         }
     }
 
@@ -95,7 +104,8 @@ internal sealed class HotMethodTable(MethodNames names)
         _ => "native",
     };
 
-    private void Count(int id, double exclusive, double inclusive)
+    /// <returns>The method's slot.</returns>
+    private int Count(int id, double exclusive, double inclusive)
     {
         if (!_slotOf.TryGetValue(id, out var slot))
         {
@@ -104,8 +114,9 @@ internal sealed class HotMethodTable(MethodNames names)
             _slots.Add((0, 0, 0));
         }
         var (ex, inc, countedIn) = _slots[slot];
-        if (countedIn == _sample) return;
+        if (countedIn == _sample) return slot;
         _slots[slot] = (ex + exclusive, inc + inclusive, _sample);
+        return slot;
     }
 
     /// <summary>The innermost named frame of managed code rootward of the leaf: the method that called into the runtime.</summary>
@@ -126,14 +137,20 @@ internal sealed class HotMethodTable(MethodNames names)
         || module is "kernel" or "?" or "jitted-code"
         || module.Equals("coreclr.dll", StringComparison.OrdinalIgnoreCase) || module.Equals("clrjit.dll", StringComparison.OrdinalIgnoreCase);
 
-    public void AddTo(Dictionary<string, (double Exclusive, double Inclusive)> total)
+    public void AddTo(HotMethodSums total)
     {
         Expand();
         for (var slot = 0; slot < _slots.Count; slot++)
         {
-            var name = names.Name(_ids[slot]);
-            var (e, i) = total.GetValueOrDefault(name);
-            total[name] = (e + _slots[slot].Exclusive, i + _slots[slot].Inclusive);
+            var sum = total.Of(names.Name(_ids[slot]));
+            sum.ExclusiveMs += _slots[slot].Exclusive;
+            sum.InclusiveMs += _slots[slot].Inclusive;
+            if (!_calledFrom.TryGetValue(slot, out var callers)) continue;
+            foreach (var ((said, caller), ms) in callers)
+            {
+                var key = (said, names.Name(caller));
+                sum.CalledFrom[key] = sum.CalledFrom.GetValueOrDefault(key) + ms;
+            }
         }
     }
 }
@@ -147,7 +164,6 @@ internal sealed class MethodNames
 {
     private readonly Dictionary<StackFrame, int> _byFrame = new(SameStrings.Instance);
     private readonly Dictionary<string, int> _byName = new(StringComparer.Ordinal);
-    private readonly Dictionary<(int Leaf, string Said, int Caller), int> _calledFrom = [];
     private readonly List<string> _names = [];
 
     public string Name(int id) => _names[id];
@@ -156,14 +172,6 @@ internal sealed class MethodNames
     {
         if (_byFrame.TryGetValue(frame, out var id)) return id;
         return _byFrame[frame] = IdOf(frame.Display);
-    }
-
-    /// <summary>The row of unnamed code listed by the managed method that called into it ("libcoreclr!? (native, called from X.Y)").</summary>
-    public int CalledFrom(StackFrame leaf, string said, StackFrame caller)
-    {
-        var key = (IdOf(leaf), said, IdOf(caller));
-        if (_calledFrom.TryGetValue(key, out var id)) return id;
-        return _calledFrom[key] = IdOf($"{Name(key.Item1)} ({said}, called from {Name(key.Item3)})");
     }
 
     private int IdOf(string name)

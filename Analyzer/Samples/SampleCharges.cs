@@ -40,18 +40,18 @@ internal sealed class SampleCharges(CpuSourceKind kind)
 
     public CpuAccount? Of(RunDraft run) => _runs.GetValueOrDefault(run);
 
-    /// <summary>Per (serializer, operation) over the given runs: method -> (exclusive, inclusive) ms.</summary>
-    public Dictionary<(string Serializer, string Operation), Dictionary<string, (double Exclusive, double Inclusive)>> HotMethods(IEnumerable<RunDraft> runs)
+    /// <summary>Per (serializer, operation, N) over the given runs, keyed as the per-operation tables are: method name -> its row.</summary>
+    public Dictionary<(string Serializer, string Operation, int Objects), Dictionary<string, HotMethod>> HotMethods(IEnumerable<RunDraft> runs)
     {
-        var result = new Dictionary<(string, string), Dictionary<string, (double, double)>>();
+        var sums = new Dictionary<(string, string, int), HotMethodSums>();
         foreach (var run in runs)
         {
             if (!_hot.TryGetValue(run, out var table)) continue;
-            var key = (run.Key.Serializer, run.Key.Operation);
-            if (!result.TryGetValue(key, out var methods)) result[key] = methods = new(StringComparer.Ordinal);
-            table.AddTo(methods);
+            var key = (run.Key.Serializer, run.Key.Operation, run.Key.Objects);
+            if (!sums.TryGetValue(key, out var sum)) sums[key] = sum = new HotMethodSums();
+            table.AddTo(sum);
         }
-        return result;
+        return sums.ToDictionary(s => s.Key, s => s.Value.Rows());
     }
 }
 

@@ -82,7 +82,7 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
         var flatResult = Analyze(folder.Path, [flat]);
         var treeResult = Analyze(folder.Path, [tree]);
         foreach (var (name, r) in new[] { ("none", before), ("flat", flatResult), ("build-id tree", treeResult) })
-            output.WriteLine($"--symbols {name}: unnamed {r.UnnamedShare:P1} of on-CPU time; {string.Join(", ", r.Hot.OrderByDescending(h => h.Value.Exclusive).Take(4).Select(h => $"{h.Key} {h.Value.Exclusive:F1} ms"))}; {r.Analysis.Trace.Kernel?.SymbolsFrom}");
+            output.WriteLine($"--symbols {name}: unnamed {r.UnnamedShare:P1} of on-CPU time; {string.Join(", ", r.Hot.OrderByDescending(h => h.Value.ExclusiveMs).Take(4).Select(h => $"{h.Key} {h.Value.ExclusiveMs:F1} ms"))}; {r.Analysis.Trace.Kernel?.SymbolsFrom}");
         output.WriteLine($"truth: alpha_spin {alphaTruth:P1} of the two functions' thread CPU time ({truth.Sum(t => t.AlphaMs + t.BetaMs):F0} ms)");
 
         // Measured (4 runs of 250 ms, load average 28): unnamed 95.9% without, 0.1% with; alpha_spin 42.2% of the two by
@@ -126,9 +126,9 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
     /// <summary>The workload's truth file (Tests/Workloads/KnownAnswer/NativeWorkload.cs): each function's thread CPU time per run.</summary>
     private sealed record NativeTruth(int Run, double AlphaMs, double BetaMs);
 
-    private sealed record Result(TraceAnalysis Analysis, IReadOnlyDictionary<string, (double Exclusive, double Inclusive)> Hot, double UnnamedShare, double CpuMs)
+    private sealed record Result(TraceAnalysis Analysis, IReadOnlyDictionary<string, HotMethod> Hot, double UnnamedShare, double CpuMs)
     {
-        public double Exclusive(string function) => Hot.Where(h => h.Key.EndsWith("!" + function, StringComparison.Ordinal)).Sum(h => h.Value.Exclusive);
+        public double Exclusive(string function) => Hot.Where(h => h.Key.EndsWith("!" + function, StringComparison.Ordinal)).Sum(h => h.Value.ExclusiveMs);
     }
 
     private static Result Analyze(string folder, IReadOnlyList<string> symbols)

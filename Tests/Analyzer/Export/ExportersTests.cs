@@ -221,7 +221,7 @@ public sealed partial class ExportersTests(RecordedBenchmark recorded)
     private static int Cells(string row) => UnescapedPipe().Split(row.Trim('|')).Length;
 
     /// <summary>RFC 4180 records, grouped by the blank lines between tables.</summary>
-    private static List<List<IReadOnlyList<string>>> SplitRecords(string csv)
+    internal static List<List<IReadOnlyList<string>>> SplitRecords(string csv)
     {
         var blocks = new List<List<IReadOnlyList<string>>> { new() };
         var record = new List<string>();

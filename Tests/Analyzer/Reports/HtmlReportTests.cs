@@ -115,15 +115,16 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
     }
 
     [Fact]
-    public void Every_serializer_and_operation_has_a_call_tree_and_a_speedscope_file_linked_from_the_report()
+    public void Every_serializer_operation_and_N_has_a_call_tree_and_a_speedscope_file_linked_from_the_report()
     {
         var doc = Parse();
         var trees = doc.QuerySelectorAll("div.call-tree").ToList();
-        var expected = recorded.Analysis.Runs.Where(r => !r.IsWarmup).Select(r => (r.Key.Serializer, r.Key.Operation)).Distinct().ToList();
+        var expected = recorded.Analysis.Runs.Where(r => !r.IsWarmup).Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().ToList();
         Assert.Equal(expected.Count, trees.Count);
-        foreach (var (serializer, operation) in expected)
+        foreach (var (serializer, operation, objects) in expected)
         {
-            var tree = trees.Single(t => t.GetAttribute("data-serializer") == serializer && t.GetAttribute("data-operation") == operation);
+            var tree = trees.Single(t => t.GetAttribute("data-serializer") == serializer && t.GetAttribute("data-operation") == operation
+                && t.GetAttribute("data-objects") == objects.ToString(System.Globalization.CultureInfo.InvariantCulture));
             var link = tree.QuerySelector("a.speedscope")!.GetAttribute("href")!;
             var file = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(Report.HtmlPath)!, Uri.UnescapeDataString(link)));
             Assert.True(File.Exists(file), $"{serializer} {operation}: link {link} -> {file} missing");

@@ -167,12 +167,13 @@ public sealed class NativeExplanationTests
         var run = new RunDraft { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Worker };
         List<CpuSample> samples = [new(Worker, 11, 0, false, 11, 1.0), new(Worker, 31, 0, false, 31, 1.0), new(Worker, 50, 0, false, 50, 1.0)];
         var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([])) { Work = Work() }.Charge([run]);
-        var hot = charges.HotMethods([run])[("Newtonsoft.Json", "deserialize")];
+        var hot = charges.HotMethods([run])[("Newtonsoft.Json", "deserialize", 1)];
         const string Caller = "SerializerBenchmark!EtwSerializerProfiler.Benchmark.Serializers.NewtonsoftJsonSerializer.Deserialize";
-        Assert.Equal(1.0, hot[$"libcoreclr!? (JIT, called from {Caller})"].Exclusive, 9);
-        Assert.Equal(1.0, hot[$"libcoreclr!? (type loading, called from {Caller})"].Exclusive, 9);
-        Assert.Equal(1.0, hot[$"libcoreclr!? (native, called from {Caller})"].Exclusive, 9);
-        Assert.Equal(3.0, hot["libcoreclr!?"].Exclusive, 9);
+        var callers = hot["libcoreclr!?"].CalledFrom.ToDictionary(c => c.Display, c => c.ExclusiveMs);
+        Assert.Equal(1.0, callers[$"JIT, called from {Caller}"], 9);
+        Assert.Equal(1.0, callers[$"type loading, called from {Caller}"], 9);
+        Assert.Equal(1.0, callers[$"native, called from {Caller}"], 9);
+        Assert.Equal(3.0, hot["libcoreclr!?"].ExclusiveMs, 9);
     }
 
     [Fact]

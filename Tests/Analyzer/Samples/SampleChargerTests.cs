@@ -66,9 +66,9 @@ public sealed class SampleChargerTests
         Assert.Equal(2.0, a.TierMs[CodeTier.Tier1], 9); // stacks 0 (the GC sample's stack too)
         Assert.Equal(1.0, a.TierMs[CodeTier.Tier0], 9);
         Assert.Equal(3.0, charges.Ledger.Sum(s => s.WeightMs), 9);
-        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
-        Assert.Equal((2.0, 2.0), (Math.Round(hot["Ser!Ser.Reader.Read"].Exclusive, 9), Math.Round(hot["Ser!Ser.Reader.Read"].Inclusive, 9)));
-        Assert.Equal(3.0, hot["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+        var hot = charges.HotMethods([run])[("Ser", "deserialize", 100)];
+        Assert.Equal((2.0, 2.0), (Math.Round(hot["Ser!Ser.Reader.Read"].ExclusiveMs, 9), Math.Round(hot["Ser!Ser.Reader.Read"].InclusiveMs, 9)));
+        Assert.Equal(3.0, hot["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].InclusiveMs, 9);
         // The whole trace by thread: every sample on its own thread, the marker's and the idle helper's too.
         Assert.Equal(7, charges.Threads.Values.Sum(t => t.Samples));
         Assert.Equal(2.0, charges.Threads[Helper].CpuMs, 9);
@@ -146,8 +146,8 @@ public sealed class SampleChargerTests
         Assert.Equal([2.0, 1.0, 5.0, 0.5], charges.Ledger.Select(s => Math.Round(s.WeightMs, 9)));
         Assert.True(charges.Ledger[1].Pause);
         // The GC-poll leaf gives its exclusive time to the method that polled.
-        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
-        Assert.Equal(7.5, hot["Ser!Ser.Reader.Read"].Exclusive, 9);
+        var hot = charges.HotMethods([run])[("Ser", "deserialize", 100)];
+        Assert.Equal(7.5, hot["Ser!Ser.Reader.Read"].ExclusiveMs, 9);
         Assert.False(hot.ContainsKey("System.Private.CoreLib!System.Threading.Thread.PollGC"));
     }
 
@@ -166,7 +166,7 @@ public sealed class SampleChargerTests
         Assert.Equal(1.5, a.Tags["GC"], 9);
         Assert.Equal(6.0, a.TierMs.Values.Sum() + a.NoTierMs, 9);
         Assert.Equal(6.0, charges.Ledger.Sum(s => s.WeightMs), 9);
-        Assert.Equal(6.0, charges.HotMethods([run])[("Ser", "deserialize")]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+        Assert.Equal(6.0, charges.HotMethods([run])[("Ser", "deserialize", 100)]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].InclusiveMs, 9);
     }
 
     [Fact]
@@ -193,7 +193,7 @@ public sealed class SampleChargerTests
         Assert.Equal(1.5, charges.Of(second)!.Tags.Values.Sum(), 9);
         Assert.Equal(3, charges.Of(second)!.Samples);
         Assert.Equal(5.5, charges.Ledger.Sum(s => s.WeightMs), 9);
-        Assert.Equal(1.5, charges.HotMethods([second])[("Ser", "deserialize")]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].Inclusive, 9);
+        Assert.Equal(1.5, charges.HotMethods([second])[("Ser", "deserialize", 100)]["SerializerBenchmark!X.BenchmarkRunner.DeserializeRun"].InclusiveMs, 9);
         Assert.Equal(8.0, charges.Threads[Worker].CpuMs, 9);
         Assert.Same(charges, charging.Finish());
         Assert.Throws<InvalidOperationException>(() => charging.Add(new SampleStream(CpuSourceKind.Perf, [], new Stacks(), 1.0)));
@@ -252,9 +252,12 @@ public sealed class NativeRuntimeCallerTests
     {
         var run = new RunDraft { Key = new RunKey("Ser", "deserialize", 1, 1), StartMs = 0, EndMs = 10, WorkerThreadId = 1 };
         var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [new CpuSample(1, 5, 0, false, 5, 1.0)], new Stacks(), 1.0), null, new GcPauses([])).Charge([run]);
-        var hot = charges.HotMethods([run])[("Ser", "deserialize")];
-        Assert.Equal(1.0, hot["libcoreclr!? (native, called from Ser!Ser.Reader.Read)"].Exclusive, 9);
-        Assert.Equal(1.0, hot["libcoreclr!?"].Exclusive, 9);
+        var hot = charges.HotMethods([run])[("Ser", "deserialize", 1)];
+        // The caller is a child of the unnamed row, not a row beside it: the sample is counted once.
+        Assert.Equal(1.0, hot["libcoreclr!?"].ExclusiveMs, 9);
+        Assert.Equal([new HotMethodCaller("native", "Ser!Ser.Reader.Read", 1.0)], hot["libcoreclr!?"].CalledFrom);
+        Assert.DoesNotContain(hot.Keys, k => k.Contains("called from", StringComparison.Ordinal));
+        Assert.Equal(1.0, hot.Values.Sum(m => m.ExclusiveMs), 9);
         Assert.Equal(1.0, charges.Of(run)!.UnnamedLeafMs, 9);
     }
 }

@@ -1,12 +1,13 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Workloads;
 
-// KnownAnswer [--workload parts|invoke,attributes,harness|jit,typeload|native] [--native-lib F] [--runs R] [--run-ms M] [--truth FILE]:
+// KnownAnswer [--workload parts|invoke,attributes,harness|jit,typeload|hotratio|native] [--native-lib F] [--runs R] [--run-ms M] [--truth FILE]:
 // runs the parts in random interleaved chunks inside marked runs and writes each part's thread CPU time per run to FILE
 // (JSON), the truth the analyzer's stack tags are held to. The other workloads hold its reflection attribution to known
 // answers (Tests/EndToEnd/ReflectionAttributionTests.cs); of them only the attribute lookups have a truth to write. jit
 // and typeload interleave runtime work with arithmetic and write RuntimeWorkTruth per run
-// (Tests/EndToEnd/NativeRuntimeTruthTests.cs). The native workload calls two C functions of the library F
+// (Tests/EndToEnd/NativeRuntimeTruthTests.cs). hotratio runs two methods in a ratio that differs by N and writes
+// HotRatioTruth per run (Tests/EndToEnd/HotMethodsPerNTests.cs). The native workload calls two C functions of the library F
 // (Native/espburn.c) and writes each one's thread CPU time per run.
 var runs = 4;
 var workloads = "parts";
@@ -41,6 +42,7 @@ else
     var scope = new EtwSerializerProfiler.Benchmark.Runs.RunScope(marker, allThreads: false);
     IReadOnlyList<AttributesTruth> attributes = [];
     var runtimeWork = new List<RuntimeWorkTruth>();
+    IReadOnlyList<HotRatioTruth> hotRatio = [];
     JitWorkload jit;
     TypeLoadWorkload types;
     foreach (var workload in workloads.Split(','))
@@ -50,12 +52,13 @@ else
             case "invoke": new InvokeWorkload().Run(scope, runs, runMs); break;
             case "attributes": attributes = new AttributesWorkload().Run(scope, runs, runMs); break;
             case "harness": new HarnessWorkload().Run(scope, runs, runMs); break;
+            case "hotratio": hotRatio = new HotRatioWorkload().Run(scope, runs, runMs); break;
             case "jit": runtimeWork.AddRange(new InterleavedParts("Jit", (jit = new JitWorkload()).Compile, jit.Again).Run(scope, runs, runMs, warmups: 2)); break;
             case "typeload": runtimeWork.AddRange(new InterleavedParts("TypeLoad", (types = new TypeLoadWorkload()).Load, types.Again).Run(scope, runs, runMs, warmups: 2)); break;
             default: Console.Error.WriteLine($"KnownAnswer: unknown workload '{workload}'"); return 2;
         }
     }
-    truth = runtimeWork.Count > 0 ? runtimeWork : attributes;
+    truth = runtimeWork.Count > 0 ? runtimeWork : hotRatio.Count > 0 ? hotRatio : attributes;
 }
 var json = JsonSerializer.Serialize(truth, new JsonSerializerOptions { WriteIndented = true });
 if (truthPath is null) Console.WriteLine(json);

@@ -5,7 +5,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>
-/// A folding call tree per serializer and operation (root frames first, the hot path unfolded), plus links to the
+/// A folding call tree per serializer, operation and N (root frames first, the hot path unfolded), plus links to the
 /// speedscope files with the same samples for a real flame graph. Plain HTML details elements: no script needed.
 /// </summary>
 internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IReportSection
@@ -25,9 +25,9 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
         {
             html.Text(stacks.Profiles.All(p => p.Operation == RunStackCollector.WholeTraceOperation)
                 ? "Sampled stacks of the busiest threads over the whole trace, root first; percentages are of all the sampled time of that thread. "
-                : "Sampled stacks of the measured runs, root first; percentages are of all the sampled time of that serializer and operation. ");
+                : "Sampled stacks of the measured runs, root first; percentages are of all the sampled time of that serializer, operation and N. ");
             if (stacks.SpeedscopeDirectory is null)
-                html.Text("For a flame graph, run again with ").Element("code", "--speedscope DIR").Text(": it writes one speedscope file per serializer and operation.");
+                html.Text("For a flame graph, run again with ").Element("code", "--speedscope DIR").Text(": it writes one speedscope file per serializer, operation and N.");
             else
                 html.Text("Flame graphs: open speedscope (the web app at speedscope.app, or offline with ").Element("code", "npx speedscope FILE")
                     .Text(") and drop the file linked under each tree on it; its Left Heavy view is the flame graph.");
@@ -40,9 +40,9 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
         var harness = HarnessFrames(stacks.Profiles);
         foreach (var p in stacks.Profiles)
         {
-            using (html.Block("div", ("class", "call-tree"), ("data-serializer", p.Serializer), ("data-operation", p.Operation)))
+            using (html.Block("div", ("class", "call-tree"), ("data-serializer", p.Serializer), ("data-operation", p.Operation), ("data-objects", Fmt.Int(p.Objects))))
             {
-                html.Element("h3", $"{p.Serializer} {p.Operation}");
+                html.Element("h3", $"{p.Serializer} {p.Operation}{Fmt.NSuffix(p.Objects)}");
                 html.Element("p", string.Create(CultureInfo.InvariantCulture,
                     $"{p.Runs} measured run(s), {p.Samples:N0} samples, {Fmt.Ms(p.Tree.TotalMs)} ms sampled (of which GC pauses {Fmt.Ms(p.GcMs)} ms)."), ("class", "caption"));
                 if (p.SpeedscopePath is { } file)

@@ -1,0 +1,128 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>
+/// The hot methods as every format shows them (text, Markdown and HTML tables, CSV, JSON): one table per serializer,
+/// operation and N, keyed as the per-operation tables are, the top rows by exclusive time, and under a row of unnamed
+/// code its split by managed caller as children. Shares are of the measured runs' CPU (the CPU column's runs); the
+/// rows' exclusive times never share a sample, so they add up to at most that CPU; the children add up to at most
+/// their row and are not counted beside it.
+/// </summary>
+internal static class HotMethodReport
+{
+    /// <summary>Callers listed under a row at most; the rest are one "other callers" line, so the split still adds up.</summary>
+    public const int MaxCallers = 5;
+    /// <summary>How a child row starts in the tables and CSV: a breakdown of the row above, not a row of its own.</summary>
+    public const string ChildMark = "  └ ";
+
+    /// <summary>One table's rows: the group's measured runs, their CPU (the shares' denominator) and the top methods.</summary>
+    public sealed record Group(string Serializer, string Operation, int Objects, int Runs, double CpuMs, IReadOnlyList<Row> Rows);
+
+    /// <summary>A method and the callers shown under it; <paramref name="OtherCallers"/> more, of <paramref name="OtherCallersMs"/>, are folded into one line.</summary>
+    public sealed record Row(HotMethod Method, IReadOnlyList<HotMethodCaller> Callers, int OtherCallers, double OtherCallersMs);
+
+    public static IReadOnlyList<Group> Groups(TraceAnalysis analysis, int top)
+    {
+        var measured = analysis.Runs.Where(r => r.IsMeasured).GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
+            .ToDictionary(g => g.Key, g => (Runs: g.Count(), CpuMs: g.Sum(r => r.CpuMs)));
+        return [.. analysis.HotMethods
+            .OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)).ThenBy(k => k.Key.Objects)
+            .Select(k =>
+            {
+                var (runs, cpu) = measured.GetValueOrDefault(k.Key);
+                var rows = k.Value.Values.OrderByDescending(m => m.ExclusiveMs).Take(top).Select(m =>
+                {
+                    var shown = m.CalledFrom.Take(MaxCallers).ToList();
+                    var rest = m.CalledFrom.Skip(MaxCallers).ToList();
+                    return new Row(m, shown, rest.Count, rest.Sum(c => c.ExclusiveMs));
+                }).ToList();
+                return new Group(k.Key.Serializer, k.Key.Operation, k.Key.Objects, runs, cpu, rows);
+            })];
+    }
+
+    public static IEnumerable<TextTable> Tables(TraceAnalysis analysis, int top)
+    {
+        var kind = analysis.Trace.OnCpu ? "on-CPU" : "sampled";
+        foreach (var g in Groups(analysis, top))
+        {
+            var table = new TextTable($"{g.Serializer} {g.Operation}{Fmt.NSuffix(g.Objects)}: top {top} methods by exclusive {kind} time ({g.Runs} measured runs; shares of their {Fmt.Ms(g.CpuMs)} ms of CPU)",
+                ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+            string Share(double ms) => g.CpuMs > 0 ? Fmt.Pct(ms / g.CpuMs) : "-";
+            foreach (var row in g.Rows)
+            {
+                var m = row.Method;
+                table.AddRow(m.Name, Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
+                foreach (var c in row.Callers) table.AddRow(ChildMark + c.Display, Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
+                if (row.OtherCallers > 0) table.AddRow($"{ChildMark}{row.OtherCallers} other callers", Fmt.Ms(row.OtherCallersMs), Share(row.OtherCallersMs), "", "");
+            }
+            if (g.Rows.Any(r => r.Callers.Count > 0))
+                table.Notes.Add("└ rows: the unnamed code above them, split by the managed method that called it (part of that row's exclusive time, not added to the column)");
+            yield return table;
+        }
+    }
+
+    /// <summary>CSV: one line per method and one per caller under it (its method in `method`, the caller in `calledFrom`).</summary>
+    public static TextTable Csv(TraceAnalysis analysis, int top)
+    {
+        var table = new TextTable("hot methods", ["serializer", "operation", "objects", "runs", "runsCpuMs", "method", "calledFrom", "work", "exclusiveMs", "inclusiveMs"]);
+        foreach (var g in Groups(analysis, top))
+        {
+            string[] Head() => [g.Serializer, g.Operation, g.Objects == 0 ? "" : Fmt.Int(g.Objects), Fmt.Int(g.Runs), Fmt.Num(g.CpuMs, "F3")];
+            foreach (var row in g.Rows)
+            {
+                var m = row.Method;
+                table.AddRow([.. Head(), m.Name, "", "", Fmt.Num(m.ExclusiveMs, "F3"), Fmt.Num(m.InclusiveMs, "F3")]);
+                foreach (var c in row.Callers) table.AddRow([.. Head(), m.Name, c.Caller, c.Work, Fmt.Num(c.ExclusiveMs, "F3"), ""]);
+                if (row.OtherCallers > 0) table.AddRow([.. Head(), m.Name, $"({row.OtherCallers} other callers)", "", Fmt.Num(row.OtherCallersMs, "F3"), ""]);
+            }
+        }
+        return table;
+    }
+
+    /// <summary>JSON `hotMethods`: per serializer, operation and N, the rows with their callers nested as `calledFrom`.</summary>
+    public static JsonArray Json(TraceAnalysis analysis, int top)
+    {
+        var groups = new JsonArray();
+        foreach (var g in Groups(analysis, top))
+        {
+            var methods = new JsonArray();
+            foreach (var row in g.Rows)
+            {
+                var m = row.Method;
+                var method = new JsonObject
+                {
+                    ["method"] = m.Name,
+                    ["exclusiveMs"] = Round(m.ExclusiveMs),
+                    ["inclusiveMs"] = Round(m.InclusiveMs),
+                };
+                if (m.CalledFrom.Count > 0)
+                {
+                    method["calledFrom"] = new JsonArray([.. row.Callers.Select(c => (JsonNode)new JsonObject
+                    {
+                        ["caller"] = c.Caller,
+                        ["work"] = c.Work,
+                        ["exclusiveMs"] = Round(c.ExclusiveMs),
+                    })]);
+                    method["otherCallers"] = row.OtherCallers;
+                    method["otherCallersMs"] = Round(row.OtherCallersMs);
+                }
+                methods.Add((JsonNode)method);
+            }
+            groups.Add((JsonNode)new JsonObject
+            {
+                ["serializer"] = g.Serializer,
+                ["operation"] = g.Operation,
+                ["objects"] = g.Objects == 0 ? null : g.Objects,
+                ["runs"] = g.Runs,
+                ["cpuMs"] = g.CpuMs,
+                ["methods"] = methods,
+            });
+        }
+        return groups;
+    }
+
+    private static double Round(double ms) => Math.Round(ms, 4);
+}
