@@ -31,6 +31,7 @@ public static class AnalysisReport
         parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
         parts.AddRange(KernelTables.SourceTables(analysis).Select(t => new TablePart(t)));
         if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+        if (top > 0 && wholeTrace) parts.AddRange(WholeTraceTables.HotMethods(analysis, top).Select(t => new TablePart(t)));
         parts.Add(new LinesPart(TraceNotes(analysis), EscapeMarkdown: true));
         parts.Add(FindingsReport.Part(analysis.Findings));
         return new ReportDocument
@@ -85,11 +86,17 @@ public static class AnalysisReport
         foreach (var ((serializer, operation), methods) in analysis.HotMethods.OrderBy(k => k.Key.Serializer).ThenBy(k => SerializerSummary.OperationOrder(k.Key.Operation)))
         {
             var total = methods.Values.Max(v => v.Inclusive);
-            var table = new TextTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (measured runs)", ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
-            foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
-                table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
-            yield return table;
+            yield return HotMethodTable($"{serializer} {operation}: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (measured runs)", methods, top, total);
         }
+    }
+
+    /// <summary>One table of hot methods: the top <paramref name="top"/> by exclusive time, as shares of <paramref name="total"/> ms (the per-run tables and the whole trace's).</summary>
+    internal static TextTable HotMethodTable(string title, IReadOnlyDictionary<string, (double Exclusive, double Inclusive)> methods, int top, double total)
+    {
+        var table = new TextTable(title, ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+        foreach (var (name, (ex, inc)) in methods.OrderByDescending(m => m.Value.Exclusive).Take(top))
+            table.AddRow(name, Fmt.Ms(ex), Fmt.Pct(ex / total), Fmt.Ms(inc), Fmt.Pct(inc / total));
+        return table;
     }
 
     public static TextTable RunsTable(TraceAnalysis analysis)
