@@ -21,6 +21,6 @@ internal static class MissingEvents
         if (off.Count > 0)
             yield return $"not recorded: this trace has no events for {string.Join(", ", off)}, which the recording did not enable (manifest.json): those columns show nothing, not zero";
         if (unknown.Count > 0)
-            yield return $"this trace has no events for {string.Join(", ", unknown)}, and unknown whether enabled (no manifest.json says what the session enabled): those columns show nothing, not zero";
+            yield return $"this trace has no events for {string.Join(", ", unknown)}; unknown whether enabled (no manifest.json says what the session enabled): those columns show nothing, not zero";
     }
 }

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -70,6 +71,7 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
         Assert.True(cli.ExitCode == 0, cli.StdErr);
         Assert.Contains("Whole trace, per thread", cli.StdOut, StringComparison.Ordinal);
         Assert.NotEmpty(Directory.GetFiles(flames, "*.speedscope.json"));
+        Assert.True(File.Exists(Path.Combine(flames, RunStackCollector.SpeedscopeFileName(RunStackCollector.AllThreads, RunStackCollector.WholeTraceOperation))));
         Assert.Contains("Whole trace, per thread", File.ReadAllText(Path.Combine(_dir, "r.html")), StringComparison.Ordinal);
     }
 
@@ -89,7 +91,7 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
         Assert.Equal(0, exit);
         var truth = JsonSerializer.Deserialize<LibraryTruth>(File.ReadAllText(truthPath))!;
         using var input = TraceInput.Open(folder.Path);
-        var analysis = new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true }).Analyze(input);
+        var analysis = new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true, KeepChargedSamples = true }).Analyze(input);
         var p = analysis.Process;
         output.WriteLine($"truth: pricing {truth.PricingMs:F1} ms, routing {truth.RoutingMs:F1} ms; trace: {p.CpuMs:F1} ms in all");
         foreach (var n in p.Namespaces.Take(8)) output.WriteLine($"  {n.Name}: {n.InclusiveMs:F1} inclusive, {n.ExclusiveMs:F1} exclusive");
@@ -116,7 +118,13 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
         Assert.Contains(top, m => m.Contains(".Pricing.PriceBook.", StringComparison.Ordinal));
         Assert.Contains(top, m => m.Contains(".Routing.RoutePlanner.", StringComparison.Ordinal));
         var quote = hot["SampleApp!EtwSerializerProfiler.Workloads.Pricing.PriceBook.Quote"];
-        Assert.True(Math.Abs(quote.Inclusive - byName["EtwSerializerProfiler.Workloads.Pricing"].InclusiveMs) <= 0.05 * p.CpuMs, $"Quote {quote.Inclusive:F1} ms inclusive");
+        // The namespace holds the method and more: frame-pointer unwinding skips Quote when Discount is sampled in its
+        // prologue (measured: Quote 535 ms inclusive, its namespace 603 ms, Discount 567 ms), so no closer bound.
+        Assert.True(quote.Inclusive > 0.5 * truth.PricingMs && quote.Inclusive <= byName["EtwSerializerProfiler.Workloads.Pricing"].InclusiveMs + 1e-6, $"Quote {quote.Inclusive:F1} ms inclusive");
+        // The call tree of all threads: the same samples and weights, so the same total and the same time under Quote.
+        var tree = Assert.Single(RunStackCollector.Collect(analysis).Profiles, t => t.Serializer == RunStackCollector.AllThreads).Tree;
+        Assert.Equal(p.CpuMs, tree.TotalMs, 6);
+        Assert.Equal(quote.Inclusive, Under(tree.Root, "SampleApp!EtwSerializerProfiler.Workloads.Pricing.PriceBook.Quote"), 6);
         // Named rows (not the native split, "called from", which the per-run table shows as a breakdown) sum to at most the CPU.
         Assert.True(hot.Where(m => !m.Key.Contains("called from", StringComparison.Ordinal)).Sum(m => m.Value.Exclusive) <= p.CpuMs * 1.000001);
 
@@ -137,6 +145,10 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
         Assert.Contains("SampleApp!EtwSerializerProfiler.Workloads.Routing.RoutePlanner.Relax", cli.StdOut, StringComparison.Ordinal);
         Assert.Contains("warning: enabled, none happened", cli.StdOut, StringComparison.Ordinal);
     }
+
+    /// <summary>A call tree's time under the outermost nodes of one method (recursion counted once).</summary>
+    private static double Under(CallTreeNode node, string method) =>
+        node.Name == method ? node.InclusiveMs : node.Children.Sum(c => Under(c, method));
 
     [Fact]
     public void Traces_dotnet_trace_records_with_its_defaults_and_its_gc_profiles_are_analyzed_whole()

@@ -43,7 +43,7 @@ public sealed class RecordedProvidersTests
         Assert.Equal(3, lines.Count);
         Assert.StartsWith("enabled, none happened: lock contention, exceptions were enabled", lines[0], StringComparison.Ordinal);
         Assert.StartsWith("not recorded: this trace has no events for allocation ticks,", lines[1], StringComparison.Ordinal);
-        Assert.Contains("JIT timing, and unknown whether enabled", lines[2], StringComparison.Ordinal);
+        Assert.Contains("JIT timing; unknown whether enabled", lines[2], StringComparison.Ordinal);
         Assert.Empty(MissingEvents.Lines([]));
     }
 }
