@@ -21,6 +21,8 @@ public static class RunStackCollector
     /// <summary>The busiest threads of a trace without runs that get a call tree and a speedscope file.</summary>
     public const int WholeTraceThreads = 6;
     public const string WholeTraceOperation = "whole trace";
+    /// <summary>The call tree of every thread of a trace without runs together: the process's, beside its busiest threads'.</summary>
+    public const string AllThreads = "all threads";
 
     /// <param name="speedscopeDirectory">The --speedscope folder, if any: each profile with samples says which file there is its flame graph.</param>
     public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null, string? speedscopeDirectory = null)
@@ -36,12 +38,16 @@ public static class RunStackCollector
                 if (sample.Run is not { } run || !measured.Contains(run)) continue;
                 Of(collectors, run.Key.Serializer, run.Key.Operation, run.Key.Objects).Add(sample, run.Key);
             }
-            // Without runs (any app's trace) the busiest threads get a call tree each, over the whole trace.
+            // Without runs (any app's trace) the busiest threads get a call tree each, over the whole trace, and the
+            // process one of all its threads (the tree of the whole trace's hot methods).
             var wholeTrace = analysis.Runs.Count == 0
                 ? analysis.Threads.Where(t => t.Samples > 0).Take(WholeTraceThreads).ToDictionary(t => t.ThreadId, ThreadLabel)
                 : [];
             foreach (var sample in ledger.ThreadSamples)
+            {
+                if (analysis.Runs.Count == 0) Of(collectors, AllThreads, WholeTraceOperation, 0).Add(sample, null);
                 if (wholeTrace.TryGetValue(sample.ThreadId, out var label)) Of(collectors, label, WholeTraceOperation, 0).Add(sample, null);
+            }
         }
         var directory = speedscopeDirectory is null ? null : Path.GetFullPath(speedscopeDirectory);
         var ordered = collectors.Values.Select(c => (Profile: c.Finish(directory), c.Source))

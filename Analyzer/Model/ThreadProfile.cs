@@ -33,4 +33,12 @@ public sealed record ProcessProfile
     public int Gen2 => GcCount.Gen2;
     public double GcPauseMs { get; init; }
     public double MaxGcPauseMs { get; init; }
+    /// <summary>The threads' CPU added up: the denominator of the library shares and the whole-trace hot methods.</summary>
+    public double CpuMs { get; init; }
+    /// <summary>CPU by module, inclusive (most first); filled for a trace without runs.</summary>
+    public IReadOnlyList<LibraryCpu> Modules { get; init; } = [];
+    /// <summary>CPU by namespace, inclusive (most first); filled for a trace without runs.</summary>
+    public IReadOnlyList<LibraryCpu> Namespaces { get; init; } = [];
+    /// <summary>Method -> (exclusive ms, inclusive ms) over every thread, for a trace without runs; filled only for --top.</summary>
+    public IReadOnlyDictionary<string, HotMethod>? HotMethods { get; init; }
 }

@@ -45,6 +45,7 @@ public sealed partial class TraceAnalyzer
             {
                 Work = _runtimeWork.Build(),
                 KeepLedger = options.KeepChargedSamples,
+                WholeTraceHotMethods = options.CollectHotMethods,
                 PreciseRunMs = perf ? PreciseRunsMs(switches!, runs, () => runMs!) : null,
                 PreciseThreadsMs = perf ? threads => PreciseThreadsMs(switches!, threads, primary.PeriodMs) : null,
             };
@@ -168,6 +169,8 @@ public sealed partial class TraceAnalyzer
             // The runs the tables average and the call trees and speedscope files show (not the warm-ups, not a harness's
             // outliers), so a method's share is of the time the CPU column shows.
             foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => r.IsMeasured))) analysis.HotMethodTable[key] = methods;
+            // A trace without runs: one table over every thread, from the same weights as the threads' CPU.
+            if (analysis.Runs.Count == 0) analysis.Process = analysis.Process with { HotMethods = _cpu.WholeTraceHotMethods() ?? [] };
         }
     }
 }

@@ -15,21 +15,27 @@ public sealed partial class TraceAnalyzer
     {
         private readonly Dictionary<int, ThreadDraft> _threads = [];
 
+        /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
+        public Input.RecordedProviders? Recorded { get; set; }
+
         /// <summary>
-        /// A trace recorded by another tool may leave whole event families out (dotnet-trace's default has no
-        /// allocation ticks, no contention): say which, so an empty column is not read as "none happened".
+        /// An event family without events is one of three things: enabled and none happened (the zeros are real), not
+        /// enabled (dotnet-trace's default has no allocation ticks, no contention: the columns show nothing, not zero), or,
+        /// for a trace that does not say what its session enabled, unknown. The manifest says which (<see cref="Recorded"/>).
         /// </summary>
         private void SayWhatIsMissing()
         {
-            (bool Seen, string Why)[] families =
+            (bool Seen, string Why, ulong Keyword, System.Diagnostics.Tracing.EventLevel Level)[] families =
             [
-                (_allocations.Seen, "allocation ticks (CLR GC keyword 0x1 at Verbose level)"),
-                (_contention.Seen, "lock contention (CLR Contention keyword 0x4000)"),
-                (_exceptions.Seen, "exceptions (CLR Exception keyword 0x8000)"),
-                (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)"),
+                (_allocations.Seen, "allocation ticks (CLR GC keyword 0x1 at Verbose level)", 0x1, System.Diagnostics.Tracing.EventLevel.Verbose),
+                (_contention.Seen, "lock contention (CLR Contention keyword 0x4000)", 0x4000, System.Diagnostics.Tracing.EventLevel.Informational),
+                (_exceptions.Seen, "exceptions (CLR Exception keyword 0x8000)", 0x8000, System.Diagnostics.Tracing.EventLevel.Informational),
+                (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)", 0x10, System.Diagnostics.Tracing.EventLevel.Verbose),
             ];
-            var missing = families.Where(f => !f.Seen).Select(f => f.Why).ToList();
-            if (missing.Count > 0) analysis.WarningList.Add($"this trace has no events for {string.Join(", ", missing)}: those columns show nothing, not zero");
+            var missing = families.Where(f => !f.Seen).ToList();
+            if (missing.Count == 0) return;
+            foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, Recorded is null ? (bool?)null : Recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
+                analysis.WarningList.Add(line);
         }
 
         private ThreadDraft? ThreadOf(TraceEvent e)
@@ -49,9 +55,13 @@ public sealed partial class TraceAnalyzer
             // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
             var (gen0, gen1, gen2) = Runtime.Gcs.Counts();
+            var (modules, namespaces) = analysis.Runs.Count == 0 && _cpu is not null ? _cpu.WholeTraceLibraries() : ([], []);
             analysis.Process = new ProcessProfile
             {
                 GcCount = new GcCounts(gen0, gen1, gen2),
+                CpuMs = analysis.ThreadList.Sum(t => t.CpuMs),
+                Modules = modules,
+                Namespaces = namespaces,
                 GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs),
                 MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs),
             };

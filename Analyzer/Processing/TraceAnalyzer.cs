@@ -76,6 +76,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var results = resultsTask.GetAwaiter().GetResult();
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         analysis.WarningList.AddRange(kernelWarnings);
+        state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
         JoinInProcessResults(results, analysis);

@@ -31,6 +31,7 @@ public static class AnalysisReport
         parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
         parts.AddRange(KernelTables.SourceTables(analysis).Select(t => new TablePart(t)));
         if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+        if (top > 0 && wholeTrace) parts.AddRange(WholeTraceTables.HotMethods(analysis, top).Select(t => new TablePart(t)));
         parts.Add(new LinesPart(TraceNotes(analysis), EscapeMarkdown: true));
         parts.Add(FindingsReport.Part(analysis.Findings));
         return new ReportDocument
@@ -88,6 +89,7 @@ public static class AnalysisReport
 
     /// <summary>Per serializer, operation and N: the top methods, unnamed code split by caller under its row (<see cref="HotMethodReport"/>).</summary>
     public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top) => HotMethodReport.Tables(analysis, top);
+
 
     public static TextTable RunsTable(TraceAnalysis analysis)
     {

@@ -33,35 +33,44 @@ internal static class HotMethodReport
             .Select(k =>
             {
                 var (runs, cpu) = measured.GetValueOrDefault(k.Key);
-                var rows = k.Value.Values.OrderByDescending(m => m.ExclusiveMs).Take(top).Select(m =>
-                {
-                    var shown = m.CalledFrom.Take(MaxCallers).ToList();
-                    var rest = m.CalledFrom.Skip(MaxCallers).ToList();
-                    return new Row(m, shown, rest.Count, rest.Sum(c => c.ExclusiveMs));
-                }).ToList();
-                return new Group(k.Key.Serializer, k.Key.Operation, k.Key.Objects, runs, cpu, rows);
+                return new Group(k.Key.Serializer, k.Key.Operation, k.Key.Objects, runs, cpu, TopRows(k.Value.Values, top));
             })];
     }
+
+    /// <summary>The top rows by exclusive time, each with its first callers and the rest folded into one line.</summary>
+    private static List<Row> TopRows(IEnumerable<HotMethod> methods, int top) =>
+        methods.OrderByDescending(m => m.ExclusiveMs).Take(top).Select(m =>
+        {
+            var shown = m.CalledFrom.Take(MaxCallers).ToList();
+            var rest = m.CalledFrom.Skip(MaxCallers).ToList();
+            return new Row(m, shown, rest.Count, rest.Sum(c => c.ExclusiveMs));
+        }).ToList();
 
     public static IEnumerable<TextTable> Tables(TraceAnalysis analysis, int top)
     {
         var kind = analysis.Trace.OnCpu ? "on-CPU" : "sampled";
         foreach (var g in Groups(analysis, top))
+            yield return Table($"{g.Serializer} {g.Operation}{Fmt.NSuffix(g.Objects)}: top {top} methods by exclusive {kind} time ({g.Runs} measured runs; shares of their {Fmt.Ms(g.CpuMs)} ms of CPU)",
+                g.Rows, g.CpuMs);
+    }
+
+    /// <summary>One table of hot methods (a case's, or the whole trace's), as shares of <paramref name="cpuMs"/>.</summary>
+    public static TextTable Table(string title, IEnumerable<HotMethod> methods, int top, double cpuMs) => Table(title, TopRows(methods, top), cpuMs);
+
+    private static TextTable Table(string title, IReadOnlyList<Row> rows, double cpuMs)
+    {
+        var table = new TextTable(title, ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
+        string Share(double ms) => cpuMs > 0 ? Fmt.Pct(ms / cpuMs) : "-";
+        foreach (var row in rows)
         {
-            var table = new TextTable($"{g.Serializer} {g.Operation}{Fmt.NSuffix(g.Objects)}: top {top} methods by exclusive {kind} time ({g.Runs} measured runs; shares of their {Fmt.Ms(g.CpuMs)} ms of CPU)",
-                ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
-            string Share(double ms) => g.CpuMs > 0 ? Fmt.Pct(ms / g.CpuMs) : "-";
-            foreach (var row in g.Rows)
-            {
-                var m = row.Method;
-                table.AddRow(m.Name, Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
-                foreach (var c in row.Callers) table.AddRow(ChildMark + c.Display, Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
-                if (row.OtherCallers > 0) table.AddRow($"{ChildMark}{row.OtherCallers} other callers", Fmt.Ms(row.OtherCallersMs), Share(row.OtherCallersMs), "", "");
-            }
-            if (g.Rows.Any(r => r.Callers.Count > 0))
-                table.Notes.Add("└ rows: the unnamed code above them, split by the managed method that called it (part of that row's exclusive time, not added to the column)");
-            yield return table;
+            var m = row.Method;
+            table.AddRow(m.Name, Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
+            foreach (var c in row.Callers) table.AddRow(ChildMark + c.Display, Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
+            if (row.OtherCallers > 0) table.AddRow($"{ChildMark}{row.OtherCallers} other callers", Fmt.Ms(row.OtherCallersMs), Share(row.OtherCallersMs), "", "");
         }
+        if (rows.Any(r => r.Callers.Count > 0))
+            table.Notes.Add("└ rows: the unnamed code above them, split by the managed method that called it (part of that row's exclusive time, not added to the column)");
+        return table;
     }
 
     /// <summary>CSV: one line per method and one per caller under it (its method in `method`, the caller in `calledFrom`).</summary>

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.StackTags;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports;
@@ -30,7 +31,13 @@ internal static class WholeTraceTables
         var total = threads.Sum(t => t.CpuMs);
         var tags = new TextTable($"Whole trace, {cpu} by stack tag (all threads)", ["Stack tag", "ms", "Share"]);
         foreach (var (tag, ms) in Sum(threads.SelectMany(t => t.Tags)).Take(TopRows)) tags.AddRow(tag, Fmt.Ms(ms), Fmt.Pct(ms / Math.Max(total, 1e-9)));
+        if (analysis.Process.Modules.Count > 0 && threads.Sum(t => t.Tags.GetValueOrDefault(StackTagMatcher.Other)) > 0.5 * total)
+            tags.Notes.Add($"{StackTagMatcher.Other}: no stack tag matched (the tags know serializers and the runtime, not this app); the module and namespace tables say where that time went");
         yield return tags;
+
+        var p = analysis.Process;
+        if (p.Modules.Count > 0) yield return LibraryTable($"Whole trace, {cpu} by module", "Module", p.Modules, p.CpuMs);
+        if (p.Namespaces.Count > 0) yield return LibraryTable($"Whole trace, {cpu} by namespace", "Namespace", p.Namespaces, p.CpuMs);
 
         var allocated = threads.Sum(t => t.Counters.AllocatedBytes);
         if (allocated > 0)
@@ -55,6 +62,27 @@ internal static class WholeTraceTables
         }
     }
 
+    /// <summary>
+    /// CPU by library, inclusive (a sample counts once for each module or namespace on its stack) and exclusive (its
+    /// leaf's: these sum to the CPU), as shares of every thread's CPU.
+    /// </summary>
+    private static TextTable LibraryTable(string title, string what, IReadOnlyList<LibraryCpu> rows, double total)
+    {
+        var table = new TextTable($"{title} ({Fmt.Ms(total)} ms in all; inclusive: time in it and what it called)", [what, "Inclusive ms", "Inclusive", "Exclusive ms", "Exclusive"]);
+        foreach (var r in rows.Take(TopRows))
+            table.AddRow(r.Name, Fmt.Ms(r.InclusiveMs), Fmt.Pct(r.InclusiveMs / Math.Max(total, 1e-9)), Fmt.Ms(r.ExclusiveMs), Fmt.Pct(r.ExclusiveMs / Math.Max(total, 1e-9)));
+        if (rows.Count > TopRows) table.Notes.Add($"{rows.Count - TopRows} more in the JSON output");
+        return table;
+    }
+
+    /// <summary>The whole trace's hot methods (--top), every thread's samples: the per-run table's rows, as shares of every thread's CPU.</summary>
+    public static IEnumerable<TextTable> HotMethods(TraceAnalysis analysis, int top)
+    {
+        if (analysis.Process.HotMethods is not { Count: > 0 } methods) yield break;
+        yield return HotMethodReport.Table($"Whole trace: top {top} methods by exclusive {(analysis.Trace.OnCpu ? "on-CPU" : "sampled")} time (all threads, {Fmt.Ms(analysis.Process.CpuMs)} ms)",
+            methods.Values, top, analysis.Process.CpuMs);
+    }
+
     public static string GcLine(TraceAnalysis analysis)
     {
         var p = analysis.Process;
@@ -65,7 +93,7 @@ internal static class WholeTraceTables
     public static JsonObject Json(TraceAnalysis analysis)
     {
         var p = analysis.Process;
-        return new JsonObject
+        var json = new JsonObject
         {
             ["process"] = new JsonObject
             {
@@ -91,7 +119,23 @@ internal static class WholeTraceTables
                 ["jitMethods"] = t.Counters.JitMethods,
             })]),
         };
+        // A trace without runs only (a benchmark trace's JSON is unchanged): CPU by library and, for --top, the hot methods.
+        if (analysis.Runs.Count > 0) return json;
+        json["cpuMs"] = p.CpuMs;
+        json["modules"] = Libraries(p.Modules);
+        json["namespaces"] = Libraries(p.Namespaces);
+        if (p.HotMethods is { } hot)
+            json["hotMethods"] = new JsonArray([.. hot.Values.OrderByDescending(m => m.ExclusiveMs).Select(m => (JsonNode)new JsonObject
+            {
+                ["method"] = m.Name,
+                ["exclusiveMs"] = m.ExclusiveMs,
+                ["inclusiveMs"] = m.InclusiveMs,
+            })]);
+        return json;
     }
+
+    private static JsonArray Libraries(IReadOnlyList<LibraryCpu> rows) =>
+        new([.. rows.Select(r => (JsonNode)new JsonObject { ["name"] = r.Name, ["inclusiveMs"] = r.InclusiveMs, ["exclusiveMs"] = r.ExclusiveMs })]);
 
     private static string CpuWord(TraceInfo trace) => trace.OnCpu ? "on-CPU" : "sampled managed";
 

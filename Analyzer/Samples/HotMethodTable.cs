@@ -132,7 +132,7 @@ internal sealed class HotMethodTable(MethodNames names)
     }
 
     /// <summary>Native modules as the frame namers spell them: shared objects, the kernel, code perf could not place.</summary>
-    private static bool IsNative(string module) =>
+    internal static bool IsNative(string module) =>
         module.EndsWith(".so", StringComparison.Ordinal) || module.Contains(".so.", StringComparison.Ordinal)
         || module is "kernel" or "?" or "jitted-code"
         || module.Equals("coreclr.dll", StringComparison.OrdinalIgnoreCase) || module.Equals("clrjit.dll", StringComparison.OrdinalIgnoreCase);

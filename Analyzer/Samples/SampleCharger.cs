@@ -36,6 +36,9 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
+    /// <summary>In a trace without runs, keep each thread's hot methods too (--top): the whole trace's table.</summary>
+    public bool WholeTraceHotMethods { get; init; }
+
     /// <summary>The stream's samples, charged whole: <see cref="Begin"/>, its one chunk, <see cref="Charging.Finish"/>.</summary>
     public SampleCharges Charge(IReadOnlyList<RunDraft> allRuns)
     {
@@ -68,6 +71,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         private readonly List<RunDraft> _runs;
         private readonly SampleCharges _charges;
         private readonly bool _keepThreadLedger;
+        private readonly bool _wholeTrace;
         private int _next; // the first run whose window has not ended before the last sample charged
         private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _threadTags = NewTagCache();
         private readonly Dictionary<int, (double Ms, double FirstMs, double LastMs)> _threadRaw = [];
@@ -80,6 +84,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             _charges = new SampleCharges(charger.Kind);
             // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
             _keepThreadLedger = charger.KeepLedger && _runs.Count == 0;
+            _wholeTrace = _runs.Count == 0;
         }
 
         /// <summary>One chunk of samples, after the last one.</summary>
@@ -87,7 +92,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         {
             if (_finished) throw new InvalidOperationException("the charge is finished");
             NameEveryStack(chunk);
-            Beside.Join(Task.Run(() => _charger.ChargeThreads(chunk, _charges, _threadTags, _threadRaw, _keepThreadLedger)),
+            Beside.Join(Task.Run(() => _charger.ChargeThreads(chunk, _charges, _threadTags, _threadRaw, _keepThreadLedger, _wholeTrace)),
                 () => _next = _charger.ChargeRuns(chunk, _runs, _next, _charges));
         }
 
@@ -216,7 +221,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
     private void ChargeThreads(SampleStream chunk, SampleCharges charges, Dictionary<(StackFrame[] Frames, NativeWork Why), string> tags,
-        Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw, bool keepLedger)
+        Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw, bool keepLedger, bool wholeTrace)
     {
         for (var i = 0; i < chunk.Samples.Count; i++)
         {
@@ -226,7 +231,15 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
             var frames = chunk.Stacks.Frames(s.StackId, null);
-            account.Add(Tag(tags, NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames), frames), weight);
+            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
+            account.Add(Tag(tags, why, frames), weight);
+            if (wholeTrace)
+            {
+                // A trace without runs: the whole trace's libraries and hot methods, from the same weights as the threads' CPU.
+                if (!charges.ThreadLibraries.TryGetValue(s.ThreadId, out var libraries)) charges.ThreadLibraries[s.ThreadId] = libraries = new LibraryTable();
+                libraries.Add(frames, weight);
+                if (WholeTraceHotMethods) charges.HotMethodsOfThread(s.ThreadId).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
+            }
             if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
         }
     }
@@ -243,7 +256,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var ms = raw[threads[t].Key].Ms;
             var factor = precise[t] is { } p && ms > 0 ? p / ms : 1.0;
             factors[threads[t].Key] = factor;
-            if (factor != 1.0) charges.Thread(threads[t].Key).Scale(factor);
+            if (factor == 1.0) continue;
+            charges.Thread(threads[t].Key).Scale(factor);
+            if (charges.ThreadLibraries.TryGetValue(threads[t].Key, out var libraries)) libraries.Scale(factor);
+            if (WholeTraceHotMethods && charges.ThreadLibraries.ContainsKey(threads[t].Key)) charges.HotMethodsOfThread(threads[t].Key).Scale(factor);
         }
         ScaleLedger(charges.ThreadLedger, e => factors.GetValueOrDefault(e.ThreadId, 1.0));
     }

@@ -10,6 +10,9 @@ internal sealed class SampleCharges(CpuSourceKind kind)
     private readonly Dictionary<RunDraft, HotMethodTable> _hot = new(ReferenceEqualityComparer.Instance);
     // By instance: frames are made once per code address and recur in every sample (StackTags.SameStrings).
     private readonly MethodNames _methodNames = new();
+    // The threads' side of the charge runs beside the runs' side: its own method numbers.
+    private readonly MethodNames _threadMethodNames = new();
+    private readonly Dictionary<int, HotMethodTable> _threadHot = [];
 
     public CpuSourceKind Kind { get; } = kind;
     public Dictionary<int, CpuAccount> Threads { get; } = [];
@@ -39,6 +42,34 @@ internal sealed class SampleCharges(CpuSourceKind kind)
     }
 
     public CpuAccount? Of(RunDraft run) => _runs.GetValueOrDefault(run);
+
+    /// <summary>A thread's hot methods over the whole trace (a trace without runs, for --top).</summary>
+    public HotMethodTable HotMethodsOfThread(int threadId)
+    {
+        if (!_threadHot.TryGetValue(threadId, out var t)) _threadHot[threadId] = t = new HotMethodTable(_threadMethodNames);
+        return t;
+    }
+
+    /// <summary>A thread's CPU by module and namespace over the whole trace (a trace without runs).</summary>
+    public Dictionary<int, LibraryTable> ThreadLibraries { get; } = [];
+
+    /// <summary>Every thread's hot methods added up: method name -> its row; null when none were kept.</summary>
+    public Dictionary<string, HotMethod>? WholeTraceHotMethods()
+    {
+        if (_threadHot.Count == 0) return null;
+        var sums = new HotMethodSums();
+        foreach (var table in _threadHot.Values) table.AddTo(sums);
+        return sums.Rows();
+    }
+
+    /// <summary>Every thread's CPU by library added up: (modules, namespaces), most inclusive time first.</summary>
+    public (IReadOnlyList<LibraryCpu> Modules, IReadOnlyList<LibraryCpu> Namespaces) WholeTraceLibraries()
+    {
+        var modules = new Dictionary<string, (double Inclusive, double Exclusive)>(StringComparer.Ordinal);
+        var namespaces = new Dictionary<string, (double Inclusive, double Exclusive)>(StringComparer.Ordinal);
+        foreach (var table in ThreadLibraries.Values) table.AddTo(modules, namespaces);
+        return (LibraryTable.Rows(modules), LibraryTable.Rows(namespaces));
+    }
 
     /// <summary>Per (serializer, operation, N) over the given runs, keyed as the per-operation tables are: method name -> its row.</summary>
     public Dictionary<(string Serializer, string Operation, int Objects), Dictionary<string, HotMethod>> HotMethods(IEnumerable<RunDraft> runs)

@@ -33,7 +33,7 @@ public static class AnalyzeVerb
     {
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
-        var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers)", 0, min: 0, max: 10_000);
+        var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers); in a trace without runs, over the whole trace", 0, min: 0, max: 10_000);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
         var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower, the same figures" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };

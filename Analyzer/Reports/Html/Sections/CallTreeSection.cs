@@ -24,7 +24,7 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
         using (html.Block("p", ("class", "muted")))
         {
             html.Text(stacks.Profiles.All(p => p.Operation == RunStackCollector.WholeTraceOperation)
-                ? "Sampled stacks of the busiest threads over the whole trace, root first; percentages are of all the sampled time of that thread. "
+                ? "Sampled stacks over the whole trace, root first: all threads together, then the busiest threads; percentages are of all the sampled time of that tree. "
                 : "Sampled stacks of the measured runs, root first; percentages are of all the sampled time of that serializer, operation and N. ");
             if (stacks.SpeedscopeDirectory is null)
                 html.Text("For a flame graph, run again with ").Element("code", "--speedscope DIR").Text(": it writes one speedscope file per serializer, operation and N.");

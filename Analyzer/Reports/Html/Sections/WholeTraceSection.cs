@@ -12,7 +12,8 @@ internal sealed class WholeTraceSection(TraceAnalysis analysis) : IReportSection
     public void Write(HtmlWriter html, ChartSet charts)
     {
         html.Element("p", WholeTraceTables.GcLine(analysis) + ". This trace has no benchmark runs, so it is read whole: every thread's "
-            + "CPU by stack tag (the serializer-library tags find serializer code in any app), allocations, exceptions and lock waits.", ("class", "muted"));
+            + "CPU by stack tag (the serializer-library tags find serializer code in any app), CPU by module and namespace, allocations, exceptions and lock waits.", ("class", "muted"));
         foreach (var table in WholeTraceTables.Tables(analysis)) TableHtml.Write(html, table);
+        foreach (var table in WholeTraceTables.HotMethods(analysis, 15)) TableHtml.Write(html, table);
     }
 }
