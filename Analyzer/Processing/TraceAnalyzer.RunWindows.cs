@@ -8,8 +8,10 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 
 public sealed partial class TraceAnalyzer
 {
-    /// <summary>Run windows: RunStart names a run, the marker's wait (or the worker's RunBegin) opens it, RunEnd or the marker's wake-up closes it.</summary>
-    /// <summary>Run windows: the pass reads the run events' and waits' payloads; <see cref="RunWindows"/> finds the windows.</summary>
+    /// <summary>
+    /// Run windows: the pass reads the run events' and waits' payloads; <see cref="RunWindows"/> finds the windows.
+    /// RunStart names a run, the marker's wait (or the worker's RunBegin) opens it, RunEnd or the marker's wake-up closes it.
+    /// </summary>
     private sealed partial class PassState
     {
         private void OnRunStart(TraceEvent e)

@@ -12,8 +12,9 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// One pass over a trace: finds each run's window (the marker thread's wait, named by the run EventSource) and
-/// charges CPU samples, allocations, exceptions, contention and JIT inside it to that run; GCs and their pauses are
-/// assigned to runs afterwards. Events are handled in time order, so only the open run is touched.
+/// charges CPU samples, allocations, exceptions, contention and JIT inside it to that run. GCs and their pauses are
+/// counted into the runs during the pass, once the windows they fall in have settled. Events are handled in time
+/// order, so only the open run is touched.
 /// </summary>
 public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 {

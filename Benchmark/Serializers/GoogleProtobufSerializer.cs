@@ -8,8 +8,8 @@ using Google.Protobuf.Reflection;
 namespace EtwSerializerProfiler.Benchmark.Serializers;
 
 /// <summary>
-/// Protocol Buffers through Google.Protobuf's CodedOutputStream/CodedInputStream with hand-written codecs (the
-/// stand-in for protobuf-net, which cannot be restored here). Field numbers are the [DataMember] orders.
+/// Protocol Buffers through Google.Protobuf's CodedOutputStream/CodedInputStream with hand-written codecs, beside
+/// protobuf-net's generated ones (ProtobufNetSerializer). Field numbers are the [DataMember] orders.
 /// Proto3 style: zero scalars are omitted, null strings/bytes are omitted (so null and "" stay distinct),
 /// repeated scalars are unpacked (protobuf-net's default), the dictionary is a map (repeated key/value entries).
 /// decimal and Guid are 16-byte length-delimited fields; DateTime is a fixed64 of ticks | kind &lt;&lt; 62.
