@@ -55,7 +55,8 @@ public static class AnalysisReport
         {
             string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
                 "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : [])];
-            var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace)})", columns);
+            var crew = op.Any(s => s.CallingThreads > 1);
+            var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace, crew)})", columns);
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
                 .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
@@ -67,6 +68,7 @@ public static class AnalysisReport
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : [])]);
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
                 table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
+            if (ConcurrentRunsNote.Of(op) is { } concurrent) table.Notes.Add(concurrent);
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
             yield return table;
         }
@@ -76,8 +78,9 @@ public static class AnalysisReport
     private static string OnRuntime(TraceAnalysis analysis) => analysis.InProcess?.Runtime is { Length: > 0 } r ? $" on {r}" : "";
 
     /// <summary>What the CPU column measures, in a few words: the two sources differ by up to 2x (docs/analyzer.md, "Accuracy").</summary>
-    public static string CpuMeaning(TraceInfo trace) => trace.OnCpu
-        ? "on-CPU time of the worker, kernel samples"
+    /// <param name="crew">Rows of --threads runs: the CPU is every worker thread's, per call.</param>
+    public static string CpuMeaning(TraceInfo trace, bool crew = false) => trace.OnCpu
+        ? crew ? "on-CPU time of the worker threads per call, kernel samples" : "on-CPU time of the worker, kernel samples"
         : "time in managed code, EventPipe samples (not on-CPU time)";
 
     public static IEnumerable<TextTable> HotMethodTables(TraceAnalysis analysis, int top)
@@ -213,6 +216,12 @@ public static class AnalysisReport
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
                 ["unexplainedLeafMs"] = r.UnexplainedLeafMs,
             };
+            // --threads runs only (single-thread outputs stay as they were): the crew the run was charged from.
+            if (r.CrewThreadIds.Count > 0)
+            {
+                run["crewThreadIds"] = new JsonArray([.. r.CrewThreadIds.Select(id => (JsonNode?)JsonValue.Create(id))]);
+                run["calls"] = r.Calls;
+            }
             if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
                 run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
@@ -229,11 +238,13 @@ public static class AnalysisReport
                     ["cpuMs"] = p.CpuMs,
                     ["sizeBytes"] = p.SizeBytes,
                 };
+            if (r.InProcess is { ThreadsCpuMs: { } threadsCpu, Threads: > 1 }) run["inProcess"]!["threadsCpuMs"] = threadsCpu;
             runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
         var serializers = new JsonArray();
         foreach (var s in SerializerSummary.From(analysis.Runs))
-            serializers.Add((JsonNode)new JsonObject
+        {
+            var row = new JsonObject
             {
                 ["serializer"] = s.Serializer,
                 ["operation"] = s.Operation,
@@ -267,7 +278,11 @@ public static class AnalysisReport
                 ["unexplainedShare"] = s.UnexplainedShare,
                 ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
                 ["gcPollLeafShare"] = s.GcPollLeafShare,
-            });
+            };
+            // --threads rows only: every figure but the durations and the GC pause is per call, over this many threads.
+            if (s.CallingThreads > 1) row["callingThreads"] = s.CallingThreads;
+            serializers.Add((JsonNode)row);
+        }
         return new JsonObject
         {
             ["schemaVersion"] = SchemaVersion,
