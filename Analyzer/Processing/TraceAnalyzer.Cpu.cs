@@ -162,7 +162,9 @@ public sealed partial class TraceAnalyzer
             if (primary.Kind == CpuSourceKind.Perf && session is not null)
             {
                 // EventPipe's leaves no longer carry the columns: nothing unresolved in them.
-                analysis.Trace = trace with { SamplingSource = KernelSessionAnalysis.SamplingSource(session), ObservedSampleIntervalMs = primary.PeriodMs, UnresolvedSampleShare = 0 };
+                // --threads runs (RunThread events): their crews are charged too; said only then, so other traces read as before.
+                var crews = analysis.Runs.Any(r => r.CrewThreadIds.Count > 0) ? "; with --threads, every crew thread of the run too (per call: docs/analyzer.md#concurrent-runs---threads)" : "";
+                analysis.Trace = trace with { SamplingSource = KernelSessionAnalysis.SamplingSource(session) + crews, ObservedSampleIntervalMs = primary.PeriodMs, UnresolvedSampleShare = 0 };
                 return;
             }
             analysis.Trace = trace with
