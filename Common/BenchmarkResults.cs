@@ -110,6 +110,13 @@ public sealed record RunResult
     public required long AllocatedBytes { get; init; }
     public double CpuMs { get; init; }
     /// <summary>
+    /// The CPU clocks of every thread that worked for the run, summed: the worker's (read next to the Stopwatch) and,
+    /// with --threads T, each of the T crew threads' (read from the worker just outside the window; Linux only). The
+    /// truth a trace's charge of the run (all its threads inside the window) is held to; CpuMs is the process's then.
+    /// Null in results written before it existed, or where a crew's clocks could not be read.
+    /// </summary>
+    public double? ThreadsCpuMs { get; init; }
+    /// <summary>
     /// Methods the JIT compiled in the whole process from just before to just after the run's window, background
     /// tier-up included (System.Runtime.JitInfo); null where the runtime has no such counter.
     /// </summary>

@@ -17,6 +17,11 @@ public static class RunEvents
     public const int RunBeginId = 3;
     /// <summary>Emitted on the worker thread immediately after the Stopwatch stops; version 1 carries its two reads (<see cref="Fields.StartTimestamp"/>).</summary>
     public const int RunEndId = 4;
+    /// <summary>
+    /// Emitted on the worker after RunStart and before RunBegin, once per other thread that works for the run (the
+    /// benchmark's --threads crew): its ThreadId's samples, off-CPU time and events in the window are the run's.
+    /// </summary>
+    public const int RunThreadId = 5;
     public const string RunStartName = "RunStart";
     public const string RunStopName = "RunStop";
 
@@ -40,6 +45,8 @@ public static class RunEvents
         public const string Run = "Run";
         public const string MarkerThreadId = "MarkerThreadId";
         public const string WorkerThreadId = "WorkerThreadId";
+        /// <summary>RunThread: the OS thread id of a thread working for the run besides the worker.</summary>
+        public const string ThreadId = "ThreadId";
         public const string DurationMs = "DurationMs";
         /// <summary>Version 1+: true for a warm-up run (not measured: the benchmark's tables leave it out).</summary>
         public const string Warmup = "Warmup";

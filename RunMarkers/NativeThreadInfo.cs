@@ -35,6 +35,19 @@ public static partial class NativeThreadInfo
         return System.Diagnostics.Process.GetCurrentProcess().TotalProcessorTime;
     }
 
+    /// <summary>
+    /// CPU time consumed so far by another thread of this process, by its OS thread id; null where the OS gives no
+    /// such clock to read from outside the thread (only Linux does here: the thread's CPU clock id, as glibc's
+    /// pthread_getcpuclockid makes it) or the thread has exited.
+    /// </summary>
+    public static TimeSpan? ThreadCpuTime(int osThreadId)
+    {
+        if (!Platform.IsLinux || osThreadId <= 0) return null;
+        // MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED): ((~tid) << 3) | CPUCLOCK_PERTHREAD_MASK (4) | CPUCLOCK_SCHED (2).
+        var clockId = (~osThreadId << 3) | 6;
+        return clock_gettime(clockId, out var ts) == 0 ? TimeSpan.FromTicks(ts.Seconds * TimeSpan.TicksPerSecond + ts.Nanoseconds / 100) : null;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     private struct TimeSpec
     {

@@ -25,6 +25,8 @@ public sealed class RunEventSource : EventSource
     public const int RunBeginId = 3;
     /// <summary>RunEnd: immediately after the Stopwatch stops; version 1 carries the Stopwatch's two reads (raw ticks).</summary>
     public const int RunEndId = 4;
+    /// <summary>RunThread: one more thread that works for the run besides the worker (--threads), between RunStart and RunBegin.</summary>
+    public const int RunThreadId = 5;
     /// <summary>Version of RunEnd: 1 added StartTimestamp and StopTimestamp (version 0 had no payload).</summary>
     public const int RunEndVersion = 1;
     /// <summary>Version of RunStart and RunStop: 1 appended Warmup and Operations to version 0's fields.</summary>
@@ -40,6 +42,15 @@ public sealed class RunEventSource : EventSource
     [MethodImpl(Harness.Optimized)]
     public void RunStart(string Serializer, string Operation, string Data, int Objects, int Run, int MarkerThreadId, int WorkerThreadId, bool Warmup, int Operations) =>
         WriteEvent(RunStartId, Serializer, Operation, Data, Objects, Run, MarkerThreadId, WorkerThreadId, Warmup, Operations);
+
+    /// <summary>
+    /// A thread that works for the run besides its worker (the benchmark's --threads crew), written on the worker after
+    /// RunStart and before the window opens, once per thread: the analyzer charges that thread's samples, off-CPU time
+    /// and events inside the window to the run.
+    /// </summary>
+    [Event(RunThreadId, Level = EventLevel.Informational)]
+    [MethodImpl(Harness.Optimized)]
+    public void RunThread(int ThreadId) => WriteEvent(RunThreadId, ThreadId);
 
     /// <summary>The worker's own "Stopwatch starts now": pins the run's start even when the marker wakes late.</summary>
     [Event(RunBeginId, Level = EventLevel.Informational)]

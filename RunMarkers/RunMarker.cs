@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.RunMarkers;
 /// <summary>
 /// Measures runs one at a time on one marker thread, in the order the analyzer relies on:
 /// <code>
-/// worker:  RunStart ─ probe.BeforeRun ─ marker.Begin ─ Stopwatch' ─ RunBegin ─ CPU ─ Stopwatch ─ body ─ Stopwatch ─ CPU ─ RunEnd ─ Stopwatch' ─ marker.End ─ probe.AfterRun ─ RunStop
+/// worker:  RunStart ─ RunThread* ─ probe.BeforeRun ─ marker.Begin ─ Stopwatch' ─ RunBegin ─ CPU ─ Stopwatch ─ body ─ Stopwatch ─ CPU ─ RunEnd ─ Stopwatch' ─ marker.End ─ probe.AfterRun ─ RunStop
 /// marker:                         wakes, arms ─────── waits in SerializeDuration() etc. ───────────────────────── wakes, acknowledges
 /// </code>
 /// The thread's CPU clock is read next to the Stopwatch, inside the events, so the CPU truth covers the Stopwatch's
@@ -47,10 +47,26 @@ public sealed class RunMarker : IDisposable
     /// <param name="probe">Counters to read just outside the window, or null.</param>
     /// <exception cref="InvalidOperationException">Another run is open on this marker (runs do not nest or overlap).</exception>
     [MethodImpl(Harness.Optimized)]
-    public RunWindow Measure(RunInfo run, Action body, IRunProbe? probe = null)
+    public RunWindow Measure(RunInfo run, Action body, IRunProbe? probe = null) => Measure(run, body, probe, threads: null);
+
+    /// <summary>
+    /// Runs <paramref name="body"/> on the calling thread as one run whose work other threads share (the body hands it
+    /// to them and waits): the same as <see cref="Measure(RunInfo, Action, IRunProbe?)"/>, with those threads named.
+    /// </summary>
+    /// <param name="run">What the run is.</param>
+    /// <param name="body">The measured work, and nothing else: set-up belongs before the call.</param>
+    /// <param name="probe">Counters to read just outside the window, or null.</param>
+    /// <param name="threads">
+    /// OS thread ids of other threads that work for the run while the body waits for them (a crew of workers): each is
+    /// named by a RunThread event before the window opens, and the analyzer charges its samples, off-CPU time and
+    /// events inside the window to the run. Null or empty: the body's own thread only.
+    /// </param>
+    /// <exception cref="InvalidOperationException">Another run is open on this marker (runs do not nest or overlap).</exception>
+    [MethodImpl(Harness.Optimized)]
+    public RunWindow Measure(RunInfo run, Action body, IRunProbe? probe, IReadOnlyList<int>? threads)
     {
         if (body is null) throw new ArgumentNullException(nameof(body));
-        var open = Open(run, probe);
+        var open = Open(run, probe, threads);
         RunWindow window;
         try
         {
@@ -65,7 +81,7 @@ public sealed class RunMarker : IDisposable
 
     /// <summary>Everything up to the Stopwatch's start; on return the window is open.</summary>
     [MethodImpl(Harness.Optimized)]
-    internal OpenRun Open(in RunInfo run, IRunProbe? probe)
+    internal OpenRun Open(in RunInfo run, IRunProbe? probe, IReadOnlyList<int>? threads = null)
     {
         if (Interlocked.Exchange(ref _busy, 1) != 0)
             throw new InvalidOperationException($"a run is already open on this marker: runs are measured one at a time (opening {run.Name} {run.Operation} run {run.Run})");
@@ -74,6 +90,8 @@ public sealed class RunMarker : IDisposable
         {
             worker = NativeThreadInfo.CurrentOsThreadId();
             RunEventSource.Log.RunStart(run.Name, run.Operation, run.Data, run.N, run.Run, _marker.OsThreadId, worker, run.Warmup, run.Operations);
+            if (threads is not null)
+                for (var i = 0; i < threads.Count; i++) RunEventSource.Log.RunThread(threads[i]);
             probe?.BeforeRun();
             _marker.Begin(run.Operation);
         }
@@ -120,8 +138,9 @@ public sealed class RunMarker : IDisposable
     /// </summary>
     private static void Prepare()
     {
-        foreach (var name in new[] { nameof(Close), nameof(Open), nameof(Measure) })
-            RuntimeHelpers.PrepareMethod(typeof(RunMarker).GetMethod(name, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)!.MethodHandle);
+        var names = new[] { nameof(Close), nameof(Open), nameof(Measure) };
+        foreach (var method in typeof(RunMarker).GetMethods(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
+            if (Array.IndexOf(names, method.Name) >= 0) RuntimeHelpers.PrepareMethod(method.MethodHandle);
         RunEventSource.Log.RunBegin();
         NativeThreadInfo.CurrentThreadCpuTime();
         NativeThreadInfo.CurrentOsThreadId();

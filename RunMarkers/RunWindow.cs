@@ -1,6 +1,6 @@
 namespace EtwSerializerProfiler.RunMarkers;
 
-/// <summary>What <see cref="RunMarker.Measure"/> measured: the window the trace sees, timed in-process.</summary>
+/// <summary>What <see cref="RunMarker.Measure(RunInfo, Action, IRunProbe?)"/> measured: the window the trace sees, timed in-process.</summary>
 public readonly struct RunWindow
 {
     /// <summary>A measured window.</summary>

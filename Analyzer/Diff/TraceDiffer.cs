@@ -14,11 +14,15 @@ public static class TraceDiffer
     [
         (RowDiff.DurationMs, r => r.DurationMs),
         (RowDiff.CpuMs, r => r.CpuMs),
-        (RowDiff.ThreadCpuMs, r => r.InProcess!.CpuMs),
+        (RowDiff.ThreadCpuMs, r => CpuClockAgreement.ThreadClockMs(r) ?? r.InProcess!.CpuMs),
         (RowDiff.GcCount, r => r.Gen0 + r.Gen1 + r.Gen2),
         (RowDiff.GcPauseMs, r => r.GcPauseMs),
         (RowDiff.AllocatedBytes, r => r.Counters.AllocatedBytes),
     ];
+
+    /// <summary>The divisor of a metric: the window's time per operation of one thread, everything else per call.</summary>
+    private static double PerOperationOf(string metric, RunAnalysis run) =>
+        metric is RowDiff.DurationMs or RowDiff.GcPauseMs ? run.Operations : run.Calls;
 
     public static TraceDiff Compute(DiffSide baseline, IEnumerable<RunAnalysis> baselineRuns, DiffSide trace, IEnumerable<RunAnalysis> traceRuns, DiffSettings? settings = null)
     {
@@ -41,8 +45,10 @@ public static class TraceDiffer
     private static RowDiff Row((string Serializer, string Operation, int Objects) key, List<RunAnalysis>? b, List<RunAnalysis>? t, DiffSide baseline, DiffSide trace, DiffSettings settings)
     {
         // Per operation: a run repeats the call Operations times, and two launches may size their runs differently.
+        // With a --threads crew, what the threads did is per call (Operations x crew), the window's time per operation,
+        // as the analysis tables have them (SerializerSummary); one thread: the same divisor.
         MetricDiff Compare(string name, Func<RunAnalysis, double> value) =>
-            Diff(name, b?.Select(r => value(r) / r.Operations).ToList(), t?.Select(r => value(r) / r.Operations).ToList(), settings.Alpha);
+            Diff(name, b?.Select(r => value(r) / PerOperationOf(name, r)).ToList(), t?.Select(r => value(r) / PerOperationOf(name, r)).ToList(), settings.Alpha);
 
         // Thread CPU comes from results.json; without it for every run (e.g. `record -- cmd`) it is left out.
         var hasThreadCpu = (b ?? []).Concat(t ?? []).All(r => r.InProcess is not null);
@@ -64,7 +70,7 @@ public static class TraceDiffer
             double FactoredOutThreadCpu(RunAnalysis r)
             {
                 var sampled = r.Tags.Values.Sum();
-                return sampled == 0 ? 0 : r.InProcess!.CpuMs * FactoredOut(r) / sampled;
+                return sampled == 0 ? 0 : (CpuClockAgreement.ThreadClockMs(r) ?? r.InProcess!.CpuMs) * FactoredOut(r) / sampled;
             }
             var lines = new List<(string Name, Func<RunAnalysis, double> FactoredOut)> { (RowDiff.DurationMs, FactoredOut), (RowDiff.CpuMs, FactoredOut) };
             if (hasThreadCpu) lines.Add((RowDiff.ThreadCpuMs, FactoredOutThreadCpu));
@@ -72,7 +78,7 @@ public static class TraceDiffer
             {
                 var value = s_metrics.First(m => m.Name == name).Value;
                 var total = metrics.First(m => m.Name == name);
-                var factored = t.Average(r => factoredOut(r) / r.Operations) - b.Average(r => factoredOut(r) / r.Operations);
+                var factored = t.Average(r => factoredOut(r) / PerOperationOf(name, r)) - b.Average(r => factoredOut(r) / PerOperationOf(name, r));
                 var remainder = Compare(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
                 explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance));
             }

@@ -4,7 +4,7 @@ using EtwSerializerProfiler.Analyzer.Timeline;
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 
 /// <summary>
-/// Why a run's worker was off the CPU inside its window, from the kernel's context switches: each stretch from a
+/// Why a run's worker (and each thread of its --threads crew) was off the CPU inside its window, from the kernel's context switches: each stretch from a
 /// switch-out to the next switch-in is split by what it overlaps (a GC's suspension, another runtime suspension such
 /// as EventPipe's sampler, a contended lock) and otherwise by the kernel's own state: preempted while runnable, a
 /// wait until the wake-up and ready (woken, no CPU yet) after it, or uninterruptible sleep (I/O, page-in).
@@ -53,9 +53,13 @@ internal sealed class OffCpuClassifier
         _gcMs = pauses is not null ? pauses.Overlap : new IntervalOverlaps(timeline.GcPauses).Sum;
         _suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
         var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
-        // Only the runs' workers are classified: the other threads' records (marker, EventPipe, the runtime's) need no stretches.
-        _workers = runs.Where(r => r.WorkerThreadId != 0).GroupBy(r => r.WorkerThreadId).ToDictionary(g => g.Key,
-            g => new Worker([.. g.OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
+        // Only the runs' threads are classified: the worker, or with --threads its crew (each thread's off-CPU time
+        // its own, so a crew of T has T threads' time per window; the worker then only waits for the crew, the
+        // harness's wait, not the calls'); the other threads' records (marker, EventPipe, the runtime's) need no stretches.
+        _workers = runs.Where(r => r.WorkerThreadId != 0)
+            .SelectMany(r => (r.CrewThreadIds.Count > 0 ? r.CrewThreadIds : [r.WorkerThreadId]).Select(t => (Thread: t, Run: r)))
+            .GroupBy(p => p.Thread).ToDictionary(g => g.Key,
+                g => new Worker([.. g.Select(p => p.Run).OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
     }
 
     /// <summary>A trace read whole: every run's off-CPU table.</summary>

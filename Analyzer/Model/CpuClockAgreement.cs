@@ -2,7 +2,7 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
 /// A trace's CPU column against a truth it did not compute: the thread CPU clock the benchmark read around each run
-/// (results.json), over the measured single-thread runs of <see cref="MinRunMs"/> or more. The report prints it under
+/// (results.json; every thread's for a --threads run), over the measured runs of <see cref="MinRunMs"/> or more. The report prints it under
 /// the CPU line (Reports/CpuClockCheck) and the cpu-bias finding warns beyond its threshold, so a biased source says
 /// so, and by how much, for this trace (docs/analyzer.md#cpu-against-the-thread-clock).
 /// </summary>
@@ -20,14 +20,30 @@ internal readonly record struct CpuClockAgreement(int Runs, double TraceMs, doub
     /// <summary>(trace - clock) / clock over all the runs compared: negative when the column reads low.</summary>
     public double Bias => TraceMs / ClockMs - 1;
 
-    /// <summary>The runs compared: measured, single-thread (a run over several threads carries the process's CPU, read outside the window: not the same quantity), with a thread CPU clock reading of <see cref="MinRunMs"/> or more.</summary>
+    /// <summary>
+    /// The runs compared: measured, with a thread CPU clock reading of <see cref="MinRunMs"/> or more
+    /// (<see cref="ThreadClockMs"/>). A --threads run is compared only when the trace knows its crew (RunThread events) and
+    /// the benchmark read the crew's clocks: its CpuMs is the process's, not the same quantity.
+    /// </summary>
     public static IEnumerable<RunAnalysis> Compared(IReadOnlyList<RunAnalysis> runs) =>
-        runs.Where(r => r.IsMeasured && r.InProcess is { Threads: <= 1, CpuMs: >= MinRunMs });
+        runs.Where(r => r.IsMeasured && ThreadClockMs(r) >= MinRunMs);
+
+    /// <summary>
+    /// The run's thread CPU clock: the worker's (RunResult.CpuMs) for one thread; for a --threads run whose crew the
+    /// trace names, every thread's summed (RunResult.ThreadsCpuMs); null otherwise.
+    /// </summary>
+    public static double? ThreadClockMs(RunAnalysis run) => run.InProcess switch
+    {
+        null => null,
+        { Threads: <= 1 } one => one.CpuMs,
+        { ThreadsCpuMs: { } all } when run.CrewThreadIds.Count > 0 => all,
+        _ => null,
+    };
 
     /// <summary>The figures over <see cref="Compared"/>; null without any run to compare.</summary>
     public static CpuClockAgreement? Of(IReadOnlyList<RunAnalysis> runs)
     {
-        var pairs = Compared(runs).Select(r => (Trace: r.CpuMs, Clock: r.InProcess!.CpuMs)).ToList();
+        var pairs = Compared(runs).Select(r => (Trace: r.CpuMs, Clock: ThreadClockMs(r)!.Value)).ToList();
         if (pairs.Count == 0) return null;
         var relative = pairs.Select(p => p.Trace / p.Clock - 1).Order().ToArray();
         var half = relative.Length / 2;

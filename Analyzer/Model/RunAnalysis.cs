@@ -110,10 +110,23 @@ public sealed record RunAnalysis
     /// </summary>
     public bool? WarmupFromEvents { get; init; }
     /// <summary>
-    /// Serializer calls inside the window (RunStart version 1; 1 before; a BenchmarkDotNet iteration's total operations,
-    /// which can pass int's range): every figure of the run covers all of them.
+    /// Serializer calls inside the window per calling thread (RunStart version 1; 1 before; a BenchmarkDotNet
+    /// iteration's total operations, which can pass int's range). The window's time per operation (Mean ms) divides by
+    /// it: with a crew (--threads T) each of those operations is T calls at once, as the benchmark's Mean ms is.
     /// </summary>
     public long Operations { get; init; } = 1;
+    /// <summary>
+    /// Other threads that worked for the run besides the worker (RunThread events: the benchmark's --threads crew):
+    /// their CPU, stack tags, hot methods, off-CPU time and events inside the window are the run's. Empty for one thread.
+    /// </summary>
+    public IReadOnlyList<int> CrewThreadIds { get; init; } = [];
+    /// <summary>Threads that made the run's calls: the crew's size, or 1 (the worker).</summary>
+    public int CallingThreads => Math.Max(1, CrewThreadIds.Count);
+    /// <summary>
+    /// Serializer calls in the run over every calling thread (<see cref="Operations"/> x <see cref="CallingThreads"/>):
+    /// what the run's CPU, off-CPU, GC, allocation and event figures are divided by to be per operation.
+    /// </summary>
+    public long Calls => Operations * CallingThreads;
 
     /// <summary>
     /// Sampled time outside GC: what reflection and Activator shares are shares of. GC pauses (EventPipe) or GC

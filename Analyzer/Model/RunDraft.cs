@@ -15,6 +15,10 @@ internal sealed class RunDraft
     public string Data { get; set; } = "";
     public int MarkerThreadId { get; set; }
     public int WorkerThreadId { get; set; }
+    /// <summary>Other threads that work for the run (RunThread events: the --threads crew); charged inside the window like the worker.</summary>
+    public List<int> CrewThreadIds { get; } = [];
+    /// <summary>The threads the run's CPU, off-CPU time and events are charged from: the worker and its crew.</summary>
+    public bool IsRunThread(int threadId) => threadId == WorkerThreadId || (CrewThreadIds.Count > 0 && CrewThreadIds.Contains(threadId));
     public double StartMs { get; set; }
     public double EndMs { get; set; }
     public WindowSource Source { get; set; }
@@ -59,6 +63,8 @@ internal sealed class RunDraft
     public double OverheadMs { get; set; }
     public bool? WarmupFromEvents { get; set; }
     public long Operations { get; set; } = 1;
+    /// <summary>What <see cref="RunAnalysis.Calls"/> will say.</summary>
+    public long Calls => Operations * Math.Max(1, CrewThreadIds.Count);
 
     /// <summary>The run as the model shows it; the draft's tables are handed over, not copied (the draft is done).</summary>
     public RunAnalysis Freeze() => new()
@@ -67,6 +73,7 @@ internal sealed class RunDraft
         Data = Data,
         MarkerThreadId = MarkerThreadId,
         WorkerThreadId = WorkerThreadId,
+        CrewThreadIds = CrewThreadIds,
         StartMs = StartMs,
         EndMs = EndMs,
         Source = Source,

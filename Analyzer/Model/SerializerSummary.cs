@@ -16,8 +16,10 @@ internal sealed record SerializerSummary
     public double? WarmupDurationMs { get; init; }
     /// <summary>Warm-up runs before the measured ones (the benchmark warms each case to steady state).</summary>
     public int WarmupRuns { get; init; }
-    /// <summary>Serializer calls per run (mean); every per-run figure here is divided by it: values are per operation.</summary>
+    /// <summary>Serializer calls per run and calling thread (mean); the durations here are divided by it: values are per operation.</summary>
     public double Operations { get; init; } = 1;
+    /// <summary>Threads that made each run's calls (the --threads crew; 1 otherwise): every figure but the durations and the GC pause is divided by Operations x this (per call).</summary>
+    public int CallingThreads { get; init; } = 1;
     /// <summary>Spread of the measured runs' durations (standard deviation over mean); null below two runs.</summary>
     public double? DurationCv { get; init; }
     public double MaxDurationMs { get; init; }
@@ -47,7 +49,7 @@ internal sealed record SerializerSummary
     /// <summary>The benchmark's round-trip verdict for this case (results.json), when there: a MISMATCH is not ranked.</summary>
     public string? RoundTrip { get; init; }
 
-    /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth), when results.json is there.</summary>
+    /// <summary>The benchmark's own thread CPU clock for the same runs (in-process truth; every thread's for --threads, <see cref="CpuClockAgreement.ThreadClockMs"/>), per call, when results.json is there.</summary>
     public double? InProcessCpuMs { get; init; }
     /// <summary>When a kernel session supplied the CPU columns: what EventPipe's sampler said for the same runs.</summary>
     public double? EventPipeCpuMs { get; init; }
@@ -71,6 +73,10 @@ internal sealed record SerializerSummary
                 // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
                 // may choose different counts; every per-run figure is divided by it, shares need not be.
                 double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Operations);
+                // What the run's threads did (CPU, tags, off-CPU, allocations, GCs, events) per serializer call: with a
+                // --threads crew of T a run makes T x Operations calls; the window's clock time (Mean ms, GC pause) is per
+                // operation of one thread, T calls at once, as the benchmark's Mean ms is. One thread: the same divisor.
+                double PerCall(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Calls);
                 return new SerializerSummary
                 {
                     Serializer = g.Key.Serializer,
@@ -80,36 +86,37 @@ internal sealed record SerializerSummary
                     WarmupDurationMs = warm.Count == 0 ? null : warm.Max(r => r.EndMs) - warm.Min(r => r.StartMs),
                     WarmupRuns = all.Count(r => r.IsWarmup),
                     Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
+                    CallingThreads = measured.Count == 0 ? 1 : measured.Max(r => r.CallingThreads),
                     MeanDurationMs = Mean(r => r.ResultMs),
                     MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.ResultMs / r.Operations),
                     MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
                     DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
-                    CpuMs = Mean(r => r.CpuMs),
-                    Gen0 = Mean(r => r.Gen0),
-                    Gen1 = Mean(r => r.Gen1),
-                    Gen2 = Mean(r => r.Gen2),
+                    CpuMs = PerCall(r => r.CpuMs),
+                    Gen0 = PerCall(r => r.Gen0),
+                    Gen1 = PerCall(r => r.Gen1),
+                    Gen2 = PerCall(r => r.Gen2),
                     GcPauseMs = Mean(r => r.GcPauseMs),
-                    AllocatedBytes = Mean(r => r.Counters.AllocatedBytes),
+                    AllocatedBytes = PerCall(r => r.Counters.AllocatedBytes),
                     ReflectionShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Reflection")) / sampled,
                     ActivatorShare = sampled == 0 ? 0 : measured.Sum(r => r.TagMs("Activator")) / sampled,
-                    Exceptions = Mean(r => r.Counters.Exceptions),
-                    ContentionMs = Mean(r => r.Counters.ContentionMs),
-                    JitMs = Mean(r => r.Counters.JitMs),
+                    Exceptions = PerCall(r => r.Counters.Exceptions),
+                    ContentionMs = PerCall(r => r.Counters.ContentionMs),
+                    JitMs = PerCall(r => r.Counters.JitMs),
                     Tags = measured.SelectMany(r => r.Tags)
                         .GroupBy(t => t.Key)
                         .OrderByDescending(t => t.Sum(x => x.Value))
-                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Operations))),
+                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Calls))),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
                     RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
-                    OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? Mean(r => r.OffCpuMs.Values.Sum()) : null,
+                    OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? PerCall(r => r.OffCpuMs.Values.Sum()) : null,
                     OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
 
                     TierShares = Shares(measured),
                     UnoptimizedShare = CodeTiers.UnoptimizedShare(measured),
-                    InProcessCpuMs = measured.Count > 0 && measured.All(r => r.InProcess is not null) ? measured.Average(r => r.InProcess!.CpuMs / r.Operations) : null,
+                    InProcessCpuMs = measured.Count > 0 && measured.All(r => CpuClockAgreement.ThreadClockMs(r) is not null) ? measured.Average(r => CpuClockAgreement.ThreadClockMs(r)!.Value / r.Calls) : null,
                     UnnamedShare = measured.Sum(r => r.CpuMs) is var cpu and > 0 ? measured.Sum(r => r.UnnamedLeafMs) / cpu : null,
                     UnexplainedShare = measured.Sum(r => r.CpuMs) is var cpuMs and > 0 ? measured.Sum(r => r.UnexplainedLeafMs) / cpuMs : null,
-                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs / r.Operations) : null,
+                    EventPipeCpuMs = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) ? measured.Average(r => r.EventPipeCpu!.CpuMs / r.Calls) : null,
                     EventPipeReflectionShare = measured.Count > 0 && measured.All(r => r.EventPipeCpu is not null) && measured.Sum(r => r.EventPipeCpu!.NonGcMs) is var ep and > 0
                         ? measured.Sum(r => r.EventPipeCpu!.TagMs("Reflection")) / ep : null,
                     GcPollLeafShare = PollShare(measured),
@@ -120,7 +127,7 @@ internal sealed record SerializerSummary
 
     private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull =>
         runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
-            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Operations)));
+            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Calls)));
 
     /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
     private static double? Cv(List<double> values)

@@ -36,7 +36,8 @@ public sealed partial class TraceAnalyzer
 
             List<RunDraft> runs = [.. analysis.Runs];
             // Precise on-CPU time only where the kernel's samples are the CPU source: nothing else asks for it.
-            var switches = perf ? new SwitchCpuTime.Walk(Timeline.Clock, [.. runs.Select(r => new SwitchCpuTime.Window(r.WorkerThreadId, r.StartMs, r.EndMs))]) : null;
+            // One window per thread of each run: the worker's, then its crew's (--threads), summed per run.
+            var switches = perf ? new SwitchCpuTime.Walk(Timeline.Clock, [.. runs.SelectMany(r => RunThreads(r).Select(t => new SwitchCpuTime.Window(t, r.StartMs, r.EndMs)))]) : null;
             double[]? runMs = null;
             // Kept beside the columns: what EventPipe's safe-point sampler said of the same runs. Charged on the
             // other core while the primary source is: the two share only the stack tag matcher, which is thread-safe.
@@ -85,18 +86,31 @@ public sealed partial class TraceAnalyzer
             return new(CpuSourceKind.EventPipe, _eventPipeSamples, stacks, 0);
         }
 
+        /// <summary>The threads a run is charged from, in the order their switch windows are made: the worker, then its crew.</summary>
+        private static IEnumerable<int> RunThreads(RunDraft run) => [run.WorkerThreadId, .. run.CrewThreadIds];
+
         /// <summary>
-        /// A single-threaded run's CPU is the worker's on-CPU time from its context switches (exact where samples are
-        /// whole periods and a loaded machine's timer can fire late); runs with other threads' work (--threads) keep
-        /// the samples' total.
+        /// A run's CPU is its threads' on-CPU time from their context switches inside the window (exact where samples
+        /// are whole periods and a loaded machine's timer can fire late): the worker's, plus each crew thread's with
+        /// --threads (RunThread events). Samples of other threads (a measured call elsewhere) keep the samples' total.
         /// </summary>
         private static Func<RunDraft, double?> PreciseRunsMs(SwitchCpuTime.Walk precise, List<RunDraft> runs, Func<double[]> answers)
         {
-            var index = new Dictionary<RunDraft, int>(ReferenceEqualityComparer.Instance);
-            for (var i = 0; i < runs.Count; i++) index.TryAdd(runs[i], i);
-            return run => precise.SawSwitchIns && precise.Knows(run.WorkerThreadId) && !(run.InProcess?.Threads > 1) && index.TryGetValue(run, out var i)
-                ? answers()[i]
-                : null;
+            var first = new Dictionary<RunDraft, int>(ReferenceEqualityComparer.Instance);
+            var next = 0;
+            foreach (var run in runs)
+            {
+                first.TryAdd(run, next);
+                next += 1 + run.CrewThreadIds.Count;
+            }
+            return run =>
+            {
+                if (!precise.SawSwitchIns || !first.TryGetValue(run, out var at) || !RunThreads(run).All(precise.Knows)) return null;
+                var all = answers();
+                var sum = 0.0;
+                for (var i = 0; i <= run.CrewThreadIds.Count; i++) sum += all[at + i];
+                return sum;
+            };
         }
 
         /// <summary>Each thread's on-CPU time over the whole trace (<see cref="SwitchCpuTime.Walk.WholeThreadMs"/>); null for a thread without switches.</summary>
@@ -149,7 +163,9 @@ public sealed partial class TraceAnalyzer
             if (primary.Kind == CpuSourceKind.Perf && session is not null)
             {
                 // EventPipe's leaves no longer carry the columns: nothing unresolved in them.
-                analysis.Trace = trace with { SamplingSource = KernelSessionAnalysis.SamplingSource(session), ObservedSampleIntervalMs = primary.PeriodMs, UnresolvedSampleShare = 0 };
+                // --threads runs (RunThread events): their crews are charged too; said only then, so other traces read as before.
+                var crews = analysis.Runs.Any(r => r.CrewThreadIds.Count > 0) ? "; with --threads, every crew thread of the run too (per call: docs/analyzer.md#concurrent-runs---threads)" : "";
+                analysis.Trace = trace with { SamplingSource = KernelSessionAnalysis.SamplingSource(session) + crews, ObservedSampleIntervalMs = primary.PeriodMs, UnresolvedSampleShare = 0 };
                 return;
             }
             analysis.Trace = trace with

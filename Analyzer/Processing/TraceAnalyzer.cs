@@ -265,14 +265,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
 
         /// <summary>
-        /// The open run, if this event belongs to it: raised on the run's worker thread, or on another thread
-        /// while it executes the benchmark's measured call (--threads). Background tier-1 JIT, thread-pool
-        /// spinning or the marker itself are not the serializer's cost.
+        /// The open run, if this event belongs to it: raised on the run's worker thread or one of its crew (RunThread
+        /// events, --threads), or on another thread while it executes the benchmark's measured call. Background
+        /// tier-1 JIT, thread-pool spinning or the marker itself are not the serializer's cost.
         /// </summary>
         private RunDraft? RunOf(TraceEvent e, int? stack = null)
         {
             if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
-            if (run.WorkerThreadId == 0 || e.ThreadID == run.WorkerThreadId) return run;
+            if (run.WorkerThreadId == 0 || run.IsRunThread(e.ThreadID)) return run;
             return stacks.IsMeasuredWork(stack ?? stacks.StackOf(e)) ? run : null;
         }
 
@@ -307,6 +307,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                         Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
                         if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) _windows.MarkerWait(wait);
                         OnRunStop(e);
+                        break;
+                    case RunEvents.RunThreadId:
+                        _windows.RunThread(e.ThreadID, Int(e, RunEvents.Fields.ThreadId));
                         break;
                     case RunEvents.RunBeginId:
                         Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));

@@ -60,7 +60,8 @@ public static class AnalysisReport
             string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
                 "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : []),
                 .. (cost ? new[] { "Tracing cost" } : [])];
-            var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace)}; Reflection, Activator = share of that CPU outside GC)", columns);
+            var crew = op.Any(s => s.CallingThreads > 1);
+            var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace, crew)}; Reflection, Activator = share of that CPU outside GC)", columns);
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
                 .ToDictionary(x => x.First, x => x.Second);
             foreach (var s in op)
@@ -74,6 +75,7 @@ public static class AnalysisReport
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
                 table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
             if (cost) table.Notes.Add("Tracing cost: how much slower the case ran traced than untraced, in the same process after its measured runs (esp record --tracing-cost), with its 95% interval; the times above include it");
+            if (ConcurrentRunsNote.Of(op) is { } concurrent) table.Notes.Add(concurrent);
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
             yield return table;
         }
@@ -83,8 +85,9 @@ public static class AnalysisReport
     private static string OnRuntime(TraceAnalysis analysis) => analysis.InProcess?.Runtime is { Length: > 0 } r ? $" on {r}" : "";
 
     /// <summary>What the CPU column measures, in a few words: the two sources differ by up to 2x (docs/analyzer.md, "Accuracy").</summary>
-    public static string CpuMeaning(TraceInfo trace) => trace.OnCpu
-        ? "on-CPU time of the worker, kernel samples"
+    /// <param name="crew">Rows of --threads runs: the CPU is every worker thread's, per call.</param>
+    public static string CpuMeaning(TraceInfo trace, bool crew = false) => trace.OnCpu
+        ? crew ? "on-CPU time of the worker threads per call, kernel samples" : "on-CPU time of the worker, kernel samples"
         : "time in managed code, EventPipe samples (not on-CPU time)";
 
     /// <summary>Per serializer, operation and N: the top methods, unnamed code split by caller under its row (<see cref="HotMethodReport"/>).</summary>
@@ -213,6 +216,12 @@ public static class AnalysisReport
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
                 ["unexplainedLeafMs"] = r.UnexplainedLeafMs,
             };
+            // --threads runs only (single-thread outputs stay as they were): the crew the run was charged from.
+            if (r.CrewThreadIds.Count > 0)
+            {
+                run["crewThreadIds"] = new JsonArray([.. r.CrewThreadIds.Select(id => (JsonNode?)JsonValue.Create(id))]);
+                run["calls"] = r.Calls;
+            }
             if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
                 run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
@@ -229,6 +238,7 @@ public static class AnalysisReport
                     ["cpuMs"] = p.CpuMs,
                     ["sizeBytes"] = p.SizeBytes,
                 };
+            if (r.InProcess is { ThreadsCpuMs: { } threadsCpu, Threads: > 1 }) run["inProcess"]!["threadsCpuMs"] = threadsCpu;
             runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
         var serializers = new JsonArray();
@@ -277,6 +287,8 @@ public static class AnalysisReport
                 entry["tracingCostCi"] = new JsonArray(cost.LowPercent, cost.HighPercent);
                 entry["tracingCostCpuPercent"] = cost.Cpu?.Percent;
             }
+            // --threads rows only: every figure but the durations and the GC pause is per call, over this many threads.
+            if (s.CallingThreads > 1) entry["callingThreads"] = s.CallingThreads;
             serializers.Add((JsonNode)entry);
         }
         return new JsonObject

@@ -85,6 +85,7 @@ internal static class StackTagGroups
                     s.UnexplainedShare is { } unexplained ? Fmt.Pct(unexplained) : "-",
                     .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-", Reasons(s) } : [])]);
             }
+            if (ConcurrentRunsNote.Of(op) is { } concurrent) table.Notes.Add(concurrent);
             yield return table;
         }
     }

@@ -132,11 +132,14 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         }
     }
 
-    /// <summary>The run's worker; another thread only while it runs a measured call (--threads); never the marker.</summary>
+    /// <summary>
+    /// The run's worker and its crew (RunThread events, --threads), whatever they run inside the window; another thread
+    /// only while it runs a measured call; never the marker.
+    /// </summary>
     private static bool Belongs(SampleStream chunk, CpuSample s, RunDraft run)
     {
         if (s.ThreadId == run.MarkerThreadId) return false;
-        if (run.WorkerThreadId == 0 || s.ThreadId == run.WorkerThreadId) return true;
+        if (run.WorkerThreadId == 0 || run.IsRunThread(s.ThreadId)) return true;
         return chunk.Stacks.IsMeasuredWork(s.StackId);
     }
 

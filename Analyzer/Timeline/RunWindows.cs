@@ -44,6 +44,21 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
     }
 
     /// <summary>
+    /// RunThread, written by the worker between RunStart and RunBegin: another thread working for the worker's next
+    /// run (the --threads crew). A RunThread with no run named for its worker is ignored.
+    /// </summary>
+    public void RunThread(int workerThreadId, int threadId)
+    {
+        if (threadId <= 0 || threadId == workerThreadId) return;
+        foreach (var pending in _pendingByMarker.Values)
+            if (pending.WorkerThreadId == workerThreadId && !pending.CrewThreadIds.Contains(threadId))
+            {
+                pending.CrewThreadIds.Add(threadId);
+                return;
+            }
+    }
+
+    /// <summary>
     /// The worker's RunBegin/RunEnd sit next to its Stopwatch reads, while the marker's wake-ups can lag by
     /// milliseconds on a busy machine, so they set the window's edges; the marker's wait is kept alongside
     /// (it is what WPA shows) and compared. RunBegin can precede the marker's wait event when the marker is
@@ -217,6 +232,7 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
             Key = key, Data = pending.Data, MarkerThreadId = marker, WorkerThreadId = worker, StartMs = startMs, EndMs = startMs, Source = source,
             Operations = pending.Operations, WarmupFromEvents = pending.Warmup,
         };
+        run.CrewThreadIds.AddRange(pending.CrewThreadIds);
         if (wanted(key)) runs.Add(run);
         // Runs are strictly sequential (the benchmark's handshake), so a new window closes any stale one.
         if (Open is not null && !Open.Closed) { Open.EndMs = startMs; Open.Closed = true; }

@@ -206,7 +206,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
                 GC.KeepAlive(DeserializeRun(serializer, dataType, inputs[i]));
             }
         };
-        return scope.Measure(run, () => crew.Run(work));
+        return scope.Measure(run, () => crew.Run(work), crew);
     }
 
     // The measured calls: NoInlining so the runner frame is stable; the serializer's own frames sit below it.
@@ -246,6 +246,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         GcPauseMs = m.GcPauseMs,
         AllocatedBytes = m.AllocatedBytes,
         CpuMs = m.CpuMs,
+        ThreadsCpuMs = m.ThreadsCpuMs,
         CompiledMethods = m.Jit?.CompiledMethods,
         CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
         WorkerThreadId = m.WorkerThreadId,

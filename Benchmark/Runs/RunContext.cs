@@ -35,16 +35,26 @@ public sealed class RunScope
     // Fully optimized from the first call, never re-jitted: the harness runs once per run, so if it tiered like
     // ordinary code its own tier-ups would keep the JIT busy for the first hundred runs and hold the warm-up open.
     [MethodImpl(HarnessCode.Optimized)]
-    public RunMeasurement Measure(RunContext run, Action body)
+    public RunMeasurement Measure(RunContext run, Action body) => Measure(run, body, crew: null);
+
+    /// <summary>A run whose body hands the work to a crew of threads and waits for them (--threads).</summary>
+    /// <param name="crew">The crew: named in the trace (RunThread events), its CPU clocks read just outside the window.</param>
+    [MethodImpl(HarnessCode.Optimized)]
+    public RunMeasurement Measure(RunContext run, Action body, WorkerCrew? crew)
     {
-        var window = _marker.Measure(new RunInfo(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, run.Warmup, run.Operations), body, _probe);
+        _probe.Crew = crew;
+        var window = _marker.Measure(new RunInfo(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, run.Warmup, run.Operations), body, _probe, crew?.OsThreadIds);
         if (++_completed == _failAfterRuns) Environment.FailFast($"--fail-after-runs {_failAfterRuns}: simulated crash");
         var (gcs, pauseMs, allocated, processCpuMs) = InProcessCounters.Delta(_probe.Before, _probe.After);
         // One thread: its CPU clock, read next to the Stopwatch. Several: the process's, read outside the window
-        // (reading it allocates), which is also what the trace's CPU of all the run's threads is compared with.
+        // (reading it allocates).
         var cpuMs = _allThreads ? processCpuMs : window.ThreadCpuMs;
+        // Every thread of the run: the worker's clock next to the Stopwatch, plus each crew thread's read just outside
+        // the window (the probe's last read before it, its first after). What the trace's charge of the run is held to.
+        double? threadsCpuMs = crew is null ? window.ThreadCpuMs
+            : _probe.CrewBefore is { } b && _probe.CrewAfter is { } a ? window.ThreadCpuMs + (a - b).TotalMilliseconds : null;
         return new RunMeasurement(window.DurationMs, window.OuterDurationMs, gcs, pauseMs, allocated, cpuMs, window.WorkerThreadId, window.MarkerThreadId,
-            _probe.JitBefore, _probe.JitAfter);
+            _probe.JitBefore, _probe.JitAfter) { ThreadsCpuMs = threadsCpuMs, Threads = 1 + (crew?.Count ?? 0) };
     }
 
     /// <summary>The benchmark's counters, read by the run marker just outside the window: JIT first and last, so the warm-up's clock brackets the rest.</summary>
@@ -54,6 +64,10 @@ public sealed class RunScope
         public JitReading JitAfter { get; private set; }
         public InProcessCounters Before { get; private set; }
         public InProcessCounters After { get; private set; }
+        /// <summary>The run's crew (--threads), whose CPU clocks are read last before the window and first after it.</summary>
+        public WorkerCrew? Crew { get; set; }
+        public TimeSpan? CrewBefore { get; private set; }
+        public TimeSpan? CrewAfter { get; private set; }
 
         [MethodImpl(HarnessCode.Optimized)]
         public void BeforeRun()
@@ -61,11 +75,13 @@ public sealed class RunScope
             var jit = JitCounters.Take();
             JitBefore = new JitReading(jit, System.Diagnostics.Stopwatch.GetTimestamp());
             Before = InProcessCounters.Take(allThreads);
+            CrewBefore = Crew?.CpuTime();
         }
 
         [MethodImpl(HarnessCode.Optimized)]
         public void AfterRun()
         {
+            CrewAfter = Crew?.CpuTime();
             After = InProcessCounters.Take(allThreads);
             var jit = JitCounters.Take();
             JitAfter = new JitReading(jit, System.Diagnostics.Stopwatch.GetTimestamp());
@@ -78,6 +94,11 @@ public sealed class RunScope
 public readonly record struct RunMeasurement(double DurationMs, double OuterDurationMs, GcCounts Gcs, double GcPauseMs, long AllocatedBytes, double CpuMs,
     int WorkerThreadId, int MarkerThreadId, JitReading JitBefore = default, JitReading JitAfter = default)
 {
+    /// <summary>Every thread of the run's CPU clock summed (the worker's, and each crew thread's); null where a crew's clocks cannot be read.</summary>
+    public double? ThreadsCpuMs { get; init; }
+    /// <summary>Threads that made the run's calls: the crew's (--threads), or the worker alone (1).</summary>
+    public int Threads { get; init; } = 1;
+
     /// <summary>Methods compiled in the process between the two readings; null without a JIT counter.</summary>
     public JitSnapshot? Jit => JitAfter.Counters is { } a && JitBefore.Counters is { } b ? a - b : null;
 }

@@ -64,7 +64,7 @@ public sealed class NetFrameworkBuildTests : IDisposable
         var net10 = Events(typeof(RunEventSource));
         Assert.Equal(net10, net472);
         Assert.Contains($"EventSource Name={RunEvents.ProviderName}", net472);
-        Assert.Equal(5, net472.Count); // the source's name and RunStart, RunStop, RunBegin, RunEnd
+        Assert.Equal(6, net472.Count); // the source's name and RunStart, RunStop, RunBegin, RunEnd, RunThread
     }
 
     [Fact]

@@ -27,4 +27,28 @@ public sealed class WorkerCrewTests
         crew.Run(_ => Interlocked.Increment(ref ran));
         Assert.Equal(3, ran);
     }
+
+    [Fact]
+    public void The_crews_cpu_clock_read_from_outside_is_the_sum_of_each_workers_own_clock()
+    {
+        if (!OperatingSystem.IsLinux()) return; // only Linux gives another thread's CPU clock (null elsewhere)
+        using var crew = new WorkerCrew(3, "test worker");
+        Assert.Equal(3, crew.OsThreadIds.Distinct().Count());
+        Assert.DoesNotContain(EtwSerializerProfiler.RunMarkers.NativeThreadInfo.CurrentOsThreadId(), crew.OsThreadIds);
+        var own = new double[3];
+        var before = crew.CpuTime()!.Value;
+        crew.Run(i =>
+        {
+            var start = EtwSerializerProfiler.RunMarkers.NativeThreadInfo.CurrentThreadCpuTime();
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            var x = 0.0;
+            while (sw.ElapsedMilliseconds < 30 * (i + 1)) x += Math.Sqrt(x + i); // 30, 60 and 90 ms of busy work
+            GC.KeepAlive(x);
+            own[i] = (EtwSerializerProfiler.RunMarkers.NativeThreadInfo.CurrentThreadCpuTime() - start).TotalMilliseconds;
+        });
+        var outside = (crew.CpuTime()!.Value - before).TotalMilliseconds;
+        // The outside reads bracket each worker's own, plus its wake-up and its return to the wait: microseconds each.
+        Assert.True(outside >= own.Sum() && outside <= own.Sum() + 3, $"outside {outside:F3} ms, the workers' own {string.Join(" + ", own.Select(o => o.ToString("F3")))} ms");
+        Assert.True(own.Sum() > 20, $"the workers ran {own.Sum():F1} ms");
+    }
 }

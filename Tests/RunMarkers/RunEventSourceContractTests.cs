@@ -13,18 +13,24 @@ namespace EtwSerializerProfiler.Tests.RunMarkers;
 /// (RunEventSource.v1.manifest.xml, generated from that build), and every constant agrees with Common.RunEvents.
 /// Since then one change, by EventSource's rule: RunEnd version 1 appended StartTimestamp and StopTimestamp (the
 /// Stopwatch's reads, issue 22), pinned in RunEventSource.v2.manifest.xml; everything else is v1's, line for line.
+/// Then one more: RunThread (id 5, issue 42), a thread working for the run besides the worker (the --threads crew),
+/// pinned in RunEventSource.v3.manifest.xml: only added lines, v2's all kept.
 /// </summary>
 public sealed class RunEventSourceContractTests
 {
     [Fact]
-    public void The_manifest_is_the_benchmarks_from_before_the_move_byte_for_byte_but_RunEnds_appended_fields()
+    public void The_manifest_is_the_benchmarks_from_before_the_move_byte_for_byte_but_RunEnds_appended_fields_and_RunThread()
     {
         string Read(string name) => File.ReadAllText(Path.Combine(Repo.Root, "Tests", "RunMarkers", name)).ReplaceLineEndings("\n");
         var now = EventSource.GenerateManifest(typeof(RunEventSource), null)!.ReplaceLineEndings("\n");
-        Assert.Equal(Read("RunEventSource.v2.manifest.xml"), now);
+        Assert.Equal(Read("RunEventSource.v3.manifest.xml"), now);
+        // v2 to v3: RunThread's task, event, template and string added; nothing of v2 changed or gone.
+        var v2 = Read("RunEventSource.v2.manifest.xml").Split('\n');
+        var v3 = now.Split('\n');
+        Assert.Empty(v2.Except(v3));
+        Assert.All(v3.Except(v2), line => Assert.Matches("RunThread|ThreadId|</template>", line));
         // v1 to v2: only RunEnd's line and its new template.
         var v1 = Read("RunEventSource.v1.manifest.xml").Split('\n');
-        var v2 = now.Split('\n');
         Assert.Equal(["  <event value=\"4\" version=\"0\" level=\"win:Informational\" symbol=\"RunEnd\" task=\"RunEnd\"/>"], v1.Except(v2));
         Assert.All(v2.Except(v1), line => Assert.Matches("RunEnd|StartTimestamp|StopTimestamp|</template>", line));
     }
@@ -38,8 +44,8 @@ public sealed class RunEventSourceContractTests
         Assert.Equal(RunEvents.ProviderGuid, EventSource.GetGuid(typeof(RunEventSource)));
         Assert.Equal(RunEvents.ProviderGuid, RunEventSource.Log.Guid);
         Assert.Equal(
-            (RunEvents.RunStartId, RunEvents.RunStopId, RunEvents.RunBeginId, RunEvents.RunEndId, RunEvents.RunStartStopVersion, RunEvents.RunEndVersion),
-            (RunEventSource.RunStartId, RunEventSource.RunStopId, RunEventSource.RunBeginId, RunEventSource.RunEndId, RunEventSource.RunStartStopVersion, RunEventSource.RunEndVersion));
+            (RunEvents.RunStartId, RunEvents.RunStopId, RunEvents.RunBeginId, RunEvents.RunEndId, RunEvents.RunThreadId, RunEvents.RunStartStopVersion, RunEvents.RunEndVersion),
+            (RunEventSource.RunStartId, RunEventSource.RunStopId, RunEventSource.RunBeginId, RunEventSource.RunEndId, RunEventSource.RunThreadId, RunEventSource.RunStartStopVersion, RunEventSource.RunEndVersion));
     }
 
     [Fact]

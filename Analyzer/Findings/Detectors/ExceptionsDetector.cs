@@ -28,8 +28,8 @@ internal sealed class ExceptionsDetector : IFindingDetector
             var (type, frame) = pairs.Count == 0 ? ("exceptions", "?") : (pairs[0].Site.Type, pairs[0].Site.Frame);
             var topShare = pairs.Count == 0 || total == 0 ? 0 : pairs[0].Count / total;
             var warning = perRun >= t.WarningExceptionsPerRun;
-            // A run repeats the call Operations times: per object means per call's object.
-            var perObject = g.Mean(r => r.Counters.Exceptions / (double)r.Operations) / Math.Max(1, g.Objects);
+            // A run repeats the call Operations times on each calling thread (Calls): per object means per call's object.
+            var perObject = g.Mean(r => r.Counters.Exceptions / (double)r.Calls) / Math.Max(1, g.Objects);
             var others = pairs.Count > 1 ? $" (+{pairs.Count - 1} other type/frame pair{(pairs.Count > 2 ? "s" : "")})" : "";
             yield return g.FindingOf(Kind, warning ? FindingSeverity.Warning : FindingSeverity.Info,
                 warning

@@ -108,6 +108,37 @@ public sealed class KernelStagesTests
     private static SwitchCpuTime SwitchesOf(KernelTrace kernel) => new(kernel, Timeline().Clock);
 
     [Fact]
+    public void A_crew_runs_off_cpu_time_is_its_crew_threads_each_and_not_the_waiting_workers()
+    {
+        // --threads 2: the worker releases the crew and waits for it the whole window (the harness's wait, not off-CPU
+        // time of the calls); each crew thread's own time off the CPU inside the window is the run's, and the
+        // crew's on- plus off-CPU time is two windows.
+        const int Crew1 = 31, Crew2 = 32;
+        var kernel = new KernelTrace();
+        void Off(int thread, double outMs, char state, double inMs, double? wakeMs = null)
+        {
+            kernel.SwitchOuts.Add(new KernelSwitchOut(Ns(outMs), thread, state, 0, KernelTrace.NoStack));
+            kernel.SwitchIns.Add((Ns(inMs), thread));
+            if (wakeMs is { } w) kernel.Wakings.Add(new KernelWaking(Ns(w), Worker, thread, KernelTrace.NoStack));
+        }
+        Off(Worker, 1, 'S', 99, wakeMs: 98);  // the worker's wait for the crew: not classified
+        Off(Crew1, 10, 'R', 14);              // preempted 4
+        Off(Crew1, 50, 'S', 100.5, wakeMs: 100.2); // done at 50, waits for the next run past the window: 50
+        Off(Crew2, 30, 'R', 31);              // preempted 1
+        Off(Crew2, 70, 'S', 101);             // done at 70: 30 waiting
+        var run = Run(0, 100);
+        run.CrewThreadIds.AddRange([Crew1, Crew2]);
+
+        OffCpuClassifier.Classify([run], kernel, Timeline());
+
+        Assert.Equal(4.0 + 1.0, run.OffCpuMs[OffCpuReason.Preempted], 6);
+        Assert.Equal(50.0 + 30.0, run.OffCpuMs[OffCpuReason.Waiting], 6);
+        var switches = SwitchesOf(kernel);
+        var onCpu = switches.OnCpuMs(Crew1, 0, 100) + switches.OnCpuMs(Crew2, 0, 100);
+        Assert.Equal(2 * 100.0, onCpu + run.OffCpuMs.Values.Sum(), 6);
+    }
+
+    [Fact]
     public void Without_switch_in_records_no_off_cpu_figure_is_invented()
     {
         var kernel = new KernelTrace();

@@ -26,6 +26,7 @@ public sealed class DraftFreezeTests
         draft.OffCpuTable[OffCpuReason.Preempted] = 2;
         draft.TierTable[CodeTier.Tier1] = 3;
         draft.Counters.CountJit(4);
+        draft.CrewThreadIds.AddRange([5, 6]);
 
         var run = draft.Freeze();
         // The CPU and GC figures are one SampledCpu and one GcCounts in the model (what a thread and the process have too), read through the run's own names.
@@ -39,9 +40,11 @@ public sealed class DraftFreezeTests
         Assert.Equal(2, run.OffCpuMs[OffCpuReason.Preempted]);
         Assert.Equal(3, run.TierMs[CodeTier.Tier1]);
         Assert.Equal(4, run.Counters.JitMs);
+        Assert.Equal([5, 6], run.CrewThreadIds);
+        Assert.Equal(draft.Calls, run.Calls);
         // Every settable figure of the model comes from the draft (the tables and counters by their own names).
         var settable = typeof(RunAnalysis).GetProperties().Where(p => p.SetMethod is not null).Select(p => p.Name);
-        Assert.Empty(settable.Except(values.Keys).Except([nameof(RunAnalysis.Cpu), nameof(RunAnalysis.GcCount), nameof(RunAnalysis.OffCpuMs), nameof(RunAnalysis.TierMs), nameof(RunAnalysis.Counters)]));
+        Assert.Empty(settable.Except(values.Keys).Except([nameof(RunAnalysis.Cpu), nameof(RunAnalysis.GcCount), nameof(RunAnalysis.OffCpuMs), nameof(RunAnalysis.TierMs), nameof(RunAnalysis.Counters), nameof(RunAnalysis.CrewThreadIds)]));
     }
 
     [Fact]

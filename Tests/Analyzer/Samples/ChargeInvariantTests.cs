@@ -31,7 +31,42 @@ public sealed class ChargeInvariantTests
         var dir = Repo.NewTempDir("invariant");
         try
         {
-            var zip = Repo.CopyGoldenRecording(recording, dir);
+            EveryOutputAddsUp(Repo.CopyGoldenRecording(recording, dir), dir, minMeasuredRuns: 18); // 3 serializers x 2 operations x 3 runs
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <summary>
+    /// The same for concurrent runs (--threads 4: every crew thread's samples charged inside the window, issue 42),
+    /// on a fresh recording of the real benchmark: per run CPU is its tags' sum, the text's CPU ms is the runs' CPU per
+    /// call (Ops x threads), and the call trees and speedscope files hold the runs' CPU over all their threads.
+    /// </summary>
+    [Fact, EndToEnd]
+    public void Every_output_adds_up_for_concurrent_runs()
+    {
+        var dir = Repo.NewTempDir("invariant-threads");
+        try
+        {
+            var (exit, folder) = Recording.Record(Path.Combine(dir, "trace"), "--test", "deserialize", "--threads", "4", "--n", "10", "--runs", "3",
+                "--warmup-max-ms", "1000", "--serializers", "DataContract,ServiceStack.Text");
+            Assert.Equal(0, exit);
+            var calls = EveryOutputAddsUp(folder.Path, dir, minMeasuredRuns: 6);
+            Assert.True(calls.Count > 0 && calls.All(c => c.Value == 4), $"calls per operation: {string.Join(", ", calls)}");
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <returns>Per measured run, its calls per operation (its crew's size, or 1).</returns>
+    private static List<KeyValuePair<string, double>> EveryOutputAddsUp(string zip, string dir, int minMeasuredRuns)
+    {
+        var callsPerOperation = new List<KeyValuePair<string, double>>();
+        {
             var speedscope = Path.Combine(dir, "speedscope");
             var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--format", "json", "--speedscope", speedscope, "--no-cache");
             Assert.True(outcome.ExitCode == 0, outcome.StdErr);
@@ -49,11 +84,14 @@ public sealed class ChargeInvariantTests
                 if (run.GetProperty("warmup").GetBoolean()) continue;
                 var key = Key(run);
                 measured[key] = measured.GetValueOrDefault(key) + cpu;
-                (perOperation.TryGetValue(key, out var list) ? list : perOperation[key] = []).Add(cpu / run.GetProperty("operations").GetDouble());
-                operations[key] = operations.GetValueOrDefault(key) + run.GetProperty("operations").GetDouble();
+                // Per call: a --threads run's calls are its operations on every crew thread (JSON "calls", only on such runs).
+                var calls = run.TryGetProperty("calls", out var c) ? c.GetDouble() : run.GetProperty("operations").GetDouble();
+                callsPerOperation.Add(new($"{key} run {run.GetProperty("run").GetInt32()}", calls / run.GetProperty("operations").GetDouble()));
+                (perOperation.TryGetValue(key, out var list) ? list : perOperation[key] = []).Add(cpu / calls);
+                operations[key] = operations.GetValueOrDefault(key) + calls;
                 runs++;
             }
-            Assert.True(runs >= 18, $"{runs} measured runs"); // 3 serializers x 2 operations x 3 runs
+            Assert.True(runs >= minMeasuredRuns, $"{runs} measured runs");
 
             foreach (var ((serializer, operation, objects), cpu) in measured)
             {
@@ -92,10 +130,7 @@ public sealed class ChargeInvariantTests
             using (var again = TraceInput.Open(zip))
                 Assert.Null(new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = false }).Analyze(again).Samples);
         }
-        finally
-        {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
-        }
+        return callsPerOperation;
     }
 
     /// <summary>
@@ -246,9 +281,9 @@ public sealed class ChargeInvariantTests
     }
 
     /// <summary>
-    /// The text's per-serializer tables: "CPU ms" (per operation) is the mean of the measured runs' CPU per operation;
-    /// in "where the time goes" (on the terminal with on-CPU sources only) "On-CPU ms" is the measured runs' CPU over
-    /// their operations (the tags' sums, which the JSON holds equal to the CPU), and the tag groups add up to it
+    /// The text's per-serializer tables: "CPU ms" (per operation) is the mean of the measured runs' CPU per call (an
+    /// operation of a --threads T run is T calls); in "where the time goes" (on the terminal with on-CPU sources only)
+    /// "On-CPU ms" is the measured runs' CPU over their calls (the tags' sums, which the JSON holds equal to the CPU), and the tag groups add up to it
     /// within the rounding of what is printed.
     /// </summary>
     private static void TextAddsUp(string text, Dictionary<(string, string, int), double> measured, Dictionary<(string, string, int), List<double>> perOperation,

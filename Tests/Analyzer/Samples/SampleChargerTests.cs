@@ -74,6 +74,36 @@ public sealed class SampleChargerTests
         Assert.Equal(2.0, charges.Threads[Helper].CpuMs, 9);
     }
 
+    [Fact]
+    public void A_crew_threads_samples_inside_the_window_are_the_runs_whatever_they_run_and_scaled_with_the_workers()
+    {
+        // --threads: the run names its crew (RunThread events); a crew thread's idle spin inside the window is the
+        // run's too (its thread clock counts it), outside the window it is not; the marker never is.
+        var run = Run();
+        run.CrewThreadIds.AddRange([Helper, 13]);
+        List<CpuSample> samples =
+        [
+            Timer(Helper, 9.5, 1),   // before the window
+            Timer(Helper, 11, 2),    // crew, idle: the run's
+            Timer(13, 12, 1),        // crew, in the call
+            Timer(Marker, 12.5, 1),  // the marker: never
+            Timer(14, 13, 2),        // not the crew, idle: not the run's
+            Timer(14, 14, 1),        // not the crew, in the measured call: the run's, as before
+            Timer(Worker, 15, 0),    // the worker
+            Timer(13, 21, 1),        // after the window
+        ];
+        var precise = new SampleCharger(new SampleStream(CpuSourceKind.Perf, samples, new Stacks(), 1.0), s_tags, new GcPauses([]))
+        {
+            PreciseRunMs = r => r == run ? 8.0 : null, // the worker's and the crew's switches: scaled from the samples' 4 ms
+        }.Charge([run]);
+        var a = precise.Of(run)!;
+        Assert.Equal(4, a.Samples);
+        Assert.Equal(8.0, a.CpuMs, 9);
+        Assert.Equal(8.0, a.Tags.Values.Sum(), 9);
+        Assert.Equal(8.0, precise.Ledger.Sum(e => e.WeightMs), 9);
+        Assert.Equal([10, 12, 13, 14], precise.Ledger.Select(e => e.ThreadId).Order());
+    }
+
     /// <summary>
     /// Stacks that name a run's frames apart from the thread's (a repaired frame: stack 0 becomes stack 1's frames in
     /// a run) and count namings that overlap: naming caches as it goes, so it must never run on two threads at once.

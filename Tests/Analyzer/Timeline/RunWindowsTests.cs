@@ -52,6 +52,31 @@ public sealed class RunWindowsTests
     }
 
     [Fact]
+    public void RunThreadsNameTheCrewOfTheWorkersNextRunOnlyOnceEach()
+    {
+        Start(A, 1.0, operations: 3);
+        _w.RunThread(Worker, 31);
+        _w.RunThread(Worker, 32);
+        _w.RunThread(Worker, 31); // said twice: one thread
+        _w.RunThread(Worker, Worker); // the worker is the run's anyway
+        _w.RunThread(Worker2, 33); // another worker's: no run named for it
+        Begin(2.0);
+        End(5.0);
+        Stop(A, 6.0, 3.0);
+        var run = Assert.Single(_runs);
+        Assert.Equal([31, 32], run.CrewThreadIds);
+        Assert.True(run.IsRunThread(Worker) && run.IsRunThread(31) && run.IsRunThread(32));
+        Assert.False(run.IsRunThread(33) || run.IsRunThread(Marker));
+        Assert.Equal(6, run.Calls); // 3 operations on each of 2 crew threads
+
+        Start(B, 7.0); // the next run has no crew unless it is named again
+        Begin(8.0);
+        End(9.0);
+        Assert.Empty(_runs[1].CrewThreadIds);
+        Assert.Equal(1, _runs[1].Calls);
+    }
+
+    [Fact]
     public void MarkerWaitFirstOpensTheRunAndRunBeginMovesItsStart()
     {
         // First run: no RunBegin seen yet in the trace, so the wait opens a chargeable window at once.
