@@ -71,9 +71,9 @@ public static class DiffReport
             return $"Noise: Welch's t-test on the launches' means ({launches}; the launch is the unit, runs inside one process are not independent samples), α = {alpha}: " +
                 $"\"sig\" = significant, \"noise\" = within launch-to-launch variance, \"n/a\" = fewer than 2 launches or runs with the row on a side.";
         var side = diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side";
-        return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} can be launch noise, and nothing is judged significant " +
-            $"(runs inside one process are not independent samples of a launch; two untraced launches of one case differed by up to {Fmt.Pct(s.LaunchNoise)} on the build VM, docs/analyzer.md). " +
-            $"Noise: \"within runs\" = Δ inside the runs' spread (Welch's t-test on runs, α = {alpha}); \"launch noise?\" = beyond the runs' spread, under {Fmt.Pct(s.LaunchNoise)}; " +
+        return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} in CPU ({Fmt.Pct(s.LaunchNoiseDuration)} in duration) can be launch noise, and nothing is judged significant " +
+            "(runs inside one process are not independent samples of a launch; 95% of pairs of untraced launches of one case differed by less on the build VM, docs/analyzer.md). " +
+            $"Noise: \"within runs\" = Δ inside the runs' spread (Welch's t-test on runs, α = {alpha}); \"launch noise?\" = beyond the runs' spread, under that launch noise; " +
             $"\"> launch noise\" = beyond both, still one pair of processes; \"beyond runs\" = beyond the runs' spread (no baseline to take a % of); \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side). " +
             "To test a difference, record several launches (esp record --launches 3) and diff B1 B2 B3 vs T1 T2 T3.";
     }
@@ -327,6 +327,7 @@ public static class DiffReport
                 ["test"] = "welch-t",
                 ["unit"] = OneLaunch(diff) ? "none: one launch on a side, nothing judged (runNoise: Welch on runs)" : "launch: Welch on the launches' means",
                 ["launchNoise"] = s.LaunchNoise,
+                ["launchNoiseDuration"] = s.LaunchNoiseDuration,
                 ["alpha"] = s.Alpha,
                 ["confidence"] = 1 - s.Alpha,
                 ["tolerance"] = s.Tolerance,
@@ -436,7 +437,7 @@ public static class DiffReport
         if (!m.OneLaunch) return Noise(m.Noise);
         if (m.RunNoise.Significant is not { } beyondRuns) return "n/a";
         if (!beyondRuns) return "within runs";
-        return m.RelativeDelta is not { } rel ? "beyond runs" : Math.Abs(rel) <= settings.LaunchNoise ? "launch noise?" : "> launch noise";
+        return m.RelativeDelta is not { } rel ? "beyond runs" : Math.Abs(rel) <= settings.LaunchNoiseOf(m.Name) ? "launch noise?" : "> launch noise";
     }
 
     private static string Noise(NoiseVerdict n) => n.Significant switch

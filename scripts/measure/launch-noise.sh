@@ -22,24 +22,29 @@ done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work"/r*.json <<'PY'
 import json, sys, statistics as st, itertools
-cases = {}
-for path in sys.argv[1:]:
-    r = json.load(open(path))
-    per = {}
-    for x in r['runs']:
-        if x['warmup']: continue
-        per.setdefault((x['serializer'], x['operation'], x['objects']), []).append(x['durationMs'] / x.get('operations', 1))
-    for k, v in per.items():
-        cases.setdefault(k, []).append((st.mean(v), st.stdev(v) / st.mean(v) if len(v) > 1 else 0))
-print(f"{'case':<40} {'launch means, ms per operation':<52} {'max/min':>8} {'runs CV':>8}")
-pairs = []
-for k in sorted(cases):
-    means = [m for m, _ in cases[k]]
-    # every pair of launches of one case: the larger mean over the smaller, minus 1 (what a one-launch A/A diff shows)
-    pairs += [max(a, b) / min(a, b) - 1 for a, b in itertools.combinations(means, 2)]
-    cv = st.median(c for _, c in cases[k])
-    print(f"{k[0] + ' ' + k[1] + ' N=' + str(k[2]):<40} {' '.join(f'{m:.3f}' for m in means):<52} {max(means) / min(means) - 1:+8.0%} {cv:8.1%}")
-pairs.sort()
-q = lambda p: pairs[min(len(pairs) - 1, int(p * len(pairs)))]
-print(f"pairs of launches of one case: {len(pairs)}; difference median {q(0.5):+.0%}, 90th percentile {q(0.9):+.0%}, 95th {q(0.95):+.0%}, largest {pairs[-1]:+.0%}")
+# per metric: duration (Stopwatch) and the worker thread's CPU clock, each per operation
+metrics = {"duration": "durationMs", "thread CPU": "cpuMs"}
+for label, field in metrics.items():
+    cases = {}
+    for path in sys.argv[1:]:
+        r = json.load(open(path))
+        per = {}
+        for x in r['runs']:
+            if x['warmup'] or x.get(field) is None: continue
+            per.setdefault((x['serializer'], x['operation'], x['objects']), []).append(x[field] / x.get('operations', 1))
+        for k, v in per.items():
+            cases.setdefault(k, []).append((st.mean(v), st.stdev(v) / st.mean(v) if len(v) > 1 else 0))
+    print(f"{label}, ms per operation")
+    print(f"{'case':<40} {'launch means':<56} {'max/min':>8} {'runs CV':>8}")
+    pairs = []
+    for k in sorted(cases):
+        means = [m for m, _ in cases[k]]
+        # every pair of launches of one case: the larger mean over the smaller, minus 1 (what a one-launch A/A diff shows)
+        pairs += [max(a, b) / min(a, b) - 1 for a, b in itertools.combinations(means, 2)]
+        cv = st.median(c for _, c in cases[k])
+        print(f"{k[0] + ' ' + k[1] + ' N=' + str(k[2]):<40} {' '.join(f'{m:.3f}' for m in means):<56} {max(means) / min(means) - 1:+8.0%} {cv:8.1%}")
+    pairs.sort()
+    q = lambda p: pairs[min(len(pairs) - 1, int(p * len(pairs)))]
+    print(f"{label}: pairs of launches of one case: {len(pairs)}; difference median {q(0.5):+.0%}, 90th percentile {q(0.9):+.0%}, 95th {q(0.95):+.0%}, largest {pairs[-1]:+.0%}")
+    print()
 PY

@@ -41,25 +41,29 @@ public sealed class LaunchUnitTests
     [Fact]
     public void One_launch_per_side_is_never_significant_however_far_apart_its_runs_are()
     {
-        // 20 → 50 ms with runs within ±0.2 ms: Welch on runs says p < 1e-10, but two processes can differ this much.
-        foreach (var (before, after) in new[] { (20.0, 50.0), (20.0, 24.0), (20.0, 20.01), (20.0, 5.0) })
+        // 20 → 60 ms with runs within ±0.2 ms: Welch on runs says p < 1e-10, but two processes can differ this much.
+        foreach (var (before, after) in new[] { (20.0, 60.0), (20.0, 24.0), (20.0, 20.01), (20.0, 5.0) })
         {
             var diff = Compare([Launch(before)], [Launch(after)]);
             Assert.All(Every(diff), m => Assert.Null(m.Noise.Significant));
             Assert.All(Every(diff), m => Assert.Equal(NoiseVerdict.OneLaunch, m.Noise.Reason));
             var text = DiffReport.Render(diff, TableFormat.Text);
             Assert.DoesNotContain("sig p", text, StringComparison.Ordinal);
-            Assert.Contains("one launch on each side: differences under 60% can be launch noise", text, StringComparison.Ordinal);
+            Assert.Contains("one launch on each side: differences under 70% in CPU (150% in duration) can be launch noise", text, StringComparison.Ordinal);
             var json = JsonDocument.Parse(DiffReport.Render(diff, TableFormat.Json)).RootElement;
             var duration = json.GetProperty("rows")[0].GetProperty("metrics").GetProperty(RowDiff.DurationMs);
             Assert.Equal(JsonValueKind.Null, duration.GetProperty("noise").GetProperty("significant").ValueKind);
         }
 
         // What one launch can say: Δ against the runs' spread, and against the launch noise measured on the build VM.
-        var far = Compare([Launch(20)], [Launch(50)]);
+        var far = Compare([Launch(20)], [Launch(60)]);
         var d = far.Rows[0].Metric(RowDiff.DurationMs);
         Assert.True(d.RunNoise.Significant);
-        Assert.Equal("> launch noise", DiffReport.Noise(d, far.Settings));
+        Assert.Equal("> launch noise", DiffReport.Noise(d, far.Settings)); // +200% against duration's 150%
+        Assert.Equal("> launch noise", DiffReport.Noise(far.Rows[0].Metric(RowDiff.CpuMs), far.Settings));
+        var between = Compare([Launch(20)], [Launch(40)]).Rows[0];
+        Assert.Equal("launch noise?", DiffReport.Noise(between.Metric(RowDiff.DurationMs), far.Settings)); // +100%: under 150%
+        Assert.Equal("> launch noise", DiffReport.Noise(between.Metric(RowDiff.CpuMs), far.Settings));     // +100%: over 70%
         var near = Compare([Launch(20)], [Launch(24)]).Rows[0].Metric(RowDiff.DurationMs);
         Assert.True(near.RunNoise.Significant);
         Assert.Equal("launch noise?", DiffReport.Noise(near, far.Settings));
