@@ -69,7 +69,8 @@ public static class DiffReport
         var launches = $"{diff.Baseline.Launches.Count} launch(es) in the baseline, {diff.Trace.Launches.Count} in the trace";
         if (!OneLaunch(diff))
             return $"Noise: Welch's t-test on the launches' means ({launches}; the launch is the unit, runs inside one process are not independent samples), α = {alpha}: " +
-                $"\"sig\" = significant, \"noise\" = within launch-to-launch variance, \"n/a\" = fewer than 2 launches or runs with the row on a side.";
+                $"\"sig\" = significant, \"noise\" = within launch-to-launch variance, \"n/a\" = fewer than 2 runs on a side; " +
+                "a row found in one launch of a side is not judged (\"within runs\", \"launch noise?\", \"> launch noise\": Δ against the runs' spread and the launch noise of docs/analyzer.md).";
         var side = diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side";
         return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} in CPU ({Fmt.Pct(s.LaunchNoiseDuration)} in duration) can be launch noise, and nothing is judged significant " +
             "(runs inside one process are not independent samples of a launch; 95% of pairs of untraced launches of one case differed by less on the build VM, docs/analyzer.md). " +
