@@ -40,7 +40,7 @@ public static class DiffReport
             $"baseline: {Describe(diff.Baseline)}",
             $"trace:    {Describe(diff.Trace)}",
             "Δ = trace − baseline, per operation: each launch's mean over its measured runs (a run's figure divided by the calls it made; warm-up excluded), then the mean over launches. " +
-            $"Units: ms for times, collections for GCs, MB for allocations, all per operation; Δ % = Δ / baseline mean; CI = {Fmt.Pct(1 - s.Alpha)} confidence interval of Δ (over launch means; over runs with one launch on a side).",
+            $"Units: ms for times, collections for GCs, MB for allocations, all per operation; Δ % = Δ / baseline mean; CI = {Fmt.Pct(1 - s.Alpha)} confidence interval of Δ (over launch means; over runs where a side has a single launch).",
             NoiseLegend(diff),
         };
         // Two runtimes (esp record --runtime 8.0,10.0): each side named by its runtime, so Δ reads as "10 minus 8".
