@@ -273,7 +273,7 @@ public static class DiffReport
 
     private static TextTable OneSidedTable(List<RowDiff> rows, List<(string Side, string Serializer, string Reason)> unsupported)
     {
-        var table = new TextTable("Only in one trace (not compared)", ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", "Note"]);
+        var table = new TextTable("Only in one trace (not compared; Duration and CPU in ms per operation, mean of the launches' means)", ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", "Note"]);
         foreach (var r in rows)
         {
             var d = r.Metric(RowDiff.DurationMs);

@@ -44,7 +44,7 @@ internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDif
         {
             Name = Id,
             Kind = ChartKind.Bar,
-            Title = $"{operation}: mean duration per run (ms)",
+            Title = $"{operation}: mean duration per operation (ms, mean of the launches' means)",
             Data = new JsonObject
             {
                 ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
