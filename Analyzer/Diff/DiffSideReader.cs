@@ -39,9 +39,9 @@ public static class DiffSideReader
     }
 
     /// <summary>
-    /// Several launches of one configuration as one side: their runs are pooled by the caller, so the test sees
-    /// process-to-process variance that runs inside one process cannot show. Launches that disagree on runtime or
-    /// configuration are not one configuration: that is said in a warning, not hidden.
+    /// Several launches of one configuration as one side: the diff takes each launch's mean as one sample, so the
+    /// test sees process-to-process variance that runs inside one process cannot show. Launches that disagree on
+    /// runtime or configuration are not one configuration: that is said in a warning, not hidden.
     /// </summary>
     public static DiffSide Pool(IReadOnlyList<DiffSide> launches)
     {

@@ -21,11 +21,26 @@ public sealed record DiffSettings
 
     /// <summary>Tag prefixes factored out in the explained view: the seeds' FieldInfo.Get/SetValue and Activator.CreateInstance.</summary>
     public IReadOnlyList<string> FactoredOutTags { get; init; } = ["Reflection", "Activator"];
+
+    /// <summary>
+    /// How far apart two launches of the same case can be in CPU, as a fraction: the 95th percentile of larger/smaller − 1
+    /// over every pair of untraced launches of one case, thread CPU per operation (scripts/measure/launch-noise.sh;
+    /// docs/analyzer.md, "What a diff can and cannot claim"). With one launch per side a difference below it can be
+    /// launch noise. Used for every metric but duration (and for stack tags, which are CPU).
+    /// </summary>
+    public double LaunchNoise { get; init; } = 0.70;
+
+    /// <summary>The same for duration, which on a shared machine also carries the other processes' load.</summary>
+    public double LaunchNoiseDuration { get; init; } = 1.50;
+
+    /// <summary>The launch noise that applies to a metric (or its remainder): duration's, or CPU's for the rest.</summary>
+    public double LaunchNoiseOf(string metric) =>
+        metric.StartsWith(RowDiff.DurationMs, StringComparison.Ordinal) ? LaunchNoiseDuration : LaunchNoise;
 }
 
 /// <summary>
 /// One side of the comparison and what is known about how it was recorded. A side is one trace, or several
-/// launches of the same configuration whose runs are pooled (<see cref="Launches"/>, each trace's path).
+/// launches of the same configuration (<see cref="Launches"/>, each trace's path), each launch one sample.
 /// </summary>
 public sealed record DiffSide(
     string Path,
@@ -34,7 +49,7 @@ public sealed record DiffSide(
     IReadOnlyDictionary<string, string> Unsupported,
     IReadOnlyList<string> Warnings)
 {
-    /// <summary>The traces pooled into this side; one entry (<see cref="Path"/>) unless launches were pooled.</summary>
+    /// <summary>The traces of this side, one per launch; one entry (<see cref="Path"/>) for a single trace.</summary>
     public IReadOnlyList<string> Launches { get; init; } = [Path];
 
     /// <summary>Where the CPU figures came from (TraceInfo.CpuSource): a kernel sampler (on-CPU time) or EventPipe's
@@ -46,8 +61,11 @@ public sealed record DiffSide(
 }
 
 /// <summary>
-/// One metric (or one stack tag's ms) of one row: per-run statistics on each side and their difference.
+/// One metric (or one stack tag's ms) of one row: statistics on each side and their difference.
 /// A side is null when the row exists only in the other trace; then there is no delta.
+/// <see cref="Baseline"/> and <see cref="Trace"/> count the runs, with the mean of the launches' means (each launch
+/// weighs the same) and the runs' standard deviation. <see cref="Noise"/> is the verdict on launches (the unit of a
+/// comparison); <see cref="RunNoise"/> is Welch's test on the runs, which sees only the noise inside the processes.
 /// </summary>
 public sealed record MetricDiff(string Name, SampleStats? Baseline, SampleStats? Trace, NoiseVerdict Noise)
 {
@@ -56,6 +74,22 @@ public sealed record MetricDiff(string Name, SampleStats? Baseline, SampleStats?
 
     /// <summary>Delta / mean(baseline); null when the baseline is 0 or missing.</summary>
     public double? RelativeDelta => Delta is { } d && Baseline!.Mean != 0 ? d / Baseline.Mean : null;
+
+    /// <summary>The launches' means on the baseline side: Runs = launches with this row, StdDev = their spread.</summary>
+    public SampleStats? BaselineLaunches { get; init; }
+
+    /// <summary>The launches' means on the trace side.</summary>
+    public SampleStats? TraceLaunches { get; init; }
+
+    /// <summary>
+    /// Welch's test on the runs of both sides (pooled over launches): whether Δ stands out from the runs' spread.
+    /// Runs inside one process share its luck, so this is not a verdict on the configurations; with one launch per
+    /// side it is all the figure can claim.
+    /// </summary>
+    public NoiseVerdict RunNoise { get; init; } = Noise;
+
+    /// <summary>True when a side has a single launch of this row: <see cref="Noise"/> then judges nothing.</summary>
+    public bool OneLaunch => Noise.Reason == NoiseVerdict.OneLaunch;
 }
 
 /// <summary>
@@ -65,8 +99,17 @@ public sealed record MetricDiff(string Name, SampleStats? Baseline, SampleStats?
 /// </summary>
 public sealed record ExplainedDiff(string Metric, double Delta, double FactoredOutDelta, MetricDiff Remainder, double BaselineMean, double Tolerance)
 {
-    /// <summary>FactoredOutDelta / Delta: above 0.5 the factored-out tags carry most of the change.</summary>
-    public double? FactoredOutShare => Delta == 0 ? null : FactoredOutDelta / Delta;
+    /// <summary>
+    /// FactoredOutDelta / Delta: above 0.5 the factored-out tags carry most of the change. Null when Δ is too small
+    /// or too uncertain to divide by (<see cref="NoShareReason"/>): a ratio over a near-zero Δ is any number (−1068%).
+    /// </summary>
+    public double? FactoredOutShare => NoShareReason is null && Delta != 0 ? FactoredOutDelta / Delta : null;
+
+    /// <summary>Why <see cref="FactoredOutShare"/> is not given; null when it is.</summary>
+    public string? NoShareReason { get; init; }
+
+    public const string TinyDelta = "Δ within the tolerance of the baseline";
+    public const string DeltaWithinNoise = "Δ within noise";
 
     /// <summary>The remainder relative to the baseline's whole metric (not to the baseline remainder).</summary>
     public double? RemainderRelative => BaselineMean == 0 ? null : Remainder.Delta / BaselineMean;

@@ -3,10 +3,13 @@ using EtwSerializerProfiler.Analyzer.Model;
 namespace EtwSerializerProfiler.Analyzer.Diff;
 
 /// <summary>
-/// Compares the runs of two traces. Rows match by (serializer, operation, objects) and tags by path only, never by
-/// module, address or thread: the two traces may come from different processes, runtimes or operating systems.
-/// Only measured runs count (warm-up excluded), and every metric is compared run-by-run with Welch's t-test.
-/// Pure: no I/O, so it is tested on synthetic runs.
+/// Compares two sides, each one or more launches. Rows match by (serializer, operation, objects) and tags by path only,
+/// never by module, address or thread: the two traces may come from different processes, runtimes or operating systems.
+/// Only measured runs count (warm-up excluded). The launch is the unit: each launch's runs give one mean, and with two
+/// or more launches per side Welch's t-test compares those means; runs inside one process share its luck (memory
+/// layout, first-touch page faults, what the JIT decided), so they are not independent samples of a launch. With one
+/// launch on a side nothing is judged; Welch's test on the runs (<see cref="MetricDiff.RunNoise"/>) says only
+/// whether Δ stands out from the runs' spread. Pure: no I/O, so it is tested on synthetic runs.
 /// </summary>
 public static class TraceDiffer
 {
@@ -24,11 +27,18 @@ public static class TraceDiffer
     private static double PerOperationOf(string metric, RunAnalysis run) =>
         metric is RowDiff.DurationMs or RowDiff.GcPauseMs ? run.Operations : run.Calls;
 
-    public static TraceDiff Compute(DiffSide baseline, IEnumerable<RunAnalysis> baselineRuns, DiffSide trace, IEnumerable<RunAnalysis> traceRuns, DiffSettings? settings = null)
+    /// <summary>One launch per side: the runs of one trace each.</summary>
+    public static TraceDiff Compute(DiffSide baseline, IEnumerable<RunAnalysis> baselineRuns, DiffSide trace, IEnumerable<RunAnalysis> traceRuns, DiffSettings? settings = null) =>
+        CompareLaunches(baseline, [baselineRuns], trace, [traceRuns], settings);
+
+    /// <summary>Each side as its launches, each launch the runs of one trace.</summary>
+    public static TraceDiff CompareLaunches(DiffSide baseline, IReadOnlyList<IEnumerable<RunAnalysis>> baselineLaunches, DiffSide trace, IReadOnlyList<IEnumerable<RunAnalysis>> traceLaunches, DiffSettings? settings = null)
     {
         settings ??= new DiffSettings();
-        var left = Measured(baselineRuns);
-        var right = Measured(traceRuns);
+        if (baseline.Launches.Count != baselineLaunches.Count || trace.Launches.Count != traceLaunches.Count)
+            throw new ArgumentException($"each side needs the runs of every launch it names: baseline {baseline.Launches.Count} launch(es), {baselineLaunches.Count} list(s) of runs; trace {trace.Launches.Count}, {traceLaunches.Count}");
+        var left = Measured(baselineLaunches);
+        var right = Measured(traceLaunches);
         var rows = left.Keys.Union(right.Keys)
             .OrderBy(k => SerializerSummary.OperationOrder(k.Operation)).ThenBy(k => k.Operation, StringComparer.Ordinal)
             .ThenBy(k => k.Objects).ThenBy(k => k.Serializer, StringComparer.OrdinalIgnoreCase)
@@ -37,23 +47,33 @@ public static class TraceDiffer
         return new TraceDiff(baseline, trace, settings, rows);
     }
 
-    private static Dictionary<(string Serializer, string Operation, int Objects), List<RunAnalysis>> Measured(IEnumerable<RunAnalysis> runs) =>
-        runs.Where(r => r.IsMeasured)
-            .GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
-            .ToDictionary(g => g.Key, g => g.ToList());
+    /// <summary>Per row, its measured runs in each launch that has them (a launch without the row is left out).</summary>
+    private static Dictionary<(string Serializer, string Operation, int Objects), List<List<RunAnalysis>>> Measured(IReadOnlyList<IEnumerable<RunAnalysis>> launches)
+    {
+        var rows = new Dictionary<(string Serializer, string Operation, int Objects), List<List<RunAnalysis>>>();
+        foreach (var launch in launches)
+            foreach (var g in launch.Where(r => r.IsMeasured).GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)))
+            {
+                if (!rows.TryGetValue(g.Key, out var list)) rows[g.Key] = list = [];
+                list.Add(g.ToList());
+            }
+        return rows;
+    }
 
-    private static RowDiff Row((string Serializer, string Operation, int Objects) key, List<RunAnalysis>? b, List<RunAnalysis>? t, DiffSide baseline, DiffSide trace, DiffSettings settings)
+    private static RowDiff Row((string Serializer, string Operation, int Objects) key, List<List<RunAnalysis>>? b, List<List<RunAnalysis>>? t, DiffSide baseline, DiffSide trace, DiffSettings settings)
     {
         // Per operation: a run repeats the call Operations times, and two launches may size their runs differently.
         // With a --threads crew, what the threads did is per call (Operations x crew), the window's time per operation,
         // as the analysis tables have them (SerializerSummary); one thread: the same divisor.
         MetricDiff Compare(string name, Func<RunAnalysis, double> value) =>
-            Diff(name, b?.Select(r => value(r) / PerOperationOf(name, r)).ToList(), t?.Select(r => value(r) / PerOperationOf(name, r)).ToList(), settings.Alpha);
+            Diff(name, PerOperation(b, name, value), PerOperation(t, name, value), settings.Alpha);
 
+        var bRuns = b?.SelectMany(l => l).ToList();
+        var tRuns = t?.SelectMany(l => l).ToList();
         // Thread CPU comes from results.json; without it for every run (e.g. `record -- cmd`) it is left out.
-        var hasThreadCpu = (b ?? []).Concat(t ?? []).All(r => r.InProcess is not null);
+        var hasThreadCpu = (bRuns ?? []).Concat(tRuns ?? []).All(r => r.InProcess is not null);
         var metrics = s_metrics.Where(m => hasThreadCpu || m.Name != RowDiff.ThreadCpuMs).Select(m => Compare(m.Name, m.Value)).ToList();
-        var tagPaths = (b ?? []).Concat(t ?? []).SelectMany(r => r.Tags.Keys).Distinct(StringComparer.Ordinal);
+        var tagPaths = (bRuns ?? []).Concat(tRuns ?? []).SelectMany(r => r.Tags.Keys).Distinct(StringComparer.Ordinal);
         var tags = tagPaths
             .Select(path => Compare(path, r => r.Tags.GetValueOrDefault(path)))
             .OrderByDescending(d => Math.Abs(d.Delta ?? (d.Baseline ?? d.Trace)!.Mean))
@@ -78,9 +98,12 @@ public static class TraceDiffer
             {
                 var value = s_metrics.First(m => m.Name == name).Value;
                 var total = metrics.First(m => m.Name == name);
-                var factored = t.Average(r => factoredOut(r) / PerOperationOf(name, r)) - b.Average(r => factoredOut(r) / PerOperationOf(name, r));
+                var factored = MeanOfLaunchMeans(PerOperation(t, name, factoredOut)!) - MeanOfLaunchMeans(PerOperation(b, name, factoredOut)!);
                 var remainder = Compare(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
-                explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance));
+                explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance)
+                {
+                    NoShareReason = NoShareReason(total, settings),
+                });
             }
         }
 
@@ -101,11 +124,44 @@ public static class TraceDiffer
         };
     }
 
-    private static MetricDiff Diff(string name, IReadOnlyList<double>? baseline, IReadOnlyList<double>? trace, double alpha)
+    /// <summary>
+    /// A share of Δ is printed only when Δ is a change to divide by: beyond the tolerance of the baseline (a ratio over
+    /// a near-zero Δ can be any number, e.g. −1068%), and not within noise: launch noise when launches can be compared,
+    /// the runs' spread otherwise (with one launch that is all a diff can see; the ratio then splits the Δ these two
+    /// processes showed, not a Δ between configurations).
+    /// </summary>
+    internal static string? NoShareReason(MetricDiff total, DiffSettings settings)
     {
-        var b = baseline is null ? null : SampleStats.Of(baseline);
-        var t = trace is null ? null : SampleStats.Of(trace);
-        var noise = b is null || t is null ? NoiseVerdict.OneSided : WelchTest.Compare(b, t, alpha);
-        return new MetricDiff(name, b, t, noise);
+        if (total.Delta is not { } delta || total.Baseline is null) return ExplainedDiff.TinyDelta;
+        if (Math.Abs(delta) <= settings.Tolerance * Math.Abs(total.Baseline.Mean)) return ExplainedDiff.TinyDelta;
+        var judged = total.Noise.Significant ?? total.RunNoise.Significant;
+        return judged == false ? ExplainedDiff.DeltaWithinNoise : null;
+    }
+
+    /// <summary>Each launch's per-operation values of one row; null for a side without the row.</summary>
+    private static List<List<double>>? PerOperation(List<List<RunAnalysis>>? launches, string metric, Func<RunAnalysis, double> value) =>
+        launches?.Select(l => l.Select(r => value(r) / PerOperationOf(metric, r)).ToList()).ToList();
+
+    private static double MeanOfLaunchMeans(List<List<double>> launches) => launches.Average(l => l.Average());
+
+    private static MetricDiff Diff(string name, List<List<double>>? baseline, List<List<double>>? trace, double alpha)
+    {
+        var b = baseline is null ? null : Side(baseline);
+        var t = trace is null ? null : Side(trace);
+        var bLaunches = baseline is null ? null : SampleStats.Of(baseline.Select(l => l.Average()).ToList());
+        var tLaunches = trace is null ? null : SampleStats.Of(trace.Select(l => l.Average()).ToList());
+        var runNoise = baseline is null || trace is null ? NoiseVerdict.OneSided
+            : WelchTest.Compare(SampleStats.Of(baseline.SelectMany(l => l).ToList()), SampleStats.Of(trace.SelectMany(l => l).ToList()), alpha);
+        var noise = bLaunches is null || tLaunches is null ? NoiseVerdict.OneSided
+            : bLaunches.Runs < 2 || tLaunches.Runs < 2 ? (runNoise.Reason == NoiseVerdict.NotEnoughRuns ? runNoise : NoiseVerdict.NotJudgedOneLaunch)
+            : WelchTest.Compare(bLaunches, tLaunches, alpha);
+        return new MetricDiff(name, b, t, noise) { BaselineLaunches = bLaunches, TraceLaunches = tLaunches, RunNoise = runNoise };
+    }
+
+    /// <summary>A side of one metric: its runs counted, the mean of its launches' means, the runs' standard deviation.</summary>
+    private static SampleStats Side(List<List<double>> launches)
+    {
+        var runs = SampleStats.Of(launches.SelectMany(l => l).ToList());
+        return launches.Count == 1 ? runs : runs with { Mean = MeanOfLaunchMeans(launches) };
     }
 }

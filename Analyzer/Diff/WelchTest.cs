@@ -16,12 +16,18 @@ public sealed record SampleStats(int Runs, double Mean, double StdDev)
 }
 
 /// <summary>
-/// Whether a difference of means stands out from run-to-run variance. <see cref="Significant"/> is null when a
-/// side has fewer than two runs: one run says nothing about its own noise.
+/// Whether a difference of means stands out from the variance of its samples (launch means, or runs for
+/// <see cref="MetricDiff.RunNoise"/>). <see cref="Significant"/> is null when a side has fewer than two samples:
+/// one says nothing about its own noise.
 /// </summary>
 public sealed record NoiseVerdict(bool? Significant, double? PValue, double? CiLow, double? CiHigh, double? DegreesOfFreedom, string? Reason)
 {
     public const string NotEnoughRuns = "not enough runs to judge noise";
+
+    /// <summary>A side has one launch: runs inside one process are not independent samples of a launch.</summary>
+    public const string OneLaunch = "one launch on a side: a difference between launches cannot be judged";
+
+    public static readonly NoiseVerdict NotJudgedOneLaunch = new(null, null, null, null, null, OneLaunch);
 
     public static readonly NoiseVerdict Unknown = new(null, null, null, null, null, NotEnoughRuns);
 

@@ -11,7 +11,8 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// <summary>A <see cref="TraceDiff"/> as a report: header, tables, the long CSV table and the JSON contract of docs/diff.md.</summary>
 public static class DiffReport
 {
-    public const int SchemaVersion = 1;
+    /// <summary>2: "noise" is the verdict on launch means (null with one launch on a side); "runNoise" is the old test on runs.</summary>
+    public const int SchemaVersion = 2;
 
     /// <summary>Stack tags shown per row in text and Markdown; CSV and JSON carry all of them.</summary>
     public const int TagsPerRow = 8;
@@ -38,16 +39,13 @@ public static class DiffReport
         {
             $"baseline: {Describe(diff.Baseline)}",
             $"trace:    {Describe(diff.Trace)}",
-            $"Δ = trace − baseline, per operation (mean of measured runs, each run's figures divided by the calls it made; warm-up excluded). Noise: Welch's t-test on the runs of both traces, α = {s.Alpha.ToString(CultureInfo.InvariantCulture)}: " +
-            $"\"sig\" = significant, \"noise\" = not distinguishable from run-to-run variance, \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side).",
+            "Δ = trace − baseline, per operation: each launch's mean over its measured runs (a run's figure divided by the calls it made; warm-up excluded), then the mean over launches. " +
+            $"Units: ms for times, collections for GCs, MB for allocations, all per operation; Δ % = Δ / baseline mean; CI = {Fmt.Pct(1 - s.Alpha)} confidence interval of Δ (over launch means; over runs where a side has a single launch).",
+            NoiseLegend(diff),
         };
         // Two runtimes (esp record --runtime 8.0,10.0): each side named by its runtime, so Δ reads as "10 minus 8".
         if (diff.Baseline.Runtime is { } before && diff.Trace.Runtime is { } after && before != after)
             lines.Add($"runtimes: baseline = {before}, trace = {after}; Δ = {after} − {before}");
-        // One process per side cannot show process-to-process noise, which on a shared machine is the larger one.
-        if (diff.Baseline.Launches.Count == 1 || diff.Trace.Launches.Count == 1)
-            lines.Add($"one launch on {(diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side")}: " +
-                "the noise verdicts see run-to-run variance inside one process only, not between processes; record several launches (esp record --launches 3) and pool them (B1 B2 vs T1 T2)");
         var sets = SerializerSets.Of(diff);
         if (!sets.Same) lines.Add(SerializersLine(sets));
         lines.AddRange(diff.Warnings.Select(w => "warning: " + w));
@@ -58,6 +56,31 @@ public static class DiffReport
                     : $"{label}: {side.Warnings.Count} warning(s): " + string.Join("; ", side.Warnings));
         return lines;
     }
+
+    /// <summary>
+    /// What the Noise columns mean. The launch is the unit: with two or more launches per side, Welch's test on their
+    /// means; with one launch on a side nothing is judged significant, and the column says only how Δ compares with
+    /// the runs' spread and with the launch-to-launch noise measured on the build VM.
+    /// </summary>
+    private static string NoiseLegend(TraceDiff diff)
+    {
+        var s = diff.Settings;
+        var alpha = s.Alpha.ToString(CultureInfo.InvariantCulture);
+        var launches = $"{diff.Baseline.Launches.Count} launch(es) in the baseline, {diff.Trace.Launches.Count} in the trace";
+        if (!OneLaunch(diff))
+            return $"Noise: Welch's t-test on the launches' means ({launches}; the launch is the unit, runs inside one process are not independent samples), α = {alpha}: " +
+                $"\"sig\" = significant, \"noise\" = within launch-to-launch variance, \"n/a\" = fewer than 2 runs on a side; " +
+                "a row found in one launch of a side is not judged (\"within runs\", \"launch noise?\", \"> launch noise\": Δ against the runs' spread and the launch noise of docs/analyzer.md).";
+        var side = diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side";
+        return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} in CPU ({Fmt.Pct(s.LaunchNoiseDuration)} in duration) can be launch noise, and nothing is judged significant " +
+            "(runs inside one process are not independent samples of a launch; 95% of pairs of untraced launches of one case differed by less on the build VM, docs/analyzer.md). " +
+            $"Noise: \"within runs\" = Δ inside the runs' spread (Welch's t-test on runs, α = {alpha}); \"launch noise?\" = beyond the runs' spread, under that launch noise; " +
+            $"\"> launch noise\" = beyond both, still one pair of processes; \"beyond runs\" = beyond the runs' spread (no baseline to take a % of); \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side). " +
+            "To test a difference, record several launches (esp record --launches 3) and diff B1 B2 B3 vs T1 T2 T3.";
+    }
+
+    /// <summary>True when a side has a single launch: then no verdict is a test between configurations.</summary>
+    public static bool OneLaunch(TraceDiff diff) => diff.Baseline.Launches.Count == 1 || diff.Trace.Launches.Count == 1;
 
     /// <summary>
     /// When the two traces ran different serializers (a .NET Framework trace against a .NET one, say): what is compared
@@ -79,10 +102,11 @@ public static class DiffReport
         if (both.Count > 0)
         {
             yield return DurationTable(both, diff.Settings);
-            yield return CpuTable(both, diff.Baseline, diff.Trace);
-            yield return GcTable(both);
+            yield return CpuTable(both, diff.Baseline, diff.Trace, diff.Settings);
+            yield return GcTable(both, diff.Settings);
             yield return ExplainedTable(both, diff.Settings);
-            foreach (var row in both) yield return TagTable(row);
+            if (!OneLaunch(diff)) yield return TagChangesTable(both, diff.Settings);
+            foreach (var row in both) yield return TagTable(row, diff.Settings);
         }
         var oneSided = diff.Rows.Where(r => r.Presence != Presence.Both).ToList();
         var unmatchedUnsupported = UnsupportedWithoutRows(diff).ToList();
@@ -97,28 +121,28 @@ public static class DiffReport
 
     private static TextTable DurationTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var table = new TextTable($"Duration, ms per operation (Runs = measured runs baseline/trace; CI = {Fmt.Pct(1 - settings.Alpha)} confidence interval of Δ)",
-            ["Serializer", "Operation", "N", "Runs", "Base ms", "Trace ms", "Δ ms", "Δ %", "Δ CI", "Noise"]);
+        var table = new TextTable($"Duration, ms per operation (Launches, Runs = launches and measured runs with the row, baseline/trace; Δ % = Δ / Base ms; Δ CI = {Fmt.Pct(1 - settings.Alpha)} confidence interval of Δ ms)",
+            ["Serializer", "Operation", "N", "Launches", "Runs", "Base ms", "Trace ms", "Δ ms", "Δ %", "Δ CI", "Noise"]);
         foreach (var r in rows)
         {
             var d = r.Metric(RowDiff.DurationMs);
-            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), $"{d.Baseline!.Runs}/{d.Trace!.Runs}",
-                Fmt.Ms(d.Baseline.Mean), Fmt.Ms(d.Trace.Mean), Signed(d.Delta), SignedPct(d.RelativeDelta), Ci(d.Noise), Noise(d.Noise));
+            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), $"{d.BaselineLaunches?.Runs ?? 1}/{d.TraceLaunches?.Runs ?? 1}", $"{d.Baseline!.Runs}/{d.Trace!.Runs}",
+                Fmt.Ms(d.Baseline.Mean), Fmt.Ms(d.Trace.Mean), Signed(d.Delta), SignedPct(d.RelativeDelta), Ci(d), Noise(d, settings));
         }
         return table;
     }
 
-    private static TextTable CpuTable(List<RowDiff> rows, DiffSide baseline, DiffSide trace)
+    private static TextTable CpuTable(List<RowDiff> rows, DiffSide baseline, DiffSide trace, DiffSettings settings)
     {
-        var table = new TextTable($"CPU, ms per operation (CPU = {CpuMeaning(baseline, trace)}, what the tags split; thread = the worker thread's CPU clock, measured in-process)",
+        var table = new TextTable($"CPU, ms per operation (CPU = {CpuMeaning(baseline, trace)}, what the tags split; thread = the worker thread's CPU clock, measured in-process; Δ % = Δ / the baseline's figure)",
             ["Serializer", "Operation", "N", "Base CPU", "Trace CPU", "Δ CPU", "Δ CPU %", "CPU noise", "Base thread", "Trace thread", "Δ thread", "Δ thread %", "Thread noise"]);
         foreach (var r in rows)
         {
             var c = r.Metric(RowDiff.CpuMs);
             var t = r.TryMetric(RowDiff.ThreadCpuMs);
             table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
-                Fmt.Ms(c.Baseline!.Mean), Fmt.Ms(c.Trace!.Mean), Signed(c.Delta), SignedPct(c.RelativeDelta), Noise(c.Noise),
-                t is null ? "-" : Fmt.Ms(t.Baseline!.Mean), t is null ? "-" : Fmt.Ms(t.Trace!.Mean), Signed(t?.Delta), SignedPct(t?.RelativeDelta), t is null ? "-" : Noise(t.Noise));
+                Fmt.Ms(c.Baseline!.Mean), Fmt.Ms(c.Trace!.Mean), Signed(c.Delta), SignedPct(c.RelativeDelta), Noise(c, settings),
+                t is null ? "-" : Fmt.Ms(t.Baseline!.Mean), t is null ? "-" : Fmt.Ms(t.Trace!.Mean), Signed(t?.Delta), SignedPct(t?.RelativeDelta), t is null ? "-" : Noise(t, settings));
         }
         return table;
     }
@@ -137,9 +161,9 @@ public static class DiffReport
             : $"baseline: {Of(baseline.CpuSource)}; trace: {Of(trace.CpuSource)}; not comparable";
     }
 
-    private static TextTable GcTable(List<RowDiff> rows)
+    private static TextTable GcTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var table = new TextTable("GC and allocations per operation (GCs = gen0+gen1+gen2 collections inside the runs)",
+        var table = new TextTable("GC and allocations per operation (GCs = gen0+gen1+gen2 collections inside the runs, per operation; pause ms per operation; MB allocated per operation; Δ alloc % = Δ MB / Base MB)",
             ["Serializer", "Operation", "N", "Base GCs", "Trace GCs", "Δ GCs", "GC noise", "Base pause ms", "Trace pause ms", "Δ pause ms", "Pause noise", "Base MB", "Trace MB", "Δ MB", "Δ alloc %", "Alloc noise"]);
         foreach (var r in rows)
         {
@@ -147,9 +171,9 @@ public static class DiffReport
             var p = r.Metric(RowDiff.GcPauseMs);
             var a = r.Metric(RowDiff.AllocatedBytes);
             table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
-                Fmt.Num(g.Baseline!.Mean), Fmt.Num(g.Trace!.Mean), Signed(g.Delta, "F1"), Noise(g.Noise),
-                Fmt.Ms(p.Baseline!.Mean), Fmt.Ms(p.Trace!.Mean), Signed(p.Delta), Noise(p.Noise),
-                Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, "F2"), SignedPct(a.RelativeDelta), Noise(a.Noise));
+                Fmt.Num(g.Baseline!.Mean), Fmt.Num(g.Trace!.Mean), Signed(g.Delta, "F1"), Noise(g, settings),
+                Fmt.Ms(p.Baseline!.Mean), Fmt.Ms(p.Trace!.Mean), Signed(p.Delta), Noise(p, settings),
+                Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, "F2"), SignedPct(a.RelativeDelta), Noise(a, settings));
         }
         return table;
     }
@@ -157,13 +181,14 @@ public static class DiffReport
     private static TextTable ExplainedTable(List<RowDiff> rows, DiffSettings settings)
     {
         var factored = string.Join(" and ", settings.FactoredOutTags.Select(t => t + "\\*"));
-        var table = new TextTable($"Explained: Δ with {factored} factored out (remainder = Δ − Δ of those tags; within {Fmt.Pct(settings.Tolerance)} = negligible next to the baseline; thread CPU: the tags' share of samples × the thread's CPU time)",
+        var table = new TextTable($"Explained: Δ with {factored} factored out, ms per operation (Share = Δ factored out / Δ, \"-\" where Δ is within noise or within {Fmt.Pct(settings.Tolerance)} of the baseline: a ratio over a near-zero Δ means nothing; " +
+            $"Remainder = Δ − Δ factored out; Remainder % = remainder / the baseline's whole metric, within {Fmt.Pct(settings.Tolerance)} = negligible; thread CPU: the tags' share of samples × the thread's CPU time)",
             ["Serializer", "Operation", "N", "Metric", "Δ ms", "Δ factored out ms", "Share", "Remainder ms", "Remainder %", "Remainder noise", "Verdict"]);
         foreach (var r in rows)
             foreach (var e in r.Explained)
                 table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), MetricLabel(e.Metric),
                     Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(s == 0 ? 0 : s) : "-",
-                    Signed(e.Remainder.Delta), SignedPct(e.RemainderRelative), Noise(e.Remainder.Noise), Verdict(r, e));
+                    Signed(e.Remainder.Delta), SignedPct(e.RemainderRelative), Noise(e.Remainder, settings), Verdict(r, e));
         return table;
     }
 
@@ -176,22 +201,33 @@ public static class DiffReport
     public static string Verdict(RowDiff row, ExplainedDiff e)
     {
         var total = row.Metric(e.Metric);
+        // One launch on a side: the split of the Δ these two processes showed, set against their runs' spread only.
+        if (total.OneLaunch)
+            return total.RunNoise.Significant == false && e.Remainder.RunNoise.Significant != true
+                ? "within the runs' spread (1 launch per side: not judged)"
+                : Judge(total, total.RunNoise, e.Remainder.RunNoise, e, within: "the runs' spread", beyond: "beyond the runs' spread") + " (1 launch per side: not judged)";
+        return Judge(total, total.Noise, e.Remainder.Noise, e, within: "noise", beyond: "significant");
+    }
+
+    private static string Judge(MetricDiff total, NoiseVerdict totalNoise, NoiseVerdict remainderNoise, ExplainedDiff e, string within, string beyond)
+    {
         var mostly = e.FactoredOutShare >= 0.5;
-        if (total.Noise.Significant == false)
+        var change = beyond == "significant" ? "significant change" : "change beyond " + within;
+        if (totalNoise.Significant == false)
         {
             // A total that did not move can hide a shift: the factored-out tags grew and the rest shrank by as much.
-            if (e.Remainder.Noise.Significant == true)
-                return Invariant($"no significant change in total, but a shift: factored-out tags {e.FactoredOutDelta:+0.00;-0.00} ms, the rest {e.Remainder.Delta:+0.00;-0.00} ms (significant)");
+            if (remainderNoise.Significant == true)
+                return Invariant($"no {change} in total, but a shift: factored-out tags {e.FactoredOutDelta:+0.00;-0.00} ms, the rest {e.Remainder.Delta:+0.00;-0.00} ms ({beyond})");
             var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
-            return withinTolerance ? "no change" : "no significant change" + (mostly ? "; factored-out tags carry most of it" : "");
+            return withinTolerance ? "no change" : $"no {change}";
         }
         var verdict = !mostly ? "not explained by factored-out tags"
-            : e.RemainderWithinNoise == true || e.WithinTolerance ? "explained by factored-out tags"
+            : remainderNoise.Significant == false || e.WithinTolerance ? "explained by factored-out tags"
             // The factored-out tags grew by more than Δ: the emitted code they replace ran under other tags (the
             // serializer's own, typically), so the rest shrank. Reflection still accounts for the whole change.
             : e.Remainder.Delta < 0 && total.Delta > 0 ? "explained by factored-out tags (they exceed Δ)"
-            : "mostly factored-out tags; remainder significant";
-        return total.Noise.Significant is null ? verdict + " (noise n/a)" : verdict;
+            : $"mostly factored-out tags; remainder {beyond}";
+        return totalNoise.Significant is null ? verdict + " (noise n/a)" : verdict;
     }
 
     private static string MetricLabel(string metric) => metric switch
@@ -202,12 +238,31 @@ public static class DiffReport
         _ => metric,
     };
 
-    private static TextTable TagTable(RowDiff row)
+    /// <summary>
+    /// Every stack tag whose change is significant on launch means, with its row's total beside it: a shift between
+    /// tags (reflection replacing emitted code) is a finding even when the total did not move.
+    /// </summary>
+    private static TextTable TagChangesTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var table = new TextTable($"{row.Serializer} {row.Operation}{Fmt.NSuffix(row.Objects)}: stack tags, ms per operation, largest |Δ| first",
+        var table = new TextTable("Stack tags that changed: significant on launch means, CPU ms per operation sampled under the tag, with the row's CPU total (the tag can move while the total does not)",
+            ["Serializer", "Operation", "N", "Tag", "Base ms", "Trace ms", "Δ ms", "Noise", "Total Δ CPU ms", "Total noise"]);
+        foreach (var r in rows)
+        {
+            var cpu = r.Metric(RowDiff.CpuMs);
+            foreach (var t in r.Tags.Where(t => t.Noise.Significant == true))
+                table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t, settings),
+                    Signed(cpu.Delta), Noise(cpu, settings));
+        }
+        if (table.Rows.Count == 0) table.Notes.Add("none: no stack tag changed beyond launch-to-launch noise");
+        return table;
+    }
+
+    private static TextTable TagTable(RowDiff row, DiffSettings settings)
+    {
+        var table = new TextTable($"{row.Serializer} {row.Operation}{Fmt.NSuffix(row.Objects)}: stack tags, CPU ms per operation sampled under the tag, largest |Δ| first",
             ["Tag", "Base ms", "Trace ms", "Δ ms", "Noise"]);
         foreach (var t in row.Tags.Take(TagsPerRow))
-            table.AddRow(t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t.Noise));
+            table.AddRow(t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t, settings));
         if (row.Tags.Count > TagsPerRow)
         {
             var rest = row.Tags.Skip(TagsPerRow).ToList();
@@ -218,7 +273,7 @@ public static class DiffReport
 
     private static TextTable OneSidedTable(List<RowDiff> rows, List<(string Side, string Serializer, string Reason)> unsupported)
     {
-        var table = new TextTable("Only in one trace (not compared)", ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", "Note"]);
+        var table = new TextTable("Only in one trace (not compared; Duration and CPU in ms per operation, mean of the launches' means)", ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", "Note"]);
         foreach (var r in rows)
         {
             var d = r.Metric(RowDiff.DurationMs);
@@ -244,13 +299,17 @@ public static class DiffReport
     /// <summary>CSV: one line per (row, metric or tag), so a spreadsheet can pivot any way.</summary>
     public static TextTable LongTable(TraceDiff diff)
     {
-        var table = new TextTable("diff", ["serializer", "operation", "objects", "presence", "kind", "name", "baselineRuns", "traceRuns", "baseline", "trace", "delta", "relativeDelta", "pValue", "significant", "ciLow", "ciHigh", "note"]);
+        var table = new TextTable("diff", ["serializer", "operation", "objects", "presence", "kind", "name", "baselineRuns", "traceRuns", "baseline", "trace", "delta", "relativeDelta", "pValue", "significant", "ciLow", "ciHigh", "note",
+            "baselineLaunches", "traceLaunches", "runsPValue", "runsSignificant"]);
         foreach (var r in diff.Rows)
         {
+            static string Bool(bool? b) => b is { } v ? (v ? "true" : "false") : "";
             void Add(string kind, MetricDiff m) => table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), WireNames.Of(r.Presence), kind, m.Name,
                 m.Baseline is null ? "" : Fmt.Int(m.Baseline.Runs), m.Trace is null ? "" : Fmt.Int(m.Trace.Runs),
                 Raw(m.Baseline?.Mean), Raw(m.Trace?.Mean), Raw(m.Delta), Raw(m.RelativeDelta), Raw(m.Noise.PValue),
-                m.Noise.Significant is { } s ? (s ? "true" : "false") : "", Raw(m.Noise.CiLow), Raw(m.Noise.CiHigh), m.Noise.Reason ?? r.Note ?? "");
+                Bool(m.Noise.Significant), Raw(m.Noise.CiLow), Raw(m.Noise.CiHigh), m.Noise.Reason ?? r.Note ?? "",
+                m.BaselineLaunches is null ? "" : Fmt.Int(m.BaselineLaunches.Runs), m.TraceLaunches is null ? "" : Fmt.Int(m.TraceLaunches.Runs),
+                Raw(m.RunNoise.PValue), Bool(m.RunNoise.Significant));
             foreach (var m in r.Metrics) Add("metric", m);
             foreach (var t in r.Tags) Add("tag", t);
             foreach (var e in r.Explained) Add("remainder", e.Remainder);
@@ -267,11 +326,14 @@ public static class DiffReport
             ["method"] = new JsonObject
             {
                 ["test"] = "welch-t",
+                ["unit"] = OneLaunch(diff) ? "none: one launch on a side, nothing judged (runNoise: Welch on runs)" : "launch: Welch on the launches' means",
+                ["launchNoise"] = s.LaunchNoise,
+                ["launchNoiseDuration"] = s.LaunchNoiseDuration,
                 ["alpha"] = s.Alpha,
                 ["confidence"] = 1 - s.Alpha,
                 ["tolerance"] = s.Tolerance,
                 ["factoredOutTags"] = new JsonArray(s.FactoredOutTags.Select(t => (JsonNode?)t).ToArray()),
-                ["runs"] = "measured runs only (warm-up excluded); every metric is a per-operation value (a run's figure divided by its calls)",
+                ["runs"] = "measured runs only (warm-up excluded); every metric is a per-operation value (a run's figure divided by its calls); mean = the mean of the launches' means",
             },
             ["baseline"] = Side(diff.Baseline),
             ["trace"] = Side(diff.Trace),
@@ -327,6 +389,7 @@ public static class DiffReport
             ["delta"] = Round(e.Delta),
             ["factoredOutDelta"] = Round(e.FactoredOutDelta),
             ["factoredOutShare"] = Round(e.FactoredOutShare),
+            ["noShareReason"] = e.NoShareReason,
             ["remainder"] = Round(e.Remainder.Delta),
             ["remainderRelative"] = Round(e.RemainderRelative),
             ["remainderNoise"] = NoiseJson(e.Remainder.Noise),
@@ -344,6 +407,8 @@ public static class DiffReport
         ["delta"] = Round(m.Delta),
         ["relativeDelta"] = Round(m.RelativeDelta),
         ["noise"] = NoiseJson(m.Noise),
+        ["launches"] = new JsonObject { ["baseline"] = Stats(m.BaselineLaunches), ["trace"] = Stats(m.TraceLaunches) },
+        ["runNoise"] = NoiseJson(m.RunNoise),
     };
 
     private static JsonObject? Stats(SampleStats? s) => s is null ? null : new JsonObject { ["runs"] = s.Runs, ["mean"] = Round(s.Mean), ["stdDev"] = Round(s.StdDev) };
@@ -361,8 +426,20 @@ public static class DiffReport
     private static double? Round(double? v) => v is { } d ? Math.Round(d, 6) : null;
 
     private static string Describe(DiffSide side) =>
-        side.Path + (side.Launches.Count > 1 ? $" ({side.Launches.Count} launches, runs pooled)" : "") +
+        side.Path + (side.Launches.Count > 1 ? $" ({side.Launches.Count} launches, each one sample)" : "") +
         (side.Runtime is null && side.Configuration.Count == 0 ? "" : $" ({string.Join("; ", new[] { side.Runtime }.Concat(side.Configuration).OfType<string>())})");
+
+    /// <summary>
+    /// The Noise column: the verdict on launch means; with one launch on a side, how Δ compares with the runs' spread
+    /// and with the measured launch-to-launch noise, never "sig" (see <see cref="NoiseLegend"/>).
+    /// </summary>
+    public static string Noise(MetricDiff m, DiffSettings settings)
+    {
+        if (!m.OneLaunch) return Noise(m.Noise);
+        if (m.RunNoise.Significant is not { } beyondRuns) return "n/a";
+        if (!beyondRuns) return "within runs";
+        return m.RelativeDelta is not { } rel ? "beyond runs" : Math.Abs(rel) <= settings.LaunchNoiseOf(m.Name) ? "launch noise?" : "> launch noise";
+    }
 
     private static string Noise(NoiseVerdict n) => n.Significant switch
     {
@@ -373,7 +450,12 @@ public static class DiffReport
 
     private static string P(double? p) => p is not { } v ? "=?" : v < 0.001 ? "<0.001" : "=" + v.ToString("F3", CultureInfo.InvariantCulture);
 
-    private static string Ci(NoiseVerdict n) => n.CiLow is { } lo && n.CiHigh is { } hi ? $"[{Signed(lo)}, {Signed(hi)}]" : "-";
+    /// <summary>The interval of the launch means; with one launch on a side, the runs' (what the figure can claim).</summary>
+    private static string Ci(MetricDiff m)
+    {
+        var n = m.OneLaunch ? m.RunNoise : m.Noise;
+        return n.CiLow is { } lo && n.CiHigh is { } hi ? $"[{Signed(lo)}, {Signed(hi)}]" : "-";
+    }
 
     private static string Signed(double? v, string? format = null)
     {

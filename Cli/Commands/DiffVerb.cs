@@ -20,10 +20,11 @@ public static class DiffVerb
 
     /// <summary>Shown after the options in `esp diff --help`.</summary>
     public const string Epilogue = """
-        Several launches per side: esp diff B1 B2 .. vs T1 T2 .. pools their runs, so the noise verdicts see
-        process-to-process variance too (docs/diff.md).
-        Δ = TRACE − BASELINE per run (measured runs, warm-up excluded), judged against run-to-run noise with Welch's
-        t-test; the explained view factors out the Reflection\* and Activator\* tags. --stacktags applies to every trace.
+        The launch is the unit: with several launches per side (esp diff B1 B2 B3 vs T1 T2 T3) Welch's t-test compares
+        the launches' means; with one launch on a side nothing is judged significant, only set against the runs'
+        spread and the launch-to-launch noise measured on the build VM (docs/analyzer.md, docs/diff.md).
+        Δ = TRACE − BASELINE per operation (measured runs, warm-up excluded); the explained view factors out the
+        Reflection\* and Activator\* tags. --stacktags applies to every trace.
         """;
 
     public static Command Create(CommonOptions common, IConsole console)
@@ -63,9 +64,9 @@ public static class DiffVerb
         {
             var baselineLaunches = baselinePaths.Select(p => Load(p, options, progress, cancel)).ToList();
             var traceLaunches = tracePaths.Select(p => Load(p, options, progress, cancel)).ToList();
-            var diff = TraceDiffer.Compute(
-                DiffSideReader.Pool([.. baselineLaunches.Select(l => l.Side)]), baselineLaunches.SelectMany(l => l.Analysis.Runs),
-                DiffSideReader.Pool([.. traceLaunches.Select(l => l.Side)]), traceLaunches.SelectMany(l => l.Analysis.Runs));
+            var diff = TraceDiffer.CompareLaunches(
+                DiffSideReader.Pool([.. baselineLaunches.Select(l => l.Side)]), [.. baselineLaunches.Select(l => l.Analysis.Runs)],
+                DiffSideReader.Pool([.. traceLaunches.Select(l => l.Side)]), [.. traceLaunches.Select(l => l.Analysis.Runs)]);
             var tagged = baselineLaunches.Concat(traceLaunches).ToList();
             if (tagged.Select(l => l.StackTags).Distinct(StringComparer.Ordinal).Count() > 1)
                 diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F --stacktags-only to use one for all");

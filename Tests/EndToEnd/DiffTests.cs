@@ -16,7 +16,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// The .NET-vs-.NET-Framework comparison of the seeds, reproduced on one runtime: the same benchmark recorded for
 /// real with dynamic code on (System.Text.Json and Newtonsoft.Json run emitted IL) and off (they fall back to
 /// reflection), plus Google.Protobuf, whose hand-written code does not switch, as the control. Each side is three
-/// launches, recorded alternately and pooled as `esp diff E1 E2 E3 vs R1 R2 R3` pools them: on this machine a whole
+/// launches, recorded alternately and compared as `esp diff E1 E2 E3 vs R1 R2 R3` compares them (each launch one sample): on this machine a whole
 /// process can run 2x slower than the next one (docs/diff.md), which one launch per side cannot tell from the switch.
 /// </summary>
 public sealed class DiffRecordings : IDisposable
@@ -62,9 +62,9 @@ public sealed class DiffRecordings : IDisposable
         var options = new AnalyzerOptions();
         var baseline = emit.Select(f => Analyze(f, options)).ToList();
         var trace = reflection.Select(f => Analyze(f, options)).ToList();
-        Diff = TraceDiffer.Compute(
-            DiffSideReader.Pool([.. baseline.Select(b => b.Side)]), baseline.SelectMany(b => b.Runs),
-            DiffSideReader.Pool([.. trace.Select(t => t.Side)]), trace.SelectMany(t => t.Runs));
+        Diff = TraceDiffer.CompareLaunches(
+            DiffSideReader.Pool([.. baseline.Select(b => b.Side)]), [.. baseline.Select(b => b.Runs)],
+            DiffSideReader.Pool([.. trace.Select(t => t.Side)]), [.. trace.Select(t => t.Runs)]);
     }
 
     private static (DiffSide Side, IReadOnlyList<EtwSerializerProfiler.Analyzer.Model.RunAnalysis> Runs) Analyze(TraceFolder folder, AnalyzerOptions options)
@@ -110,9 +110,10 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
         }
         Assert.Equal(["both"], recorded.Diff.Rows.Select(r => r.Presence.ToString().ToLowerInvariant()).Distinct());
         Assert.Equal(3 * 2, recorded.Diff.Rows.Count);
-        // Every launch's measured runs are pooled, on both sides.
+        // Every launch's measured runs count, on both sides, and each launch is one sample of the row.
         Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Launches * (DiffRecordings.Runs - 1), r.Metric(RowDiff.DurationMs).Trace!.Runs));
         Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Launches * (DiffRecordings.Runs - 1), r.Metric(RowDiff.DurationMs).Baseline!.Runs));
+        Assert.All(recorded.Diff.Rows, r => Assert.Equal(DiffRecordings.Launches, r.Metric(RowDiff.DurationMs).BaselineLaunches!.Runs));
         Assert.Equal(recorded.Emit.Select(f => f.Path), recorded.Diff.Baseline.Launches);
         Assert.DoesNotContain(recorded.Diff.Baseline.Warnings, w => w.Contains("launches differ", StringComparison.Ordinal));
     }
@@ -176,9 +177,10 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
         Assert.True(text.ExitCode == 0, text.StdErr);
         foreach (var expected in new[] { "Duration, ms per operation", "CPU, ms per operation", "GC and allocations", "Explained:", "Reflection\\Interpreted invoke", "dynamic code NOT supported", "env DOTNET_TieredCompilation=0" })
             Assert.Contains(expected, text.StdOut, StringComparison.Ordinal);
-        // One launch a side: no pooled header, and the note that says what one launch cannot show.
-        Assert.DoesNotContain("launches, runs pooled", text.StdOut, StringComparison.Ordinal);
-        Assert.Contains("one launch on each side", text.StdOut, StringComparison.Ordinal);
+        // One launch a side: no launches header, the note that says what one launch cannot show, and no verdict "sig".
+        Assert.DoesNotContain("launches, each one sample", text.StdOut, StringComparison.Ordinal);
+        Assert.Contains("one launch on each side: differences under", text.StdOut, StringComparison.Ordinal);
+        Assert.DoesNotContain(" sig p", text.StdOut, StringComparison.Ordinal);
 
         var json = Path.Combine(Path.GetTempPath(), $"diff-{Guid.NewGuid():N}.json");
         var r = ProcessRunner.Dotnet(Esp, ["diff", .. recorded.Emit.Select(f => f.Path), "vs", .. recorded.Reflection.Select(f => f.Path),

@@ -55,8 +55,9 @@ public sealed class RuntimeDiffTests(Xunit.Abstractions.ITestOutputHelper output
         var text = ProcessRunner.Run("dotnet", [Esp, "diff", .. baseline, "vs", .. trace], TimeSpan.FromMinutes(5));
         Assert.True(text.ExitCode == 0, text.StdErr);
         Assert.Matches(@"runtimes: baseline = \.NET 8\.0\.\d+, trace = \.NET 10\.0\.\d+", text.StdOut);
-        Assert.Contains("(3 launches, runs pooled)", text.StdOut, StringComparison.Ordinal);
+        Assert.Contains("(3 launches, each one sample)", text.StdOut, StringComparison.Ordinal);
         Assert.DoesNotContain("one launch on", text.StdOut, StringComparison.Ordinal);
+        Assert.Contains("Welch's t-test on the launches' means (3 launch(es) in the baseline, 3 in the trace", text.StdOut, StringComparison.Ordinal);
 
         var json = ProcessRunner.Run("dotnet", [Esp, "diff", .. baseline, "vs", .. trace, "--format", "json"], TimeSpan.FromMinutes(5));
         var row = JsonDocument.Parse(json.StdOut).RootElement.GetProperty("rows").EnumerateArray()

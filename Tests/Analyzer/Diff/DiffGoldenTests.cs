@@ -4,7 +4,9 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Diff;
 
 /// <summary>
 /// The diff's p-values and confidence intervals are unchanged on a fixed pair of real recordings: the figures the
-/// hand-written t distribution gave before MathNet.Numerics replaced it (<see cref="DiffGoldenRecording"/>).
+/// hand-written t distribution gave before MathNet.Numerics replaced it (<see cref="DiffGoldenRecording"/>). The pair
+/// is one launch per side, so these are Welch's test on the runs (<see cref="MetricDiff.RunNoise"/>): the within-process
+/// figure; the verdict between configurations (<see cref="MetricDiff.Noise"/>) is "not judged" for every one of them.
 /// </summary>
 public sealed class DiffGoldenTests
 {
@@ -24,7 +26,7 @@ public sealed class DiffGoldenTests
     {
         var diff = DiffGoldenRecording.Diff();
         var actual = diff.Rows.SelectMany(row => row.Metrics.Concat(row.Explained.Select(e => e.Remainder)).Concat(row.Tags)
-            .Select(m => (row.Serializer, row.Operation, m.Name, m.Noise))).ToList();
+            .Select(m => (row.Serializer, row.Operation, m.Name, m.RunNoise))).ToList();
         Assert.Equal(DiffGoldenRecording.Verdicts.Select(g => (g.Serializer, g.Operation, g.Metric)), actual.Select(a => (a.Serializer, a.Operation, a.Name)));
         foreach (var (golden, (_, _, _, noise)) in DiffGoldenRecording.Verdicts.Zip(actual))
         {
@@ -36,6 +38,17 @@ public sealed class DiffGoldenTests
             AssertClose(golden.CiHigh, noise.CiHigh, what + " CI high", halfWidth);
             AssertClose(golden.DegreesOfFreedom, noise.DegreesOfFreedom, what + " degrees of freedom");
         }
+    }
+
+    [Fact]
+    public void One_launch_per_side_judges_none_of_the_golden_verdicts()
+    {
+        var metrics = DiffGoldenRecording.Diff().Rows.SelectMany(row => row.Metrics.Concat(row.Explained.Select(e => e.Remainder)).Concat(row.Tags)).ToList();
+        Assert.Equal(DiffGoldenRecording.Verdicts.Length, metrics.Count);
+        Assert.All(metrics, m => Assert.Null(m.Noise.Significant));
+        Assert.All(metrics, m => Assert.True(m.OneLaunch, m.Name));
+        // The runs' test would have called some of them significant: that is what one launch cannot claim.
+        Assert.Contains(metrics, m => m.RunNoise.Significant == true);
     }
 
     [Fact]

@@ -26,6 +26,20 @@ public sealed class TraceDiffTests
         return r.Freeze();
     }
 
+    /// <summary>
+    /// Each run number as its own launch (its own trace, with one measured run), so that the launch means are the
+    /// runs: what these tests assert on Welch's test then holds on launches, the unit of a comparison.
+    /// </summary>
+    private static TraceDiff ByRun(List<RunAnalysis> b, List<RunAnalysis> t) =>
+        TraceDiffer.CompareLaunches(AsLaunches(Emit, b.Select(r => r.Key.Run).Distinct().Count()), Launches(b),
+            AsLaunches(Reflection, t.Select(r => r.Key.Run).Distinct().Count()), Launches(t));
+
+    private static IReadOnlyList<IEnumerable<RunAnalysis>> Launches(IEnumerable<RunAnalysis> runs) =>
+        [.. runs.GroupBy(r => r.Key.Run).Select(g => g.AsEnumerable())];
+
+    private static DiffSide AsLaunches(DiffSide side, int count) =>
+        side with { Launches = [.. Enumerable.Range(1, count).Select(i => $"{side.Path}-{i}")] };
+
     /// <summary>Four measured runs per side: emitted code at ~20 ms, reflection adding ~30 ms of reflection/Activator samples.</summary>
     private static (List<RunAnalysis> Baseline, List<RunAnalysis> Trace) Switched()
     {
@@ -40,7 +54,7 @@ public sealed class TraceDiffTests
     public void A_switch_to_reflection_is_explained_by_the_reflection_and_activator_tags()
     {
         var (b, t) = Switched();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         Assert.Equal(Presence.Both, row.Presence);
 
         var duration = row.Metric(RowDiff.DurationMs);
@@ -73,7 +87,7 @@ public sealed class TraceDiffTests
     {
         var b = Enumerable.Range(1, 4).Select(i => Run("DataContract", "deserialize", i, 40 + i, (@"Deserialize\DataContract", 40 + i))).ToList();
         var t = Enumerable.Range(1, 4).Select(i => Run("DataContract", "deserialize", i, 90 + i, (@"Deserialize\DataContract", 80 + i), (Invoke, 10))).ToList();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         var e = row.Explained.Single(x => x.Metric == RowDiff.DurationMs);
         Assert.Equal(0.2, e.FactoredOutShare!.Value, 6);
         Assert.Equal(40, e.Remainder.Delta!.Value, 6);
@@ -86,7 +100,7 @@ public sealed class TraceDiffTests
     {
         var (b, t) = Switched();
         var warm = Run(Stj, "deserialize", 0, 500, (@"Deserialize\" + Stj, 480)) with { IsWarmup = true };
-        var row = Assert.Single(TraceDiffer.Compute(Emit, [warm, .. b], Reflection, t).Rows);
+        var row = Assert.Single(ByRun([warm, .. b], t).Rows);
         Assert.Equal(4, row.Metric(RowDiff.DurationMs).Baseline!.Runs);
         Assert.Equal(20.25, row.Metric(RowDiff.DurationMs).Baseline!.Mean, 6);
     }
@@ -99,7 +113,7 @@ public sealed class TraceDiffTests
             Run(Stj, "serialize", run, total, (@"Reflection\Field access", reflection), (@"Serialize\" + Stj, total - reflection));
         var b = new[] { (10.0, 0.1), (12.5, 0.1), (9.5, 0.1), (12.0, 0.1) }.Select((x, i) => Shifted(i + 1, x.Item1, x.Item2)).ToList();
         var t = new[] { (11.0, 4.0), (10.0, 4.2), (12.5, 3.9), (10.5, 4.1) }.Select((x, i) => Shifted(i + 1, x.Item1, x.Item2)).ToList();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         var e = row.Explained.Single(x => x.Metric == RowDiff.DurationMs);
         Assert.False(row.Metric(RowDiff.DurationMs).Noise.Significant);
         Assert.True(e.Remainder.Noise.Significant);
@@ -111,7 +125,7 @@ public sealed class TraceDiffTests
     {
         var b = new[] { 3.1, 2.8, 3.4, 2.9 }.Select((ms, i) => Run("Google.Protobuf", "serialize", i + 1, ms, (@"Serialize\Google.Protobuf", ms))).ToList();
         var t = new[] { 3.0, 3.3, 2.7, 3.2 }.Select((ms, i) => Run("Google.Protobuf", "serialize", i + 1, ms, (@"Serialize\Google.Protobuf", ms))).ToList();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         Assert.False(row.Metric(RowDiff.DurationMs).Noise.Significant);
         Assert.All(row.Explained, e => Assert.Equal("no change", DiffReport.Verdict(row, e)));
     }
@@ -178,7 +192,7 @@ public sealed class TraceDiffTests
     public void Json_follows_the_documented_field_names()
     {
         var (b, t) = Switched();
-        var json = JsonDocument.Parse(DiffReport.Render(TraceDiffer.Compute(Emit, b, Reflection, t), TableFormat.Json)).RootElement;
+        var json = JsonDocument.Parse(DiffReport.Render(ByRun(b, t), TableFormat.Json)).RootElement;
         Assert.Equal(DiffReport.SchemaVersion, json.GetProperty("schemaVersion").GetInt32());
         Assert.Equal("welch-t", json.GetProperty("method").GetProperty("test").GetString());
         Assert.Equal(0.05, json.GetProperty("method").GetProperty("alpha").GetDouble());
@@ -230,14 +244,14 @@ public sealed class TraceDiffTests
         // where preemption doubled every tag's ms; the thread's CPU clock says 20 ms.
         var b = new[] { 9.8, 10.2, 10.0 }.Select((ms, i) => WithThreadCpu(Run(Stj, "serialize", i + 1, ms, (@"Serialize" + Stj, ms)), ms)).ToList();
         var t = new[] { 19.8, 20.2, 20.0 }.Select((ms, i) => WithThreadCpu(Run(Stj, "serialize", i + 1, 2 * ms, (@"Serialize" + Stj, ms), (Invoke, ms)), ms)).ToList();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         Assert.Equal(10, row.Metric(RowDiff.ThreadCpuMs).Delta!.Value, 6);
         Assert.Equal(30, row.Metric(RowDiff.CpuMs).Delta!.Value, 6);
         var thread = row.Explained.Single(e => e.Metric == RowDiff.ThreadCpuMs);
         Assert.Equal(10, thread.FactoredOutDelta, 6);
         Assert.Equal(0, thread.Remainder.Delta!.Value, 6);
         Assert.Equal("explained by factored-out tags", DiffReport.Verdict(row, thread));
-        Assert.Contains("thread CPU", DiffReport.Render(TraceDiffer.Compute(Emit, b, Reflection, t), TableFormat.Text), StringComparison.Ordinal);
+        Assert.Contains("thread CPU", DiffReport.Render(ByRun(b, t), TableFormat.Text), StringComparison.Ordinal);
         // Without in-process results (a foreign program recorded with `record -- cmd`) the metric is left out.
         Assert.Null(Assert.Single(TraceDiffer.Compute(Emit, [Run(Stj, "serialize", 1, 10)], Reflection, [Run(Stj, "serialize", 1, 10)]).Rows).TryMetric(RowDiff.ThreadCpuMs));
     }
@@ -249,7 +263,7 @@ public sealed class TraceDiffTests
         // accessor work become 25 ms of reflection: Δ = 15, factored out = 25, the rest shrinks by 10.
         var b = new[] { 19.8, 20.2, 20.0, 20.1 }.Select((ms, i) => Run(Stj, "serialize", i + 1, ms, (@"Serialize\" + Stj, ms))).ToList();
         var t = new[] { 9.8, 10.2, 10.0, 10.1 }.Select((ms, i) => Run(Stj, "serialize", i + 1, ms + 25, (@"Serialize\" + Stj, ms), (Invoke, 25))).ToList();
-        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var row = Assert.Single(ByRun(b, t).Rows);
         var e = row.Explained.Single(x => x.Metric == RowDiff.DurationMs);
         Assert.Equal(25.0 / 15.0, e.FactoredOutShare!.Value, 6);
         Assert.Equal(-10, e.Remainder.Delta!.Value, 6);
@@ -269,11 +283,16 @@ public sealed class TraceDiffTests
         Assert.Equal(["emit-1: lost 3 events"], pooled.Warnings);
         Assert.Same(one, DiffSideReader.Pool([one]));
 
-        // Second launch's runs carry the same keys as the first's: pooling is by (serializer, operation, objects).
-        var row = Assert.Single(TraceDiffer.Compute(pooled, [.. b, .. b], Reflection, t).Rows);
+        // Second launch's runs carry the same keys as the first's: rows match by (serializer, operation, objects),
+        // each launch one sample of the row.
+        var diff = TraceDiffer.CompareLaunches(pooled, [b, b], Reflection, [t]);
+        var row = Assert.Single(diff.Rows);
         Assert.Equal(8, row.Metric(RowDiff.DurationMs).Baseline!.Runs);
+        Assert.Equal(2, row.Metric(RowDiff.DurationMs).BaselineLaunches!.Runs);
         Assert.Equal(b.Average(r => r.DurationMs), row.Metric(RowDiff.DurationMs).Baseline!.Mean, 9);
-        Assert.Contains("(2 launches, runs pooled)", DiffReport.Render(TraceDiffer.Compute(pooled, b, Reflection, t), TableFormat.Text), StringComparison.Ordinal);
+        Assert.Contains("(2 launches, each one sample)", DiffReport.Render(diff, TableFormat.Text), StringComparison.Ordinal);
+        // A side's runs come as one list per launch it names.
+        Assert.Throws<ArgumentException>(() => TraceDiffer.Compute(pooled, b, Reflection, t));
 
         var otherRuntime = DiffSideReader.Pool([one, new DiffSide("emit-3", ".NET 9.0", ["env DOTNET_TieredCompilation=0"], new Dictionary<string, string>(), [])]);
         Assert.Contains(otherRuntime.Warnings, w => w.StartsWith("launches differ in runtime: emit-1 ran .NET 10.0, emit-3 ran .NET 9.0", StringComparison.Ordinal));
@@ -291,7 +310,8 @@ public sealed class TraceDiffTests
         DiffSide With(string path, CpuSourceKind kind) => Side(path) with { CpuSource = kind };
         string Cpu(DiffSide baseline, DiffSide trace)
         {
-            var text = DiffReport.Render(TraceDiffer.Compute(baseline, [Run(Stj, "serialize", 0, 10)], trace, [Run(Stj, "serialize", 0, 20)]), TableFormat.Text);
+            var text = DiffReport.Render(TraceDiffer.CompareLaunches(baseline, [.. baseline.Launches.Select(_ => new[] { Run(Stj, "serialize", 0, 10) })],
+                trace, [.. trace.Launches.Select(_ => new[] { Run(Stj, "serialize", 0, 20) })]), TableFormat.Text);
             return text.Split('\n').Single(l => l.StartsWith("CPU, ms per operation", StringComparison.Ordinal));
         }
         var kernel = With("k", CpuSourceKind.Perf);
@@ -304,7 +324,7 @@ public sealed class TraceDiffTests
         Assert.Equal("mixed", mixed.CpuSourceName);
         Assert.Contains("(CPU = kernel samples in some launches, EventPipe's in others, what the tags split", Cpu(mixed, DiffSideReader.Pool([eventPipe, kernel])), StringComparison.Ordinal);
         Assert.Contains("not comparable", Cpu(mixed, kernel), StringComparison.Ordinal);
-        Assert.Equal("mixed", JsonDocument.Parse(DiffReport.Render(TraceDiffer.Compute(mixed, [Run(Stj, "serialize", 0, 10)], kernel, [Run(Stj, "serialize", 0, 20)]), TableFormat.Json))
+        Assert.Equal("mixed", JsonDocument.Parse(DiffReport.Render(TraceDiffer.CompareLaunches(mixed, [new[] { Run(Stj, "serialize", 0, 10) }, new[] { Run(Stj, "serialize", 0, 11) }], kernel, [new[] { Run(Stj, "serialize", 0, 20) }]), TableFormat.Json))
             .RootElement.GetProperty("baseline").GetProperty("cpuSource").GetString());
     }
 }

@@ -25,7 +25,10 @@ public sealed class DiffHtmlReportTests
         var trace = new[] { 50.0, 50.5, 49.5, 50.2 }.Select((ms, i) => Run("System.Text.Json", i + 1, ms))
             .Concat(new[] { 1.0, 0.9, 1.1, 1.0 }.Select((ms, i) => Run("Google.Protobuf", i + 1, ms)))
             .Append(Run("Newtonsoft.Json", 1, 30)).ToList();
-        var diff = TraceDiffer.Compute(Side("emit"), baseline, Side("reflection"), trace);
+        // Each run number its own launch: significance is judged on launch means.
+        static IReadOnlyList<IEnumerable<RunAnalysis>> Launches(List<RunAnalysis> runs) => [.. runs.GroupBy(r => r.Key.Run).Select(g => g.AsEnumerable())];
+        DiffSide Sides(string path, int count) => Side(path) with { Launches = [.. Enumerable.Range(1, count).Select(i => $"{path}-{i}")] };
+        var diff = TraceDiffer.CompareLaunches(Sides("emit", 4), Launches(baseline), Sides("reflection", 4), Launches(trace));
 
         var html = DiffHtmlReport.Render(diff);
         var doc = new HtmlParser(new HtmlParserOptions { IsStrictMode = true }).ParseDocument(html);
@@ -39,5 +42,10 @@ public sealed class DiffHtmlReportTests
         Assert.Equal(2, spec.GetProperty("data").GetProperty("series").GetArrayLength());
         Assert.Contains("Newtonsoft.Json N=1000: only in the trace", doc.Body!.TextContent, StringComparison.Ordinal); // listed, not dropped
         Assert.Empty(doc.QuerySelectorAll("script[src], link[href], img[src], iframe")); // nothing loaded from elsewhere
+
+        // One launch per side: the same 20 → 50 ms is not marked, and the bar says why.
+        var one = DiffHtmlReport.Render(TraceDiffer.Compute(Side("emit"), baseline, Side("reflection"), trace));
+        Assert.DoesNotContain("N=1000 ▲", one, StringComparison.Ordinal);
+        Assert.Contains("1 launch per side: not judged", one, StringComparison.Ordinal);
     }
 }

@@ -6,7 +6,8 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>
 /// Baseline and trace duration side by side per serializer for one operation. A label marked "▲"/"▼" is a
-/// significant change (beyond run-to-run noise); unmarked bars differ within noise or could not be judged.
+/// significant change (Welch's test on the launches' means); unmarked bars differ within noise or could not be
+/// judged (one launch on a side is never judged).
 /// </summary>
 internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDiff> rows) : IReportSection
 {
@@ -30,14 +31,20 @@ internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDif
         {
             var d = r.Metric(RowDiff.DurationMs);
             var mean = side(d)?.Mean ?? 0;
-            var delta = d.RelativeDelta is { } rel ? $", Δ {Fmt.Pct(rel)}{(d.Noise.Significant == true ? " (significant)" : " (within noise)")}" : "";
+            var verdict = d.Noise.Significant switch
+            {
+                true => " (significant)",
+                false => " (within launch noise)",
+                null => d.OneLaunch ? " (1 launch per side: not judged)" : " (not judged)",
+            };
+            var delta = d.RelativeDelta is { } rel ? $", Δ {Fmt.Pct(rel)} of the baseline{verdict}" : "";
             return ChartSpec.Value(mean, $"{labels[i]} {which}: {Fmt.Ms(mean)} ms{delta}");
         }
         charts.Write(html, new ChartSpec
         {
             Name = Id,
             Kind = ChartKind.Bar,
-            Title = $"{operation}: mean duration per run (ms)",
+            Title = $"{operation}: mean duration per operation (ms, mean of the launches' means)",
             Data = new JsonObject
             {
                 ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
@@ -55,7 +62,7 @@ internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDif
             Legend = [("baseline", ChartSpec.SeriesClass(0)), ("trace", ChartSpec.SeriesClass(1))],
             CssClass = "bars",
             HeightPx = 80 + 44 * measured.Count,
-            Caption = "▲/▼: significant change (Welch's t-test on per-operation values of the runs); the tables below break the change down by stack tag.",
+            Caption = "▲/▼: significant change (Welch's t-test on the launches' means, per operation; with one launch on a side nothing is judged); the tables below break the change down by stack tag.",
         });
     }
 }
