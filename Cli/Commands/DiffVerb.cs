@@ -70,6 +70,7 @@ public static class DiffVerb
             var tagged = baselineLaunches.Concat(traceLaunches).ToList();
             if (tagged.Select(l => l.StackTags).Distinct(StringComparer.Ordinal).Count() > 1)
                 diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F --stacktags-only to use one for all");
+            diff.Warnings.AddRange(TracingCostComparison.Warnings(baselineLaunches.Select(l => l.Analysis.InProcess), traceLaunches.Select(l => l.Analysis.InProcess)));
             compared = diff.Rows.Count(row => row.Presence == Presence.Both);
             if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
                 diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");

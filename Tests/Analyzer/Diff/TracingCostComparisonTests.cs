@@ -1,0 +1,45 @@
+using EtwSerializerProfiler.Analyzer.Diff;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Diff;
+
+/// <summary>The diff says when the two sides' tracing costs differ: the tracer then explains part of the difference.</summary>
+public sealed class TracingCostComparisonTests
+{
+    private static BenchmarkResults Results(double untracedMs, double tracedMs) => new()
+    {
+        Runtime = ".NET 10", OperatingSystem = "Linux", Configuration = "Release", DebuggerAttached = false, ProcessId = 1,
+        StartTimeUtc = DateTime.UnixEpoch, CommandLine = "",
+        TracingCost =
+        [
+            new TracingCostCase
+            {
+                Serializer = "S", Operation = "serialize", Data = "BookShelf", Objects = 100, Operations = 10,
+                UntracedMs = [untracedMs, untracedMs, untracedMs], TracedMs = [tracedMs, tracedMs, tracedMs],
+            },
+        ],
+    };
+
+    [Fact]
+    public void A_cost_that_differs_by_more_than_5_points_is_said_once()
+    {
+        var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.02)], [Results(1.0, 1.20)]));
+        Assert.Contains("S serialize N=100: +2.0% in the baseline, +20.0% in the trace", warning, StringComparison.Ordinal);
+        Assert.Contains("18.0 points", warning, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Close_costs_or_one_side_without_them_say_nothing()
+    {
+        Assert.Empty(TracingCostComparison.Warnings([Results(1.0, 1.02)], [Results(1.0, 1.05)]));
+        Assert.Empty(TracingCostComparison.Warnings([Results(1.0, 1.02)], [null]));
+    }
+
+    [Fact]
+    public void A_side_of_several_launches_counts_their_mean()
+    {
+        // Launches at +0% and +20%: +10% against the other side's +2% is 8 points apart.
+        var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.0), Results(1.0, 1.2)], [Results(1.0, 1.02)]));
+        Assert.Contains("+10.0% in the baseline", warning, StringComparison.Ordinal);
+    }
+}
