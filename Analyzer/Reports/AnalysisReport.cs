@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
@@ -123,6 +124,7 @@ public static class AnalysisReport
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
+        notes.AddRange(BdnSummaryComparison.Of(analysis).Select(c => c.Line()));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;
     }
@@ -158,6 +160,7 @@ public static class AnalysisReport
             })]),
             ["resultsFile"] = t.ResultsFile,
             ["runSource"] = WireNames.Of(t.RunSource),
+
             ["harnessOverheadIterations"] = t.HarnessOverheadIterations,
             ["harnessOutliers"] = t.HarnessOutliers,
             ["runNamesInferred"] = t.InferredNames is { } inferred ? JsonSerializer.SerializeToNode(inferred, ReportJsonContext.Default.InferredRunNames) : null,
@@ -179,6 +182,13 @@ public static class AnalysisReport
             ["truncated"] = t.Truncated,
             ["analysisSeconds"] = t.AnalysisSeconds,
         };
+        // A BenchmarkDotNet trace with its results beside it: the traced run's mean against the summary's (only then).
+        if (BdnSummaryComparison.Of(analysis) is { Count: > 0 } bdn)
+            trace["benchmarkDotNetSummary"] = new JsonArray([.. bdn.Select(c => (JsonNode)new JsonObject
+            {
+                ["serializer"] = c.Serializer, ["operation"] = c.Operation, ["objects"] = c.Objects == 0 ? null : c.Objects,
+                ["tracedMs"] = c.TracedMs, ["summaryMs"] = c.SummaryMs, ["percent"] = c.Percent,
+            })]);
         var runs = new JsonArray();
         foreach (var r in analysis.Runs)
         {

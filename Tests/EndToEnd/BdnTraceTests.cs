@@ -93,6 +93,14 @@ public sealed class BdnTraceTests(ITestOutputHelper output) : IDisposable
         Assert.Matches(@"^Read\s+-\s+" + summary.Runs + @"\s", table.First(l => l.StartsWith("Read ", StringComparison.Ordinal)));
         var json = AnalysisReport.Json(analysis);
         Assert.Null(json["serializers"]![0]!["objects"]);
+
+        // BenchmarkDotNet's own results sit beside the trace: the traced run's mean is printed against its summary's,
+        // read from the report (here the same run, so within the 5% above).
+        var beside = Assert.Single(BdnSummaryComparison.Of(analysis));
+        Assert.Equal(truthMeanMs, beside.SummaryMs, 9);
+        Assert.Equal(summary.MeanDurationMs, beside.TracedMs, 9);
+        Assert.Contains(beside.Line(), AnalysisReport.Render(analysis, TableFormat.Text), StringComparison.Ordinal);
+        Assert.Equal(truthMeanMs, json["trace"]!["benchmarkDotNetSummary"]![0]!["summaryMs"]!.GetValue<double>(), 9);
         Assert.All(json["runs"]!.AsArray(), r => Assert.Null(r!["objects"]));
         Assert.All(analysis.Findings, f => Assert.Null(f.Objects));
         if (analysis.Trace.HarnessOutliers > 0) Assert.Contains($"{analysis.Trace.HarnessOutliers} upper outlier(s)", RunSourceText.Line(analysis));
