@@ -73,6 +73,10 @@ public sealed class PackedToolTests
         using (var zip = System.IO.Compression.ZipFile.OpenRead(any))
             foreach (var file in new[] { "esp.dll", "SerializerBenchmark.dll", "Profiles/profiles.json", "stacktags/Serializers.stacktags" })
                 Assert.Contains(zip.Entries, e => e.FullName == $"tools/net10.0/any/{file}");
+        // The run markers library is packed beside the tool, for an app of your own (docs/run-markers.md).
+        using (var zip = System.IO.Compression.ZipFile.OpenRead(Path.Combine(packages, "EtwSerializerProfiler.RunMarkers.0.1.0.nupkg")))
+            foreach (var tfm in new[] { "netstandard2.0", "net8.0" })
+                Assert.Contains(zip.Entries, e => e.FullName == $"lib/{tfm}/EtwSerializerProfiler.RunMarkers.dll");
         var config = Path.Combine(dir, "nuget.config");
         LocalFeed.WriteConfig(config, packages);
         var toolDir = Path.Combine(dir, "tools");
