@@ -11,6 +11,9 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// the samples say how it splits between tags.
 /// </summary>
 /// <remarks>
+/// A switch-in starts where the thread's CPU clock did (<see cref="KernelTrace.OnCpuFrom"/>): perf's IN record,
+/// credited back to the pick perf recorded before it (<see cref="SwitchInCredit"/>): the switch and perf's stack of
+/// the `sched_switch` tracepoint are the incoming thread's CPU, about 20 µs a switch-in.
 /// Both edges come from the same perf hook pair: PERF_RECORD_SWITCH IN and OUT. The sched_switch tracepoint fires
 /// before the switch, perf's IN record after it, so a stretch from IN to the tracepoint misses the hand-over's cost
 /// at every switch-in: measured with both cores busy (60 runs), the thread CPU clock less the on-CPU time grew by
@@ -124,7 +127,10 @@ internal sealed class SwitchCpuTime
             // One edge for the whole trace: perf's OUT records where the recording has them.
             if (_outRecords is null && (chunk.SwitchOutRecords.Count > 0 || chunk.SwitchOuts.Count > 0)) _outRecords = chunk.SwitchOutRecords.Count > 0;
             var outs = _outRecords == true ? (IEnumerable<(long, int)>)chunk.SwitchOutRecords : chunk.SwitchOuts.Select(s => (s.TimeNs, s.ThreadId));
-            var ins = chunk.SwitchIns;
+            // Switch-ins where the thread's CPU clock started (SwitchInCredit): credited back across CPUs, so a
+            // chunk's come a little out of order; sorted alone (stable), then merged.
+            IEnumerable<(long TimeNs, int ThreadId)> ins = chunk.OnCpuStarts;
+            if (!InOrder(ins)) ins = ins.OrderBy(i => i.TimeNs).ToList();
             foreach (var s in InOrder(ins) && InOrder(outs) ? Merge(ins, outs) : Sorted(ins, outs)) Step(s);
         }
 
