@@ -117,8 +117,6 @@ internal static partial class PerfScriptReader
         private char _state;
         private int _other;
         private readonly SwitchInCredit _credit = new();
-        /// <summary>The time of the chunk's first switch record: no credited switch-in goes before it (<see cref="SwitchCpuTime"/> walks chunks in order).</summary>
-        private long _chunkFirstSwitchNs = long.MinValue;
 
         private readonly Func<KernelTrace?>? _reuse;
 
@@ -186,7 +184,6 @@ internal static partial class PerfScriptReader
                 _state = Field(rest, " prev_state="u8) is { Length: > 0 } s && s[0] < 0x80 ? (char)s[0] : '?';
                 _other = int.TryParse(Field(rest, " next_pid="u8), CultureInfo.InvariantCulture, out var next) ? next : 0;
                 _credit.Picked(time, tid, _other);
-                FirstSwitch(time);
                 _pending = Pending.SwitchOut;
             }
             else if (rest.StartsWith(SchedWaking))
@@ -210,9 +207,8 @@ internal static partial class PerfScriptReader
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8))
             {
-                FirstSwitch(time);
                 Trace.SwitchIns.Add((time, tid));
-                Trace.OnCpuFrom.Add((Math.Max(_credit.SwitchedIn(time, tid), _chunkFirstSwitchNs), tid));
+                Trace.OnCpuFrom.Add((_credit.SwitchedIn(time, tid), tid));
                 Counted();
             }
             else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8))
@@ -226,11 +222,6 @@ internal static partial class PerfScriptReader
                 var n = Encoding.UTF8.GetString(rest).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();
                 Trace.LostEvents += Math.Max(1, n);
             }
-        }
-
-        private void FirstSwitch(long ns)
-        {
-            if (_chunkFirstSwitchNs == long.MinValue) _chunkFirstSwitchNs = ns;
         }
 
         public void EndEvent()
@@ -259,7 +250,6 @@ internal static partial class PerfScriptReader
         {
             var done = Trace;
             _records = 0;
-            _chunkFirstSwitchNs = long.MinValue;
             if (!last)
             {
                 var next = _reuse?.Invoke();

@@ -56,16 +56,19 @@ public sealed class SwitchInCreditTests
     }
 
     [Fact]
-    public void A_credited_switch_in_never_goes_back_before_its_chunk_starts()
+    public void The_credit_is_the_same_however_the_records_are_cut_into_chunks()
     {
-        // Two records a chunk: the pick and the OUT record in one, the IN record starts the next.
+        // Two records a chunk: the pick and the OUT record in one, the IN record starts the next, and its credited
+        // start goes back before the chunk.
         var chunks = new List<KernelTrace>();
         PerfScriptReader.ReadChunks(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(Script)), 1.001001, 2, chunks.Add);
-        var starts = chunks.SelectMany(c => c.OnCpuFrom).ToList();
-        Assert.Equal((10_020 * Us, 102), starts[0]);
-        var walk = new SwitchCpuTime.Walk(Clock(), [new SwitchCpuTime.Window(102, 9, 13)]);
+        Assert.Equal(Read().OnCpuFrom, chunks.SelectMany(c => c.OnCpuFrom));
+        var windows = new SwitchCpuTime.Window[] { new(101, 9, 10.002), new(102, 9, 10.010), new(102, 9, 13), new(101, 9, 12.003) };
+        var walk = new SwitchCpuTime.Walk(Clock(), windows);
         foreach (var c in chunks) walk.Add(c);
-        Assert.Equal(12.003 - 10.020, walk.Finish()[0], 9);
+        var chunked = walk.Finish();
+        Assert.Equal(new SwitchCpuTime(Read(), Clock()).OnCpuMs(windows), chunked);
+        Assert.Equal([1.002, 0.006, 1.999, 1.004], chunked.Select(ms => Math.Round(ms, 9)));
         Assert.Equal(0, walk.LateRecords);
     }
 
