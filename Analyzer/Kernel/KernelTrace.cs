@@ -32,6 +32,14 @@ internal sealed class KernelTrace
     /// <summary>Exact times a thread got the CPU (PERF_RECORD_SWITCH IN), when --switch-events was recorded.</summary>
     public ChunkedList<(long TimeNs, int ThreadId)> SwitchIns { get; } = [];
     /// <summary>
+    /// <see cref="SwitchIns"/> at the times the threads' CPU clocks started: each IN record credited back to the
+    /// pick perf recorded before it (<see cref="SwitchInCredit"/>). Where on-CPU time starts and off-CPU time ends;
+    /// not in time order across CPUs. A trace made by hand may leave it empty: the IN records then stand.
+    /// </summary>
+    public ChunkedList<(long TimeNs, int ThreadId)> OnCpuFrom { get; } = [];
+    /// <summary>Where on-CPU stretches start: <see cref="OnCpuFrom"/> when read with the IN records, else the IN records.</summary>
+    public ChunkedList<(long TimeNs, int ThreadId)> OnCpuStarts => OnCpuFrom.Count == SwitchIns.Count ? OnCpuFrom : SwitchIns;
+    /// <summary>
     /// Times a thread left the CPU as the same perf hook pair stamps them (PERF_RECORD_SWITCH OUT), a few
     /// microseconds after the sched_switch tracepoint: the edges of on-CPU time (<see cref="SwitchCpuTime"/>).
     /// </summary>
@@ -59,6 +67,7 @@ internal sealed class KernelTrace
         Samples.Clear();
         SwitchOuts.Clear();
         SwitchIns.Clear();
+        OnCpuFrom.Clear();
         SwitchOutRecords.Clear();
         Wakings.Clear();
         Frames.Clear();

@@ -78,7 +78,8 @@ internal sealed class OffCpuClassifier
         foreach (var s in chunk.SwitchOuts) Note(s.TimeNs, Kind.Out, s.ThreadId, s.State);
         foreach (var (ns, thread) in chunk.SwitchOutRecords) Note(ns, Kind.Record, thread, ' ');
         foreach (var w in chunk.Wakings) Note(w.TimeNs, Kind.Wake, w.ThreadId, ' ');
-        foreach (var (ns, thread) in chunk.SwitchIns) Note(ns, Kind.In, thread, ' ');
+        // A stretch ends where on-CPU time starts (SwitchInCredit): the switch itself is the thread's CPU.
+        foreach (var (ns, thread) in chunk.OnCpuStarts) Note(ns, Kind.In, thread, ' ');
         // In time order; at one time the order of kinds does not matter: only what comes strictly after a switch-out counts.
         _records.Sort(static (a, b) => a.Ms.CompareTo(b.Ms));
         foreach (var (ms, kind, thread, state) in _records) Step(_workers[thread], ms, kind, state);

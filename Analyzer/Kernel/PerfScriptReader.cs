@@ -116,6 +116,7 @@ internal static partial class PerfScriptReader
         private int _tid;
         private char _state;
         private int _other;
+        private readonly SwitchInCredit _credit = new();
 
         private readonly Func<KernelTrace?>? _reuse;
 
@@ -182,6 +183,7 @@ internal static partial class PerfScriptReader
             {
                 _state = Field(rest, " prev_state="u8) is { Length: > 0 } s && s[0] < 0x80 ? (char)s[0] : '?';
                 _other = int.TryParse(Field(rest, " next_pid="u8), CultureInfo.InvariantCulture, out var next) ? next : 0;
+                _credit.Picked(time, tid, _other);
                 _pending = Pending.SwitchOut;
             }
             else if (rest.StartsWith(SchedWaking))
@@ -203,8 +205,18 @@ internal static partial class PerfScriptReader
                 _maps.Add(file, Hex(m.Groups["start"].ValueSpan), Hex(m.Groups["len"].ValueSpan), Hex(m.Groups["off"].ValueSpan));
                 MappingGeneration(file).Value++;
             }
-            else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8)) { Trace.SwitchIns.Add((time, tid)); Counted(); }
-            else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8)) { Trace.SwitchOutRecords.Add((time, tid)); Counted(); }
+            else if (rest.StartsWith("PERF_RECORD_SWITCH IN"u8))
+            {
+                Trace.SwitchIns.Add((time, tid));
+                Trace.OnCpuFrom.Add((_credit.SwitchedIn(time, tid), tid));
+                Counted();
+            }
+            else if (rest.StartsWith("PERF_RECORD_SWITCH OUT"u8))
+            {
+                _credit.SwitchedOut(time, tid);
+                Trace.SwitchOutRecords.Add((time, tid));
+                Counted();
+            }
             else if (rest.StartsWith("PERF_RECORD_LOST"u8))
             {
                 var n = Encoding.UTF8.GetString(rest).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(t => long.TryParse(t, CultureInfo.InvariantCulture, out var v) ? v : 0).LastOrDefault();

@@ -11,6 +11,9 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// the samples say how it splits between tags.
 /// </summary>
 /// <remarks>
+/// A switch-in starts where the thread's CPU clock did (<see cref="KernelTrace.OnCpuFrom"/>): perf's IN record,
+/// credited back to the pick perf recorded before it (<see cref="SwitchInCredit"/>): the switch and perf's stack of
+/// the `sched_switch` tracepoint are the incoming thread's CPU, about 20 µs a switch-in.
 /// Both edges come from the same perf hook pair: PERF_RECORD_SWITCH IN and OUT. The sched_switch tracepoint fires
 /// before the switch, perf's IN record after it, so a stretch from IN to the tracepoint misses the hand-over's cost
 /// at every switch-in: measured with both cores busy (60 runs), the thread CPU clock less the on-CPU time grew by
@@ -18,8 +21,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// records (none of esp's) fall back to the tracepoint.
 /// <para>
 /// Memory: the windows are answered together as the switches come, chunk by chunk (<see cref="Walk"/>), so nothing
-/// is kept per record; a chunk's records out of time order (a damaged file; perf writes them in order) are sorted
-/// into a copy first.
+/// is kept per record but a millisecond of switches held back to be walked in order (<see cref="Walk.Add"/>).
 /// </para>
 /// </remarks>
 internal sealed class SwitchCpuTime
@@ -27,8 +29,8 @@ internal sealed class SwitchCpuTime
     /// <summary>A question: the thread's on-CPU time from one time to another (the trace's milliseconds).</summary>
     public readonly record struct Window(int ThreadId, double FromMs, double ToMs);
 
-    /// <summary>A switch on the trace's clock; <see cref="Order"/> breaks ties as the records came (switch-ins first).</summary>
-    private readonly record struct Switch(double Ms, int ThreadId, bool In, int Order);
+    /// <summary>A switch on the trace's clock.</summary>
+    private readonly record struct Switch(double Ms, int ThreadId, bool In);
 
     private readonly KernelTrace _kernel;
     private readonly KernelClock _clock;
@@ -87,6 +89,10 @@ internal sealed class SwitchCpuTime
         private readonly Dictionary<int, ThreadSums> _threads = [];
         private bool? _outRecords;
         private double _lastMs = double.NegativeInfinity;
+        /// <summary>Switches read but not yet walked, by time, kind (switch-ins first) and record order (<see cref="Add"/>).</summary>
+        private readonly PriorityQueue<Switch, (double Ms, int Kind, long Order)> _held = new();
+        private long _heldOrder;
+        private long _latestNs = long.MinValue;
 
         /// <summary>One thread's switches so far: the first, the last, and the stretches on the CPU after the first.</summary>
         private sealed class ThreadSums
@@ -117,22 +123,53 @@ internal sealed class SwitchCpuTime
 
         public bool Knows(int threadId) => _threads.ContainsKey(threadId);
 
-        /// <summary>The next chunk's switch-ins and switch-outs (perf's OUT records, or the tracepoints in a recording without them).</summary>
+        /// <summary>
+        /// The next chunk's switch-ins and switch-outs (perf's OUT records, or the tracepoints in a recording without
+        /// them), walked in time order: at equal times switch-ins first, each kind in record order.
+        /// </summary>
+        /// <remarks>
+        /// Switch-ins start where the thread's CPU clock did (<see cref="KernelTrace.OnCpuStarts"/>): credited back up
+        /// to <see cref="SwitchInCredit.MaxCreditNs"/> before their IN records, so they come a little out of order,
+        /// across chunks too. They wait in a queue until every record still to come is later: the walk is the same
+        /// however the records are cut into chunks. The queue holds about a millisecond of switches.
+        /// </remarks>
         public void Add(KernelTrace chunk)
         {
             if (chunk.SwitchIns.Count > 0) SawSwitchIns = true;
             // One edge for the whole trace: perf's OUT records where the recording has them.
             if (_outRecords is null && (chunk.SwitchOutRecords.Count > 0 || chunk.SwitchOuts.Count > 0)) _outRecords = chunk.SwitchOutRecords.Count > 0;
             var outs = _outRecords == true ? (IEnumerable<(long, int)>)chunk.SwitchOutRecords : chunk.SwitchOuts.Select(s => (s.TimeNs, s.ThreadId));
-            var ins = chunk.SwitchIns;
-            foreach (var s in InOrder(ins) && InOrder(outs) ? Merge(ins, outs) : Sorted(ins, outs)) Step(s);
+            foreach (var (ns, thread) in chunk.OnCpuStarts) Hold(ns, thread, true);
+            foreach (var (ns, thread) in outs) Hold(ns, thread, false);
+            // Perf writes its records in time order: a record still to come is no earlier than the latest one
+            // written, less the most a switch-in is credited.
+            foreach (var (ns, _) in chunk.SwitchIns) _latestNs = Math.Max(_latestNs, ns);
+            foreach (var (ns, _) in outs) _latestNs = Math.Max(_latestNs, ns);
+            if (_latestNs != long.MinValue) Release(_clock.ToRelativeMs(_latestNs - SwitchInCredit.MaxCreditNs));
         }
 
         /// <summary>Every window's on-CPU milliseconds, once every switch is in.</summary>
         public double[] Finish()
         {
+            Release(double.PositiveInfinity);
             Advance(double.PositiveInfinity);
             return _totals;
+        }
+
+        private void Hold(long ns, int thread, bool isIn)
+        {
+            var ms = _clock.ToRelativeMs(ns);
+            _held.Enqueue(new Switch(ms, thread, isIn), (ms, isIn ? 0 : 1, _heldOrder++));
+        }
+
+        /// <summary>Walks the held switches before this time, in order.</summary>
+        private void Release(double beforeMs)
+        {
+            while (_held.TryPeek(out var s, out var at) && at.Ms < beforeMs)
+            {
+                _held.Dequeue();
+                Step(s);
+            }
         }
 
         /// <summary>
@@ -203,57 +240,6 @@ internal sealed class SwitchCpuTime
                 }
                 _open[thread].Remove(w);
             }
-        }
-
-        /// <summary>
-        /// A chunk's switch-ins and switch-outs in time order, at equal times a switch-in first and each kind in its
-        /// record order: a merge of the two lists, which perf writes in time order.
-        /// </summary>
-        private IEnumerable<Switch> Merge(IEnumerable<(long TimeNs, int ThreadId)> ins, IEnumerable<(long TimeNs, int ThreadId)> outs)
-        {
-            using var i = ins.GetEnumerator();
-            using var o = outs.GetEnumerator();
-            var hasIn = i.MoveNext();
-            var hasOut = o.MoveNext();
-            while (hasIn || hasOut)
-            {
-                var inMs = hasIn ? _clock.ToRelativeMs(i.Current.TimeNs) : double.PositiveInfinity;
-                var outMs = hasOut ? _clock.ToRelativeMs(o.Current.TimeNs) : double.PositiveInfinity;
-                if (hasIn && inMs <= outMs)
-                {
-                    yield return new Switch(inMs, i.Current.ThreadId, true, 0);
-                    hasIn = i.MoveNext();
-                }
-                else
-                {
-                    yield return new Switch(outMs, o.Current.ThreadId, false, 0);
-                    hasOut = o.MoveNext();
-                }
-            }
-        }
-
-        /// <summary>A chunk's switches sorted by time, then by kind (switch-ins first) and record order: a damaged file's.</summary>
-        private List<Switch> Sorted(IEnumerable<(long TimeNs, int ThreadId)> ins, IEnumerable<(long TimeNs, int ThreadId)> outs)
-        {
-            var all = new List<Switch>();
-            var order = 0;
-            foreach (var (ns, thread) in ins) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, true, order++));
-            foreach (var (ns, thread) in outs) all.Add(new Switch(_clock.ToRelativeMs(ns), thread, false, order++));
-            all.Sort(static (a, b) => a.Ms != b.Ms ? a.Ms.CompareTo(b.Ms) : a.Order.CompareTo(b.Order));
-            return all;
-        }
-
-        /// <summary>In time order on the trace's clock (what the walk compares), not only in nanoseconds.</summary>
-        private bool InOrder(IEnumerable<(long TimeNs, int ThreadId)> records)
-        {
-            var last = double.NegativeInfinity;
-            foreach (var (ns, _) in records)
-            {
-                var ms = _clock.ToRelativeMs(ns);
-                if (ms < last) return false;
-                last = ms;
-            }
-            return true;
         }
     }
 }

@@ -29,13 +29,11 @@ public sealed class ConcurrentRunsTruthTests(ITestOutputHelper output)
         var dir = Repo.NewTempDir("threads");
         try
         {
-            // Runs of 100 ms (not the default 20): each switch-in of a crew thread costs ~20 us of CPU that its clock
-            // counts and perf's per-thread records cannot (the switch and perf's own sched_switch stack, between the
-            // tracepoint and the IN record: median 19.5 us measured in a --threads 64 trace). A crew thread is switched
-            // in about 1.5 times per run whatever its length, so at 20 ms the charge read 8-19% below the clocks at
-            // --threads 64 on 2 loaded cores, at 100 ms 3-6% (docs/analyzer.md, "Concurrent runs").
+            // Default 20 ms runs. Each switch-in of a crew thread costs ~20 us of CPU before perf's IN record (the
+            // switch and perf's own sched_switch stack): SwitchInCredit counts it from the pick. Without it, 20 ms runs
+            // at --threads 64 read 5-19% below the clocks on 2 loaded cores (docs/analyzer.md, "Concurrent runs").
             var (exit, folder) = Recording.Record(Path.Combine(dir, "trace"), "--test", "deserialize", "--threads", threads.ToString(),
-                "--n", "10", "--runs", runs.ToString(), "--run-ms", "100", "--warmup-max-ms", "1000", "--serializers", serializers);
+                "--n", "10", "--runs", runs.ToString(), "--warmup-max-ms", "1000", "--serializers", serializers);
             Assert.Equal(0, exit);
             using var input = TraceInput.Open(folder.Path);
             var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false }).Analyze(input);
