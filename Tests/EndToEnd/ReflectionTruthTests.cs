@@ -82,7 +82,9 @@ public sealed class ReflectionTruthTests(ITestOutputHelper output) : IDisposable
             // Most samples must have a named owner, or the truth would say little. 85%: the core library's precompiled
             // code is in no perf map until tier-1 recompiles it, and a warm-up that ends at its bound on a busy machine
             // leaves more of it (YamlDotNet serialize: 184 of 205 named, 89.8%, with both cores busy; 92-100% before).
-            if (t.Named < 0.85 * t.Samples) failures.Add("perf named too few: " + line);
+            // Two samples of slack for small groups, as below: ObjectGraph serialize once had 33 of 39 named (84.6%)
+            // on a CI run with the machine at load average 10-16.
+            if (t.Named < 0.85 * t.Samples - 2) failures.Add("perf named too few: " + line);
             // 5 points, or two samples where the group has fewer than 40: one sample is 3 points of a 33-sample group,
             // and two samples named apart by the two maps missed 5 points by 1.1 in a CI run (System.Text.Json
             // serialize: tool 0.0%, perf map 6.1%, 2 of 33 samples) while every larger group held. One such pair found
