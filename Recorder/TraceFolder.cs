@@ -62,4 +62,31 @@ public sealed class TraceFolder(string path)
     }
 
     public void MarkFinished() => File.Delete(System.IO.Path.Combine(Path, ".recording"));
+
+    private string ReservePath => System.IO.Path.Combine(Path, ".reserve");
+
+    /// <summary>
+    /// Claims <paramref name="bytes"/> in the folder (written, so a sparse or lazily allocating file system counts
+    /// them): freed when a write fails, it is room for the manifest and the benchmark's results on a full disk.
+    /// </summary>
+    public void Reserve(long bytes)
+    {
+        try
+        {
+            using var file = new FileStream(ReservePath, FileMode.Create, FileAccess.Write, FileShare.None, 0);
+            var block = new byte[64 * 1024];
+            for (long written = 0; written < bytes; written += block.Length) file.Write(block);
+            file.Flush(flushToDisk: true);
+        }
+        catch (IOException ex)
+        {
+            ReleaseReserve();
+            throw new Common.DiskFullException($"could not set aside {bytes / 1048576.0:F1} MB at {Path} ({ex.Message}); free some space or choose another --out");
+        }
+    }
+
+    public void ReleaseReserve()
+    {
+        try { File.Delete(ReservePath); } catch (IOException) { }
+    }
 }

@@ -178,11 +178,19 @@ public sealed class PerfSession : IAsyncDisposable
         foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
         using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
         var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
-        await using (var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16))
-        await using (var gz = new GZipStream(file, CompressionLevel.Fastest))
+        try
         {
+            await using var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
+            await using var gz = new GZipStream(file, CompressionLevel.Fastest);
             try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
             catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
+        }
+        catch (IOException)
+        {
+            // A full disk: no half-written text for the analyzer to stumble on.
+            try { p.Kill(); } catch (InvalidOperationException) { }
+            try { File.Delete(scriptPath); } catch (IOException) { }
+            throw;
         }
         await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
         if (p.ExitCode != 0)
