@@ -15,13 +15,24 @@ public static class DiskSpaceCheck
     /// Held in the folder while recording and freed when a write fails: room for perf's last write and its
     /// conversion, the benchmark's results and the manifest.
     /// </summary>
-    public const long ReserveBytes = 2 << 20;
+    public const long ReserveBytes = SessionsReserveBytes + ManifestReserveBytes;
+    public const long SessionsReserveBytes = 1536 << 10;
+    public const long ManifestReserveBytes = 512 << 10;
     /// <summary>Below this nothing useful fits: the reserve plus about the first second of a default recording.</summary>
     public const long MinimumFreeBytes = 3 << 20;
     /// <summary>Warn when less than this much recording fits.</summary>
     public const double WarnBelowSeconds = 60;
     /// <summary>The kernel session's share on top of EventPipe's (docs/recorder.md: a 6 MB folder against 5 MB without it).</summary>
     public const double KernelSessionFactor = 1.2;
+
+    /// <summary>While recording: below this much free space (the reserve apart) the trace is cut, before the disk is full.</summary>
+    public const long LowWaterBytes = 512 << 10;
+    public static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>Why the recording at <paramref name="tracePath"/> should stop now (its disk is nearly full), or null.</summary>
+    public static string? NearlyFull(string tracePath) => FreeBytes(tracePath) is { } free && free < LowWaterBytes
+        ? string.Create(CultureInfo.InvariantCulture, $"the disk is nearly full: {free / 1024} KB left (the recorder stops under {LowWaterBytes / 1024} KB, so that perf can finish its file)")
+        : null;
 
     /// <summary>Free bytes on the file system that holds <paramref name="path"/> (or its nearest existing parent); null when unknown.</summary>
     public static long? FreeBytes(string path)

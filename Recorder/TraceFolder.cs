@@ -63,30 +63,47 @@ public sealed class TraceFolder(string path)
 
     public void MarkFinished() => File.Delete(System.IO.Path.Combine(Path, ".recording"));
 
-    private string ReservePath => System.IO.Path.Combine(Path, ".reserve");
+    private string SessionsReserve => System.IO.Path.Combine(Path, ".reserve-sessions");
+    private string ManifestReserve => System.IO.Path.Combine(Path, ".reserve-manifest");
 
     /// <summary>
-    /// Claims <paramref name="bytes"/> in the folder (written, so a sparse or lazily allocating file system counts
-    /// them): freed when a write fails, it is room for the manifest and the benchmark's results on a full disk.
+    /// Claims room in the folder (written, so a lazily allocating file system counts it) for when the disk fills:
+    /// <paramref name="forSessions"/> is freed at the cut (perf's last write, the benchmark's results),
+    /// <paramref name="forManifest"/> once the sessions have ended (the manifest, the stack tags).
     /// </summary>
-    public void Reserve(long bytes)
+    public void Reserve(long forSessions, long forManifest)
     {
         try
         {
-            using var file = new FileStream(ReservePath, FileMode.Create, FileAccess.Write, FileShare.None, 0);
-            var block = new byte[64 * 1024];
-            for (long written = 0; written < bytes; written += block.Length) file.Write(block);
-            file.Flush(flushToDisk: true);
+            Fill(ManifestReserve, forManifest);
+            Fill(SessionsReserve, forSessions);
         }
         catch (IOException ex)
         {
             ReleaseReserve();
-            throw new Common.DiskFullException($"could not set aside {bytes / 1048576.0:F1} MB at {Path} ({ex.Message}); free some space or choose another --out");
+            throw new Common.DiskFullException($"could not set aside {(forSessions + forManifest) / 1048576.0:F1} MB at {Path} ({ex.Message}); free some space or choose another --out");
         }
     }
 
+    private static void Fill(string path, long bytes)
+    {
+        using var file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.None, 0);
+        var block = new byte[64 * 1024];
+        for (long written = 0; written < bytes; written += block.Length) file.Write(block);
+        file.Flush(flushToDisk: true);
+    }
+
+    /// <summary>At the cut: room for the sessions to end.</summary>
+    public void ReleaseSessionsReserve() => TryDelete(SessionsReserve);
+
     public void ReleaseReserve()
     {
-        try { File.Delete(ReservePath); } catch (IOException) { }
+        TryDelete(SessionsReserve);
+        TryDelete(ManifestReserve);
+    }
+
+    private static void TryDelete(string path)
+    {
+        try { File.Delete(path); } catch (IOException) { }
     }
 }

@@ -35,7 +35,7 @@ public static class RecordCommand
         var kernelWanted = etwPlan is not null || (OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && profile.Kernel is not null);
         if (DiskSpaceCheck.Check(options.Out ?? "traces", profile, kernelWanted) is { } tight) progress.Report($"warning: {tight}");
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
-        try { folder.Reserve(DiskSpaceCheck.ReserveBytes); }
+        try { folder.Reserve(DiskSpaceCheck.SessionsReserveBytes, DiskSpaceCheck.ManifestReserveBytes); }
         catch (DiskFullException) { folder.DeleteIfEmpty(); throw; }
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
         if (switches.Count > 0)
@@ -62,7 +62,7 @@ public static class RecordCommand
         try
         {
             outcome = etwPlan is null
-                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate, folder.ReleaseReserve).ConfigureAwait(false)
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");

@@ -111,19 +111,26 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             try
             {
                 // Long recordings show that they are alive and how big the trace is getting.
+                // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
+                // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
+                var ticks = 0;
                 while (!exitTask.IsCompleted)
                 {
-                    await Task.WhenAny(exitTask, writer.Cut, Task.Delay(TimeSpan.FromSeconds(5), cancel)).ConfigureAwait(false);
+                    await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
                     cancel.ThrowIfCancellationRequested();
+                    if (!writer.Cut.IsCompleted && DiskSpaceCheck.NearlyFull(tracePath) is { } low) writer.CutNow(RecordingStatus.DiskFull, low, started, file);
                     if (writer.Cut.IsCompleted) break;
-                    if (!exitTask.IsCompleted) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
+                    if (!exitTask.IsCompleted && ++ticks % 20 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
                 }
                 if (writer.Cut.IsCompleted && !exitTask.IsCompleted)
                 {
                     // The disk is full (or a write failed): stop the session (the writer drains the rest, so the runtime
                     // never blocks), then ask the child to stop as Ctrl+C would, so the benchmark saves what it measured.
                     (status, cut) = await writer.Cut.ConfigureAwait(false);
-                    onCut?.Invoke(); // the folder's reserve: room for perf's last write, the benchmark's results, the manifest
+                    // perf records no more (what it holds still reaches the disk), then the room set aside for its last
+                    // write and the benchmark's results is freed.
+                    if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
+                    onCut?.Invoke();
                     progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
                     TryStop(session, warnings);
                     Interrupt(child);

@@ -20,6 +20,16 @@ public sealed class TraceStreamWriter
     /// <summary>Completes at the first failed write, with DiskFull or WriteFailed and where the trace was cut.</summary>
     public Task<(RecordingStatus Status, RecordingCut Cut)> Cut => _cut.Task;
 
+    /// <summary>
+    /// Cuts the trace here without a failed write (the disk is nearly full): later blocks are drained, not written.
+    /// </summary>
+    public void CutNow(RecordingStatus status, string reason, Stopwatch clock, FileStream file)
+    {
+        long bytes;
+        try { bytes = file.Length; } catch (Exception ex) when (ex is IOException or ObjectDisposedException) { bytes = 0; }
+        _cut.TrySetResult((status, new RecordingCut { Reason = reason, AtSeconds = clock.Elapsed.TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = bytes }));
+    }
+
     public static TraceStreamWriter Start(Stream source, FileStream file, Stopwatch clock) => new(source, file, clock);
 
     private async Task CopyAsync(Stream source, FileStream file, Stopwatch clock)
