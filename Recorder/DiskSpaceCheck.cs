@@ -27,6 +27,8 @@ public static class DiskSpaceCheck
 
     /// <summary>While recording: below this much free space (the reserve apart) the trace is cut, before the disk is full.</summary>
     public const long LowWaterBytes = 512 << 10;
+    /// <summary>Below this much free space perf records with small buffers (PerfSession.TightDiskMmapPages).</summary>
+    public const long TightDiskBytes = 256L << 20;
     public static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
 
     /// <summary>Why the recording at <paramref name="tracePath"/> should stop now (its disk is nearly full), or null.</summary>

@@ -52,7 +52,9 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
     {
         try
         {
-            _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel).ConfigureAwait(false);
+            // A disk with little room (the recorder warned): small bursts, so the trace is cut before perf's writes fail.
+            var tight = DiskSpaceCheck.FreeBytes(folder.Path) is { } free && free < DiskSpaceCheck.TightDiskBytes;
+            _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel, tight ? PerfSession.TightDiskMmapPages : PerfSession.MmapPages).ConfigureAwait(false);
             progress?.Report($"kernel session: perf on process {processId} ({string.Join(", ", perf.Accepted.Select(e => e.Name))})");
         }
         catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)

@@ -89,15 +89,16 @@ public sealed class DiskFullTests
         Assert.True(results.Runs.Count >= analysis.Runs.Count, $"results.json has {results.Runs.Count} runs, the trace {analysis.Runs.Count}");
         // Runs that completed before the cut have on-CPU figures from the kernel session, held to the benchmark's
         // thread CPU clock (a partial run at the cut is left out by the analyzer, never shown as a whole one).
-        // perf writes to the same disk: when it met the full disk first, its file is unreadable and the manifest says so.
-        var timed = CpuClockAgreement.Compared(analysis.Runs).ToList();
-        if (manifest.Kernel?.Status != KernelSessionInfo.Recorded)
-            Assert.Contains("not converted", manifest.Kernel?.Reason ?? "", StringComparison.Ordinal);
-        else if (timed.Count > 0)
+        // perf writes to the same disk: with small buffers on a tight disk (PerfSession.TightDiskMmapPages) the trace
+        // is cut before perf meets the full disk, so its file is whole and converted.
+        Assert.True(manifest.Kernel?.Status == KernelSessionInfo.Recorded, $"kernel session: {manifest.Kernel?.Reason}");
+        Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
+        // Runs that ended before the cut have on-CPU figures, held to the benchmark's thread CPU clock (measured
+        // -0.3% to +1.8% per run on a 12 MB tmpfs; 10% allows a busy machine). The run cut in half is left out.
+        foreach (var run in CpuClockAgreement.Compared(analysis.Runs))
         {
-            Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
-            foreach (var run in timed)
-                Assert.InRange(run.CpuMs, 0.7 * CpuClockAgreement.ThreadClockMs(run)!.Value, 1.3 * CpuClockAgreement.ThreadClockMs(run)!.Value);
+            var clock = CpuClockAgreement.ThreadClockMs(run)!.Value;
+            Assert.InRange(run.CpuMs, 0.9 * clock, 1.1 * clock);
         }
     }
 
