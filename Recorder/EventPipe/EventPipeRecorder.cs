@@ -172,7 +172,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 TraceBytes = TraceBytes(file, tracePath),
                 Duration = started.Elapsed,
                 Warnings = warnings,
-                Cut = cut,
+                // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
+                Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };
         }
     }
