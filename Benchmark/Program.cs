@@ -67,8 +67,17 @@ var results = new BenchmarkResults
     TracingCostProblem = runner.TracingCostProblem,
 };
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
-if (options.JsonPath is not null) results.Save(options.JsonPath);
-if (options.CsvPath is not null) File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results));
+// A full disk costs one line each, never an unhandled exception; the JSON goes to a fallback the recorder picks up.
+if (options.JsonPath is not null) results.SaveOrFallBack(options.JsonPath, Console.Error);
+if (options.CsvPath is not null)
+{
+    try { File.WriteAllText(options.CsvPath, ResultsReport.RunsCsv(results)); }
+    catch (IOException ex)
+    {
+        Console.Error.WriteLine($"results not written to {options.CsvPath}: {ex.Message}");
+        try { File.Delete(options.CsvPath); } catch (IOException) { } // no empty CSV left to mislead
+    }
+}
 if (!options.FirstCallChild) Console.Write(PlainText.Table(ResultsReport.Summary(results)));
 // Last, with everything written: the ETW recorder's rundown needs this process alive to name its code.
 if (options.ExitPipe is { } exitPipe && RecorderExitGate.WaitForRecorder(exitPipe, ExitHandshake.ConnectTimeout, ExitHandshake.BenchmarkWaitLimit) is { } exitWarning)

@@ -26,6 +26,11 @@ public static class CommandRunner
             console.Error.WriteLine($"esp {verb}: {OneLine(ex.Message)}");
             return ExitCodes.BadInput;
         }
+        catch (DiskFullException ex)
+        {
+            console.Error.WriteLine($"esp {verb}: {OneLine(ex.Message)}");
+            return ExitCodes.DiskFull;
+        }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {
             console.Error.WriteLine($"esp {verb}: interrupted");

@@ -64,6 +64,41 @@ public sealed record BenchmarkResults
         };
     }
 
+    /// <summary>
+    /// Where the benchmark (process <paramref name="processId"/>) saves its results when the trace folder's disk is
+    /// full; the recorder moves them into the folder once it has made room (docs/recorder.md#the-disk-fills-up).
+    /// </summary>
+    public static string FallbackPath(int processId) => System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"esp-results-{processId}.json");
+
+    /// <summary>
+    /// <see cref="Save"/>, but a full disk (or another write error) costs one line on <paramref name="error"/>, never
+    /// an exception: the results go to <see cref="FallbackPath"/> instead, or are reported lost.
+    /// </summary>
+    public void SaveOrFallBack(string path, TextWriter error)
+    {
+        try { Save(path); return; }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            TryDelete(path + ".tmp");
+            var fallback = FallbackPath(Environment.ProcessId);
+            try
+            {
+                Save(fallback);
+                error.WriteLine($"results not written to {path} ({ex.Message}); saved to {fallback}");
+            }
+            catch (Exception ex2) when (ex2 is IOException or UnauthorizedAccessException)
+            {
+                TryDelete(fallback + ".tmp");
+                error.WriteLine($"results not written to {path} ({ex.Message}) nor to {fallback} ({ex2.Message}): they are lost");
+            }
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try { File.Delete(path); } catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
+    }
+
     public void Save(string path)
     {
         var tmp = path + ".tmp";

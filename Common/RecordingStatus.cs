@@ -11,4 +11,8 @@ public enum RecordingStatus
     ChildFailed,
     /// <summary>The child was killed or crashed (signal); the trace is kept but has no rundown.</summary>
     ChildCrashed,
+    /// <summary>The disk filled up: the sessions were stopped there and what reached the disk kept (manifest "cut").</summary>
+    DiskFull,
+    /// <summary>Writing the trace failed for another reason (an I/O error, the folder removed); as DiskFull otherwise.</summary>
+    WriteFailed,
 }

@@ -46,6 +46,8 @@ public sealed record TraceManifest
     [JsonConverter(typeof(JsonStringEnumConverter<RecordingStatus>))]
     public RecordingStatus? Status { get; init; }
     public bool Incomplete { get; init; }
+    /// <summary>DiskFull/WriteFailed: where the recording was cut (reason, time, bytes written).</summary>
+    public RecordingCut? Cut { get; init; }
     public long? TraceBytes { get; init; }
     public string? TraceFile { get; init; }
     public string? ResultsFile { get; init; }

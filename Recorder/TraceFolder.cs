@@ -62,4 +62,48 @@ public sealed class TraceFolder(string path)
     }
 
     public void MarkFinished() => File.Delete(System.IO.Path.Combine(Path, ".recording"));
+
+    private string SessionsReserve => System.IO.Path.Combine(Path, ".reserve-sessions");
+    private string ManifestReserve => System.IO.Path.Combine(Path, ".reserve-manifest");
+
+    /// <summary>
+    /// Claims room in the folder (written, so a lazily allocating file system counts it) for when the disk fills:
+    /// <paramref name="forSessions"/> is freed at the cut (perf's last write, the benchmark's results),
+    /// <paramref name="forManifest"/> once the sessions have ended (the manifest, the stack tags).
+    /// </summary>
+    public void Reserve(long forSessions, long forManifest)
+    {
+        try
+        {
+            Fill(ManifestReserve, forManifest);
+            Fill(SessionsReserve, forSessions);
+        }
+        catch (IOException ex)
+        {
+            ReleaseReserve();
+            throw new Common.DiskFullException($"could not set aside {(forSessions + forManifest) / 1048576.0:F1} MB at {Path} ({ex.Message}); free some space or choose another --out");
+        }
+    }
+
+    private static void Fill(string path, long bytes)
+    {
+        using var file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.None, 0);
+        var block = new byte[64 * 1024];
+        for (long written = 0; written < bytes; written += block.Length) file.Write(block);
+        file.Flush(flushToDisk: true);
+    }
+
+    /// <summary>At the cut: room for the sessions to end.</summary>
+    public void ReleaseSessionsReserve() => TryDelete(SessionsReserve);
+
+    public void ReleaseReserve()
+    {
+        TryDelete(SessionsReserve);
+        TryDelete(ManifestReserve);
+    }
+
+    private static void TryDelete(string path)
+    {
+        try { File.Delete(path); } catch (IOException) { }
+    }
 }

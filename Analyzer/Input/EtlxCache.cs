@@ -38,7 +38,16 @@ internal static class EtlxCache
             var cached = File.Exists(etlx) ? Task.Run(() => Fingerprint.TryOf(etlx)) : null;
             var trace = Fingerprint.Of(tracePath);
             var current = cached?.GetAwaiter().GetResult();
-            return TryReuse(tracePath, etlx, trace, current, progress) ?? Convert(tracePath, etlx, trace, progress);
+            try
+            {
+                return TryReuse(tracePath, etlx, trace, current, progress) ?? Convert(tracePath, etlx, trace, progress);
+            }
+            catch (BadInputException ex) when (ex.InnerException is { } inner && IsWriteFailure(inner))
+            {
+                // A folder on a full disk (a recording cut by it, docs/recorder.md#the-disk-fills-up): the conversion
+                // goes to the temp folder instead, as with --no-cache.
+                progress?.Report($"no room for the .etlx cache beside the trace ({inner.Message}): converting into the temp folder");
+            }
         }
         return Convert(tracePath, EspTempFiles.NewPath("-" + Path.GetFileName(etlx)), trace: null, progress);
     }

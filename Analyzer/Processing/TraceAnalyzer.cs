@@ -80,6 +80,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
+        // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
+        if (Common.TraceManifest.TryLoad(input.ManifestPath)?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
         JoinInProcessResults(results, analysis);
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);

@@ -31,7 +31,12 @@ public static class RecordCommand
             throw new UsageException("--tracing-cost measures the benchmark's cases on the EventPipe backend (not --backend etw, not an app of your own)");
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
         var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
+        // Before any folder exists: a disk that cannot hold a recording is one line (exit 4), a tight one a warning.
+        var kernelWanted = etwPlan is not null || (OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && profile.Kernel is not null);
+        if (DiskSpaceCheck.Check(options.Out ?? "traces", profile, kernelWanted) is { } tight) progress.Report($"warning: {tight}");
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
+        try { folder.Reserve(DiskSpaceCheck.SessionsReserveBytes, DiskSpaceCheck.ManifestReserveBytes); }
+        catch (DiskFullException) { folder.DeleteIfEmpty(); throw; }
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
         if (switches.Count > 0)
         {
@@ -57,7 +62,7 @@ public static class RecordCommand
         try
         {
             outcome = etwPlan is null
-                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate).ConfigureAwait(false)
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
@@ -66,17 +71,38 @@ public static class RecordCommand
         {
             // Nothing was recorded: leave no stray folder or empty file behind.
             File.Delete(traceFile);
+            folder.ReleaseReserve();
             folder.DeleteIfEmpty();
             throw;
         }
+        finally
+        {
+            // The room set aside for what follows (the manifest; on a full disk the benchmark's results too).
+            folder.ReleaseReserve();
+        }
 
+        var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
         var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
         var stackTags = CopyStackTags(folder);
         var kernelInfo = kernel?.Info ?? noKernel;
         var manifest = BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags, kernelInfo) with { HeapSnapshots = heapSnapshots, Kernel = kernelInfo };
         if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
-        manifest.Save(folder.Manifest);
+        if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
+        string? manifestError = null;
+        try { manifest.Save(folder.Manifest); }
+        catch (IOException ex) when (outcome.Cut is not null)
+        {
+            manifestError = ex.Message;
+            try { File.Delete(folder.Manifest); } catch (IOException) { }
+        }
         folder.MarkFinished();
+
+        if (outcome.Cut is { } cut)
+        {
+            // One line, whatever else went wrong: the disk is full (or a write failed), where, and what is kept.
+            output.WriteLine(CutLine(outcome, cut, folder, manifestError));
+            return (ExitCodes.DiskFull, folder);
+        }
 
         output.WriteLine($"Trace folder: {folder.Path}");
         output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
@@ -161,8 +187,53 @@ public static class RecordCommand
     {
         var source = Path.Combine(AppContext.BaseDirectory, StackTagsSource);
         if (!File.Exists(source)) return null;
-        File.Copy(source, folder.StackTags, overwrite: true);
-        return TraceFolderLayout.StackTags;
+        try
+        {
+            File.Copy(source, folder.StackTags, overwrite: true);
+            return TraceFolderLayout.StackTags;
+        }
+        catch (IOException ex) when (TraceStreamWriter.IsDiskFull(ex))
+        {
+            // A full disk: the analyzer falls back to its own copy of the built-in stack tags.
+            try { File.Delete(folder.StackTags); } catch (IOException) { }
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// The benchmark saves its results to the temp folder when the trace folder's disk is full
+    /// (BenchmarkResults.SaveOrFallBack): moved into the folder now that the reserve is free. A note when they are not where they belong.
+    /// </summary>
+    private static string? RecoverResults(TraceFolder folder, int childProcessId)
+    {
+        if (childProcessId <= 0) return null;
+        var fallback = BenchmarkResults.FallbackPath(childProcessId);
+        if (!File.Exists(fallback)) return null;
+        try
+        {
+            File.Copy(fallback, folder.ResultsJson, overwrite: true);
+            File.Delete(fallback);
+            return $"the benchmark could not write {TraceFolderLayout.ResultsJson} (disk full); the recorder moved it there from the temp folder";
+        }
+        catch (IOException ex)
+        {
+            try { File.Delete(folder.ResultsJson); } catch (IOException) { }
+            return $"the benchmark's results are in {fallback}: they could not be moved into the folder ({ex.Message})";
+        }
+    }
+
+    private static string CutLine(RecordingOutcome outcome, RecordingCut cut, TraceFolder folder, string? manifestError)
+    {
+        var mb = cut.TraceBytes / 1048576.0;
+        var what = outcome.Status == RecordingStatus.DiskFull
+            ? $"the disk is full at {folder.Path} after {mb:F1} MB of trace in {cut.AtSeconds:F1} s"
+            : $"writing the trace failed at {folder.Path} after {mb:F1} MB in {cut.AtSeconds:F1} s ({cut.Reason})";
+        var rate = cut.AtSeconds > 0 ? $" (about {mb / cut.AtSeconds:F1} MB/s)" : "";
+        var fallback = BenchmarkResults.FallbackPath(outcome.ChildProcessId);
+        var results = File.Exists(folder.ResultsJson) ? $"{TraceFolderLayout.ResultsJson} kept"
+            : File.Exists(fallback) ? $"the benchmark's results are in {fallback}" : $"no {TraceFolderLayout.ResultsJson}";
+        var manifest = manifestError is null ? $"manifest status {outcome.Status}" : $"the manifest could not be written either ({manifestError})";
+        return $"esp record: {what}{rate}: sessions stopped, what was written is kept ({manifest}; {results}); free some space or record with --out elsewhere";
     }
 
     /// <summary>manifest.json's recorderVersion: this assembly's version (Directory.Build.props).</summary>
@@ -202,6 +273,7 @@ public static class RecordCommand
             ChildExitCode = outcome.ChildExitCode,
             Status = outcome.Status,
             Incomplete = outcome.Incomplete || outcome.Status == RecordingStatus.ChildFailed,
+            Cut = outcome.Cut,
             TraceBytes = outcome.TraceBytes,
             TraceFile = TraceFolderLayout.Trace,
             ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,

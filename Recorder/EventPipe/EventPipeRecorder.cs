@@ -23,7 +23,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     /// <param name="companion">A session started on the child's PID before its runtime resumes (the Linux kernel session).</param>
     /// <param name="providers">The providers to enable; null = the profile's (RecordCommand decides with the kernel session in mind).</param>
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
-        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null)
+        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
     {
         // Unix: the child's port is the proxy's, which passes only the child on to the session's port; Windows: one port.
         var port = DiagnosticPortName();
@@ -99,20 +99,42 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             using var sessionScope = session;
             progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
 
-            await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16, useAsync: true);
-            var copyTask = session.EventStream.CopyToAsync(file, CancellationToken.None);
+            // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
+            await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 0, useAsync: true);
+            var writer = TraceStreamWriter.Start(session.EventStream, file, started);
+            var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
+            RecordingCut? cut = null;
             var warnings = new List<string>();
             await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
             try
             {
                 // Long recordings show that they are alive and how big the trace is getting.
+                // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
+                // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
+                var ticks = 0;
                 while (!exitTask.IsCompleted)
                 {
-                    await Task.WhenAny(exitTask, Task.Delay(TimeSpan.FromSeconds(5), cancel)).ConfigureAwait(false);
+                    await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
                     cancel.ThrowIfCancellationRequested();
-                    if (!exitTask.IsCompleted) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
+                    if (!writer.Cut.IsCompleted && DiskSpaceCheck.NearlyFull(tracePath) is { } low) writer.CutNow(RecordingStatus.DiskFull, low, started, file);
+                    if (writer.Cut.IsCompleted) break;
+                    if (!exitTask.IsCompleted && ++ticks % 20 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
+                }
+                if (writer.Cut.IsCompleted && !exitTask.IsCompleted)
+                {
+                    // The disk is full (or a write failed): stop the session (the writer drains the rest, so the runtime
+                    // never blocks), then ask the child to stop as Ctrl+C would, so the benchmark saves what it measured.
+                    (status, cut) = await writer.Cut.ConfigureAwait(false);
+                    // perf records no more (what it holds still reaches the disk), then the room set aside for its last
+                    // write and the benchmark's results is freed.
+                    if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
+                    onCut?.Invoke();
+                    progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
+                    TryStop(session, warnings);
+                    Interrupt(child);
+                    if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(15)).ConfigureAwait(false)) KillTree(child);
                 }
             }
             catch (OperationCanceledException)
@@ -134,9 +156,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     warnings.Add("the trace stream did not end within 90 s after the child exited; the file may be truncated");
             }
             if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
-            await file.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+            // A write that failed as the child was ending (its last events, rundown) cuts the trace too.
+            if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 
-            if (companion is not null) await companion.StopAsync(status == RecordingStatus.Interrupted).ConfigureAwait(false);
+            if (companion is not null) await companion.StopAsync(status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed).ConfigureAwait(false);
             var exitCode = child.HasExited ? child.ExitCode : -1;
             if (status == RecordingStatus.Complete && exitCode != 0)
                 status = IsCrashExitCode(exitCode) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
@@ -146,11 +169,19 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Status = status,
                 ChildExitCode = exitCode,
                 ChildProcessId = child.Id,
-                TraceBytes = file.Length,
+                TraceBytes = TraceBytes(file, tracePath),
                 Duration = started.Elapsed,
                 Warnings = warnings,
+                // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
+                Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };
         }
+    }
+
+    private static long TraceBytes(FileStream file, string path)
+    {
+        try { return file.Length; }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException) { return File.Exists(path) ? new FileInfo(path).Length : 0; }
     }
 
     /// <summary>Unix: killed by a signal shows as 128+n; .NET's own unhandled-exception abort is SIGABRT (134).</summary>

@@ -52,7 +52,9 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
     {
         try
         {
-            _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel).ConfigureAwait(false);
+            // A disk with little room (the recorder warned): small bursts, so the trace is cut before perf's writes fail.
+            var tight = DiskSpaceCheck.FreeBytes(folder.Path) is { } free && free < DiskSpaceCheck.TightDiskBytes;
+            _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel, tight ? PerfSession.TightDiskMmapPages : PerfSession.MmapPages).ConfigureAwait(false);
             progress?.Report($"kernel session: perf on process {processId} ({string.Join(", ", perf.Accepted.Select(e => e.Name))})");
         }
         catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
@@ -126,9 +128,46 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
             Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes, UnnamedNativeModules = Unnamed(perf.PerfPath!, folder, progress) };
         }
+        catch (IOException ex) when (EventPipe.TraceStreamWriter.IsDiskFull(ex))
+        {
+            Info = await ConvertOnFullDiskAsync(info, ex).ConfigureAwait(false);
+        }
         catch (IOException ex)
         {
-            Info = info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message}" };
+            // perf's own last words say why its file is unreadable (a perf that could not finish it).
+            var perfSaid = result.Log.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
+            Info = info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message} (perf exit code {result.ExitCode}{(perfSaid is null ? "" : ": " + perfSaid)})" };
+        }
+    }
+
+    /// <summary>
+    /// The folder's disk is full (docs/recorder.md#the-disk-fills-up): the text is made in the temp folder and takes
+    /// the place of kernel.perf.data, which only --symbols needs; the analysis then still has its on-CPU figures.
+    /// </summary>
+    private async Task<KernelSessionInfo> ConvertOnFullDiskAsync(KernelSessionInfo info, IOException full)
+    {
+        var temp = EspTempFiles.NewPath("-" + TraceFolderLayout.KernelScript);
+        ExitJanitor.DeleteOnExit(temp);
+        try
+        {
+            var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, temp, CancellationToken.None).ConfigureAwait(false);
+            File.Delete(folder.KernelData);
+            File.Copy(temp, folder.KernelScript, overwrite: true);
+            progress?.Report($"kernel session: the disk is full, so its text replaces {TraceFolderLayout.KernelData}");
+            return info with
+            {
+                ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes, DataFile = null,
+                Missing = [.. info.Missing, $"{TraceFolderLayout.KernelData}: deleted to make room for its text on a full disk ({full.Message}); --symbols needs it"],
+            };
+        }
+        catch (IOException ex)
+        {
+            try { File.Delete(folder.KernelScript); } catch (IOException) { }
+            return info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message}" };
+        }
+        finally
+        {
+            try { File.Delete(temp); } catch (IOException) { }
         }
     }
 

@@ -38,7 +38,12 @@ public sealed class PerfSession : IAsyncDisposable
     }
 
     /// <summary>Starts perf on the (suspended) process and returns once perf has enabled its events.</summary>
-    public static async Task<PerfSession> StartAsync(PerfAvailability perf, int pid, string dataPath, CancellationToken cancel)
+    /// <summary>perf's ring buffer per CPU, in 4 KB pages: it writes what it holds in bursts of up to this much.</summary>
+    public const int MmapPages = 1024;
+    /// <summary>On a nearly full disk: bursts small enough for the recorder to cut the trace before perf meets the full disk.</summary>
+    public const int TightDiskMmapPages = 64;
+
+    public static async Task<PerfSession> StartAsync(PerfAvailability perf, int pid, string dataPath, CancellationToken cancel, int mmapPages = MmapPages)
     {
         var fifoDir = Path.Combine(Path.GetTempPath(), $"esp-perf-{Environment.ProcessId}-{Guid.NewGuid():N}");
         Directory.CreateDirectory(fifoDir);
@@ -49,7 +54,7 @@ public sealed class PerfSession : IAsyncDisposable
         {
             Fifo.Create(ctl);
             Fifo.Create(ack);
-            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", PerfRecording.Clock, "--mmap-pages", "1024" };
+            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", PerfRecording.Clock, "--mmap-pages", mmapPages.ToString(CultureInfo.InvariantCulture) };
             foreach (var e in perf.Accepted) args.AddRange(["-e", e.Spec]);
             // Exact switch-in and switch-out times of the process's own threads (sched_switch fires only when one of
             // them is switched out, so it cannot say when a thread got the CPU back).
@@ -178,11 +183,19 @@ public sealed class PerfSession : IAsyncDisposable
         foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
         using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
         var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
-        await using (var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16))
-        await using (var gz = new GZipStream(file, CompressionLevel.Fastest))
+        try
         {
+            await using var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
+            await using var gz = new GZipStream(file, CompressionLevel.Fastest);
             try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
             catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
+        }
+        catch (IOException)
+        {
+            // A full disk: no half-written text for the analyzer to stumble on.
+            try { p.Kill(); } catch (InvalidOperationException) { }
+            try { File.Delete(scriptPath); } catch (IOException) { }
+            throw;
         }
         await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
         if (p.ExitCode != 0)

@@ -15,6 +15,11 @@ public sealed record TraceProfile
     public required string Description { get; init; }
     /// <summary>CPU sampling interval; 0 = no CPU sampling. EventPipe's sampler has a fixed rate (see docs/recorder.md).</summary>
     public double CpuSamplingMs { get; init; }
+    /// <summary>
+    /// What the EventPipe trace grows by per second, measured (docs/recorder.md, "Whole recordings": the worst case
+    /// seen); the recorder checks free space against it before recording. 0 = not measured.
+    /// </summary>
+    public double TraceMBPerSecond { get; init; }
     public List<ProviderSpec> Providers { get; set; } = [];
     public KernelSpec? Kernel { get; init; }
 }
