@@ -49,6 +49,8 @@ internal sealed record KernelRead
     public long LostEvents { get; init; }
     public int BadLines { get; init; }
     public string? Failure { get; init; }
+    /// <summary>The time of the last record read (perf's clock, ns): the session says nothing of what came after it.</summary>
+    public long? LastNs { get; init; }
     /// <summary>Samples whose leaf has no name, by the module perf gave.</summary>
     public required IReadOnlyDictionary<string, int> UnnamedLeavesByModule { get; init; }
     public required IReadOnlyDictionary<int, string> ThreadNames { get; init; }
@@ -74,7 +76,8 @@ internal static class KernelSessionAnalysis
     {
         if (!options.UseKernelSession || input.Format != TraceFormat.NetTrace) return null;
         if (symbols is { Useless: null }) return Load(input, warnings, progress, symbols);
-        if (input.KernelScriptPath is not { } script) return null;
+        // A perf.data without its text (the recorder was killed before converting it): converted here, the recorder's way.
+        if ((input.KernelScriptPath ?? LeftoverPerfData.Convert(input, warnings, progress)) is not { } script) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         Stream text;

@@ -25,7 +25,10 @@ internal sealed record SerializerSummary
     public double MaxDurationMs { get; init; }
     public required double MeanDurationMs { get; init; }
     public required double MinDurationMs { get; init; }
+    /// <summary>Per call, over the measured runs a CPU source covers (<see cref="RunAnalysis.CpuKnown"/>); 0 when none does (<see cref="CpuKnown"/>).</summary>
     public required double CpuMs { get; init; }
+    /// <summary>False when no measured run has a CPU source: the CPU column is missing (`-`), not 0.</summary>
+    public bool CpuKnown { get; init; } = true;
     public required double Gen0 { get; init; }
     public required double Gen1 { get; init; }
     public required double Gen2 { get; init; }
@@ -91,7 +94,8 @@ internal sealed record SerializerSummary
                     MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.ResultMs / r.Operations),
                     MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
                     DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
-                    CpuMs = PerCall(r => r.CpuMs),
+                    CpuMs = measured.Where(r => r.CpuKnown).Select(r => r.CpuMs / r.Calls).DefaultIfEmpty(0).Average(),
+                    CpuKnown = measured.Count == 0 || measured.Any(r => r.CpuKnown),
                     Gen0 = PerCall(r => r.Gen0),
                     Gen1 = PerCall(r => r.Gen1),
                     Gen2 = PerCall(r => r.Gen2),

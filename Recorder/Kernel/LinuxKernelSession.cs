@@ -123,7 +123,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         progress?.Report("kernel session: converting perf data (perf script)...");
         try
         {
-            var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
+            var bytes = await PerfScriptConversion.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
             Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes, UnnamedNativeModules = Unnamed(perf.PerfPath!, folder, progress) };
         }
         catch (IOException ex)

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.IO.Compression;
 using System.Text;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Processes;
@@ -167,34 +166,6 @@ public sealed class PerfSession : IAsyncDisposable
         try { if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true); }
         catch (IOException) { }
     }
-
-    /// <summary>
-    /// `perf script` with the fields the analyzer reads, compressed: the trace folder then analyzes anywhere,
-    /// without perf or this machine's binaries (perf resolves native and kernel symbols here, at recording time).
-    /// </summary>
-    public static async Task<long> ConvertAsync(string perfPath, string dataPath, string scriptPath, CancellationToken cancel)
-    {
-        var psi = new ProcessStartInfo(perfPath) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
-        using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
-        var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
-        await using (var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16))
-        await using (var gz = new GZipStream(file, CompressionLevel.Fastest))
-        {
-            try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
-            catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
-        }
-        await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
-        if (p.ExitCode != 0)
-        {
-            File.Delete(scriptPath);
-            var why = (await stderr.ConfigureAwait(false)).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-                .LastOrDefault(l => !l.Contains("not valid for", StringComparison.Ordinal)) ?? "";
-            throw new IOException($"perf script exited with code {p.ExitCode}: {why}");
-        }
-        return new FileInfo(scriptPath).Length;
-    }
-
 }
 
 public sealed record PerfSessionResult(int ExitCode, long DataBytes, string Log)
