@@ -15,6 +15,17 @@ namespace EtwSerializerProfiler.Recorder.Kernel;
 public sealed class PerfSession : IAsyncDisposable
 {
     private static readonly TimeSpan EnableTimeout = TimeSpan.FromSeconds(20);
+    /// <summary>
+    /// How often perf is asked to write what its buffers hold. perf writes only when a buffer is half full (2 MB of
+    /// --mmap-pages 1024: about 7 s of a 1 ms sampler), so a kill -9 of esp, which takes perf with it, lost up to that
+    /// much of the kernel session (everything of a recording killed 5 s in). A `ping` on the control FIFO wakes perf,
+    /// which then drains every buffer to the file: a kill loses about this much.
+    /// </summary>
+    public static readonly TimeSpan FlushInterval = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan PingTimeout = TimeSpan.FromSeconds(2);
+    private readonly SemaphoreSlim _control = new(1, 1);
+    private readonly CancellationTokenSource _stopFlushing = new();
+    private Task _flushing = Task.CompletedTask;
     private readonly LaunchedProcess _launched;
     private readonly Process _perf;
     private readonly string _fifoDir;
@@ -59,6 +70,7 @@ public sealed class PerfSession : IAsyncDisposable
             // Started so that it dies with esp: a killed esp must not leave perf recording (Processes/ChildProcessLauncher.cs).
             session = new PerfSession(ChildProcessLauncher.Start(psi), fifoDir, dataPath);
             await session.EnableAsync(ctl, ack, cancel).ConfigureAwait(false);
+            session._flushing = session.FlushAsync(session._stopFlushing.Token);
             return session;
         }
         catch
@@ -74,16 +86,50 @@ public sealed class PerfSession : IAsyncDisposable
     /// <summary>Turns perf's events off through its control FIFO (--tracing-cost: the trace ends here).</summary>
     public async Task DisableAsync()
     {
-        if (_perf.HasExited) return;
-        await using var ctl = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ctl"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
-        await using var ack = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ack"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
-        ctl.Write("disable\n"u8);
-        var buffer = new byte[16];
-        var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
-        if (await Task.WhenAny(read, Task.Delay(EnableTimeout)).ConfigureAwait(false) != read)
+        await StopFlushingAsync().ConfigureAwait(false);
+        await CommandAsync("disable\n"u8.ToArray(), EnableTimeout).ConfigureAwait(false);
+    }
+
+    /// <summary>Pings perf every <see cref="FlushInterval"/> so that its buffers reach the file; stops at the first ping perf does not answer (a perf older than 5.11 has no ping).</summary>
+    private async Task FlushAsync(CancellationToken stop)
+    {
+        try
         {
+            while (!_perf.HasExited)
+            {
+                await Task.Delay(FlushInterval, stop).ConfigureAwait(false);
+                if (!await CommandAsync("ping\n"u8.ToArray(), PingTimeout, stop).ConfigureAwait(false)) return;
+            }
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or IOException or ObjectDisposedException) { }
+    }
+
+    private async Task StopFlushingAsync()
+    {
+        _stopFlushing.Cancel();
+        await _flushing.ConfigureAwait(false);
+    }
+
+    /// <summary>One command on the control FIFO, one at a time; true when perf acknowledged it in time.</summary>
+    private async Task<bool> CommandAsync(byte[] command, TimeSpan timeout, CancellationToken stop = default)
+    {
+        await _control.WaitAsync(stop).ConfigureAwait(false);
+        try
+        {
+            if (_perf.HasExited) return false;
+            await using var ctl = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ctl"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+            await using var ack = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ack"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+            ctl.Write(command);
+            var buffer = new byte[16];
+            var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
+            if (await Task.WhenAny(read, Task.Delay(timeout, CancellationToken.None)).ConfigureAwait(false) == read) return true;
             ack.Write("x"u8); // release the reader thread
             await read.ConfigureAwait(false);
+            return false;
+        }
+        finally
+        {
+            _control.Release();
         }
     }
 
@@ -118,6 +164,7 @@ public sealed class PerfSession : IAsyncDisposable
     /// </summary>
     public async Task<PerfSessionResult> StopAsync(bool interrupt)
     {
+        await StopFlushingAsync().ConfigureAwait(false);
         if (interrupt) Signal(SigInt);
         if (!await ExitedWithin(TimeSpan.FromSeconds(interrupt ? 15 : 10)).ConfigureAwait(false))
         {
@@ -152,6 +199,7 @@ public sealed class PerfSession : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        await StopFlushingAsync().ConfigureAwait(false);
         if (!_perf.HasExited)
         {
             try { _perf.Kill(); } catch (InvalidOperationException) { }
