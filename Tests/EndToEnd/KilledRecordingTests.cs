@@ -88,6 +88,10 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
             // A run without a source comes after every run with one: the kernel session was cut at one point in time.
             if (analysis.Runs.Where(r => !r.CpuKnown).Select(r => r.StartMs).DefaultIfEmpty(double.MaxValue).Min() is var firstUnknown)
                 Assert.All(analysis.Runs.Where(r => r.CpuKnown), r => Assert.True(r.EndMs <= firstUnknown + 1e-6, $"{r.Key} has CPU after a run without"));
+            // The recorder pings perf every second (PerfSession.FlushInterval), so the session reaches to about a second
+            // before the kill; 3 s leaves room for a loaded machine. Without the ping perf wrote every ~7 s: nothing here.
+            Assert.True(firstUnknown >= analysis.Trace.DurationMs - 3000,
+                $"runs from {firstUnknown / 1000:F1} s have no CPU source, in a trace that ends at {analysis.Trace.DurationMs / 1000:F1} s");
 
             var held = 0;
             foreach (var run in analysis.Runs.Where(r => r.CpuKnown && r.DurationMs >= 20))
