@@ -16,7 +16,7 @@ public sealed class MissingCpuTests
         // "Cut": no CPU source for either measured run (their CpuMs stays 0, as the charge leaves it).
         .. SyntheticRuns.Group("Cut", "serialize", 10, 5, set: r => r.CpuKnown = false),
         // "Half": one run covered (4 ms), one not: the mean is over the covered run alone.
-        SyntheticRuns.Run("Half", "serialize", 10, 1, 5, set: r => r.CpuMs = 4),
+        SyntheticRuns.Run("Half", "serialize", 10, 1, 5, set: r => { r.CpuMs = 4; r.TagTable["Serializer"] = 3; }),
         SyntheticRuns.Run("Half", "serialize", 10, 2, 5, set: r => r.CpuKnown = false),
         // "Idle": covered, and truly 0 ms on the CPU: a figure, not a missing one.
         .. SyntheticRuns.Group("Idle", "serialize", 10, 5),
@@ -32,6 +32,16 @@ public sealed class MissingCpuTests
         Assert.Equal(Fmt.Ms(4), Cell("Half"));
         Assert.Equal(Fmt.Ms(0), Cell("Idle"));
         Assert.DoesNotContain("-", Fmt.Ms(0)); // the rule's point: 0 and missing read differently
+    }
+
+    [Fact]
+    public void A_run_without_a_source_does_not_dilute_the_means_of_the_runs_with_one()
+    {
+        var half = SerializerSummary.From(Analysis().Runs).Single(s => s.Serializer == "Half");
+        Assert.True(half.CpuKnown);
+        Assert.Equal(4, half.CpuMs, 12);
+        Assert.Equal(3, half.Tags["Serializer"], 12); // not 1.5: the uncovered run has no tags because nothing saw it
+        Assert.False(SerializerSummary.From(Analysis().Runs).Single(s => s.Serializer == "Cut").CpuKnown);
     }
 
     [Fact]
