@@ -79,6 +79,9 @@ internal static class KernelSessionAnalysis
         // A perf.data without its text (the recorder was killed before converting it): converted here, the recorder's way.
         if ((input.KernelScriptPath ?? LeftoverPerfData.Convert(input, warnings, progress)) is not { } script) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
+        // No manifest (a killed recorder): perf.data's own header gives the period the manifest would have.
+        if (!periodKnown && input.ManifestPath is null && input.KernelDataPath is { } data && PerfDataPeriod.CpuClockNs(data) is { } ns)
+            (period, periodKnown) = (ns / 1e6, true);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         Stream text;
         try { text = GzipFile.OpenText(script); } // a gzip cut short fails at its end: the reader counts it, the analysis says so

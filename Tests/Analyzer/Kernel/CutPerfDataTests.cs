@@ -30,6 +30,7 @@ public sealed class CutPerfDataTests
         file.AddRange(head);
         var attr = new byte[AttrBytes];
         BinaryPrimitives.WriteUInt32LittleEndian(attr, 1); // PERF_TYPE_SOFTWARE (cpu-clock): no tracepoint formats needed
+        BinaryPrimitives.WriteUInt64LittleEndian(attr.AsSpan(16), 1_001_001); // its sample period, as the recorder sets it
         file.AddRange(attr);
         file.AddRange(Record(9, 16));
         if (withRound) file.AddRange(Record(68, 8));
@@ -55,6 +56,7 @@ public sealed class CutPerfDataTests
             var cut = Path.Combine(dir, "kernel.perf.data");
             File.WriteAllBytes(cut, KilledFile());
             Assert.True(CutPerfData.IsCut(cut));
+            Assert.Equal(1_001_001, PerfDataPeriod.CpuClockNs(cut)); // what the missing manifest would have said
 
             var repaired = Path.Combine(dir, "repaired.data");
             Assert.Equal(16 + 8, CutPerfData.Repair("/no/perf/needed", cut, repaired));
