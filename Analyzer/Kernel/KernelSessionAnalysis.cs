@@ -49,6 +49,8 @@ internal sealed record KernelRead
     public long LostEvents { get; init; }
     public int BadLines { get; init; }
     public string? Failure { get; init; }
+    /// <summary>The time of the last record read (perf's clock, ns): the session says nothing of what came after it.</summary>
+    public long? LastNs { get; init; }
     /// <summary>Samples whose leaf has no name, by the module perf gave.</summary>
     public required IReadOnlyDictionary<string, int> UnnamedLeavesByModule { get; init; }
     public required IReadOnlyDictionary<int, string> ThreadNames { get; init; }
@@ -74,8 +76,12 @@ internal static class KernelSessionAnalysis
     {
         if (!options.UseKernelSession || input.Format != TraceFormat.NetTrace) return null;
         if (symbols is { Useless: null }) return Load(input, warnings, progress, symbols);
-        if (input.KernelScriptPath is not { } script) return null;
+        // A perf.data without its text (the recorder was killed before converting it): converted here, the recorder's way.
+        if ((input.KernelScriptPath ?? LeftoverPerfData.Convert(input, warnings, progress)) is not { } script) return null;
         var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
+        // No manifest (a killed recorder): perf.data's own header gives the period the manifest would have.
+        if (!periodKnown && input.ManifestPath is null && input.KernelDataPath is { } data && PerfDataPeriod.CpuClockNs(data) is { } ns)
+            (period, periodKnown) = (ns / 1e6, true);
         progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB)...");
         Stream text;
         try { text = GzipFile.OpenText(script); } // a gzip cut short fails at its end: the reader counts it, the analysis says so

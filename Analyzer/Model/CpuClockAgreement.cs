@@ -26,7 +26,7 @@ internal readonly record struct CpuClockAgreement(int Runs, double TraceMs, doub
     /// the benchmark read the crew's clocks: its CpuMs is the process's, not the same quantity.
     /// </summary>
     public static IEnumerable<RunAnalysis> Compared(IReadOnlyList<RunAnalysis> runs) =>
-        runs.Where(r => r.IsMeasured && ThreadClockMs(r) >= MinRunMs);
+        runs.Where(r => r.IsMeasured && r.CpuKnown && ThreadClockMs(r) >= MinRunMs);
 
     /// <summary>
     /// The run's thread CPU clock: the worker's (RunResult.CpuMs) for one thread; for a --threads run whose crew the

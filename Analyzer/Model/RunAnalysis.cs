@@ -48,6 +48,11 @@ public sealed record RunAnalysis
     /// <summary>The run's CPU from the trace's one CPU source, as the charge wrote it: the same figures a thread has (<see cref="ThreadProfile.Cpu"/>).</summary>
     public SampledCpu Cpu { get; init; } = SampledCpu.None;
     public double CpuMs => Cpu.CpuMs;
+    /// <summary>
+    /// False when no CPU source covers the run: a trace without samples, or a kernel session that ends before the run
+    /// does (a killed recorder). Its CPU figures are then missing (`-`, JSON null, CSV empty), never 0.
+    /// </summary>
+    public bool CpuKnown { get; init; } = true;
     public int Samples => Cpu.Samples;
     public IReadOnlyDictionary<string, double> Tags => Cpu.Tags;
     /// <summary>GCs that started inside the window, by generation: the same figures the process has (<see cref="ProcessProfile.GcCount"/>) and the benchmark measured in-process (<see cref="RunResult.GcCount"/>).</summary>

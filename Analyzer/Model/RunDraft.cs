@@ -34,6 +34,8 @@ internal sealed class RunDraft
     public (double StartMs, double EndMs)? EventEdgesMs { get; set; }
 
     public double CpuMs { get; set; }
+    /// <summary>False when no CPU source covers the run (no samples in the trace, or a kernel session cut before its end).</summary>
+    public bool CpuKnown { get; set; } = true;
     public int Samples { get; set; }
     public Dictionary<string, double> TagTable { get; } = new(StringComparer.Ordinal);
     public int Gen0 { get; set; }
@@ -84,6 +86,7 @@ internal sealed class RunDraft
         PinnedToStopwatch = PinnedToStopwatch,
         EventEdgesMs = EventEdgesMs,
         Cpu = new SampledCpu(CpuMs, Samples, TagTable),
+        CpuKnown = CpuKnown,
         GcCount = new GcCounts(Gen0, Gen1, Gen2),
         GcPauseMs = GcPauseMs,
         GcSuspendMs = GcSuspendMs,

@@ -25,7 +25,10 @@ internal sealed record SerializerSummary
     public double MaxDurationMs { get; init; }
     public required double MeanDurationMs { get; init; }
     public required double MinDurationMs { get; init; }
+    /// <summary>Per call, over the measured runs a CPU source covers (<see cref="RunAnalysis.CpuKnown"/>); 0 when none does (<see cref="CpuKnown"/>).</summary>
     public required double CpuMs { get; init; }
+    /// <summary>False when no measured run has a CPU source: the CPU column is missing (`-`), not 0.</summary>
+    public bool CpuKnown { get; init; } = true;
     public required double Gen0 { get; init; }
     public required double Gen1 { get; init; }
     public required double Gen2 { get; init; }
@@ -70,6 +73,8 @@ internal sealed record SerializerSummary
                 var firstMeasured = measured.Count == 0 ? double.MaxValue : measured.Min(r => r.StartMs);
                 var warm = all.Where(r => r.IsWarmup && r.StartMs < firstMeasured).ToList();
                 var sampled = measured.Sum(r => r.NonGcSampledMs);
+                // The CPU figures' means are over the runs a CPU source covers: a run after a cut kernel session has none.
+                var covered = measured.Where(r => r.CpuKnown).ToList();
                 // Per operation: a run repeats the call Operations times (the benchmark's pilot sizes runs), and two launches
                 // may choose different counts; every per-run figure is divided by it, shares need not be.
                 double Mean(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Operations);
@@ -91,7 +96,8 @@ internal sealed record SerializerSummary
                     MinDurationMs = measured.Count == 0 ? 0 : measured.Min(r => r.ResultMs / r.Operations),
                     MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
                     DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
-                    CpuMs = PerCall(r => r.CpuMs),
+                    CpuMs = covered.Count == 0 ? 0 : covered.Average(r => r.CpuMs / r.Calls),
+                    CpuKnown = measured.Count == 0 || measured.Any(r => r.CpuKnown),
                     Gen0 = PerCall(r => r.Gen0),
                     Gen1 = PerCall(r => r.Gen1),
                     Gen2 = PerCall(r => r.Gen2),
@@ -102,14 +108,14 @@ internal sealed record SerializerSummary
                     Exceptions = PerCall(r => r.Counters.Exceptions),
                     ContentionMs = PerCall(r => r.Counters.ContentionMs),
                     JitMs = PerCall(r => r.Counters.JitMs),
-                    Tags = measured.SelectMany(r => r.Tags)
+                    Tags = covered.SelectMany(r => r.Tags)
                         .GroupBy(t => t.Key)
                         .OrderByDescending(t => t.Sum(x => x.Value))
-                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, measured.Sum(r => r.Calls))),
+                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, covered.Sum(r => r.Calls))),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
                     RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
-                    OffCpuMs = measured.Any(r => r.OffCpuMs.Count > 0) ? PerCall(r => r.OffCpuMs.Values.Sum()) : null,
-                    OffCpuByReason = MeanByKey(measured, r => r.OffCpuMs),
+                    OffCpuMs = covered.Any(r => r.OffCpuMs.Count > 0) ? covered.Average(r => r.OffCpuMs.Values.Sum() / r.Calls) : null,
+                    OffCpuByReason = MeanByKey(covered, r => r.OffCpuMs),
 
                     TierShares = Shares(measured),
                     UnoptimizedShare = CodeTiers.UnoptimizedShare(measured),

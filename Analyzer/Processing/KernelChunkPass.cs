@@ -22,8 +22,10 @@ internal static class KernelChunkPass
         var unnamed = new Dictionary<string, int>(StringComparer.Ordinal);
         int samples = 0, switchOuts = 0, wakings = 0;
         var switchIns = false;
+        long? lastNs = null;
         foreach (var chunk in session.Chunks.Take())
         {
+            lastNs = Later(lastNs, LastNs(chunk));
             var namer = session.NamerOf(chunk);
             samples += chunk.Samples.Count;
             switchOuts += chunk.SwitchOuts.Count;
@@ -45,8 +47,23 @@ internal static class KernelChunkPass
             UnnamedLeavesByModule = unnamed,
             ThreadNames = last?.ThreadNames ?? [],
             MarkerWaits = markers?.Finish() ?? [],
+            LastNs = lastNs,
         };
     }
+
+    /// <summary>The chunk's last record (each list is in time order, as perf script writes them).</summary>
+    private static long? LastNs(KernelTrace chunk)
+    {
+        long? last = null;
+        if (chunk.Samples.Count > 0) last = Later(last, chunk.Samples[chunk.Samples.Count - 1].TimeNs);
+        if (chunk.SwitchOuts.Count > 0) last = Later(last, chunk.SwitchOuts[chunk.SwitchOuts.Count - 1].TimeNs);
+        if (chunk.SwitchIns.Count > 0) last = Later(last, chunk.SwitchIns[chunk.SwitchIns.Count - 1].TimeNs);
+        if (chunk.SwitchOutRecords.Count > 0) last = Later(last, chunk.SwitchOutRecords[chunk.SwitchOutRecords.Count - 1].TimeNs);
+        if (chunk.Wakings.Count > 0) last = Later(last, chunk.Wakings[chunk.Wakings.Count - 1].TimeNs);
+        return last;
+    }
+
+    private static long? Later(long? a, long? b) => a is null ? b : b is null ? a : Math.Max(a.Value, b.Value);
 
     /// <summary>Samples whose leaf has no name (stripped native code, stubs), by module: the summary's unnamed share.</summary>
     private static void CountUnnamedLeaves(KernelTrace chunk, KernelFrameNamer namer, Dictionary<string, int> byModule)

@@ -65,10 +65,25 @@ public sealed partial class TraceAnalyzer
             });
             if (bias is not null) WriteEventPipeBias(bias.Result);
             WriteRuns(_cpu);
+            if (perf) MarkRunsAfterTheKernelSession(session!);
             WriteThreads(_cpu, session);
             if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
                 [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
             DescribeSource(primary, session);
+        }
+
+        /// <summary>
+        /// A kernel session cut short (perf killed with a killed recorder) says nothing of the runs after its last record:
+        /// their CPU is missing, not 0 (a finished session ends after the process's last run).
+        /// </summary>
+        private void MarkRunsAfterTheKernelSession(KernelSession session)
+        {
+            if (session.Read?.LastNs is not { } lastNs) return;
+            var lastMs = Timeline.Clock.ToRelativeMs(lastNs);
+            foreach (var run in analysis.Runs)
+                if (run.EndMs > lastMs) run.CpuKnown = false;
+            if (analysis.Runs.Count(r => !r.CpuKnown) is var cut and > 0)
+                analysis.WarningList.Add($"the kernel session ends at {lastMs / 1000:F1} s, before the last {cut:N0} run(s): their CPU columns are missing (-)");
         }
 
         private void WriteEventPipeBias(SampleCharges sampled)
@@ -173,6 +188,8 @@ public sealed partial class TraceAnalyzer
                 ObservedSampleIntervalMs = etw ? (_samples > 0 ? kernelSampleMs : null) : _weigher.ObservedIntervalMs,
                 UnresolvedSampleShare = _samples == 0 ? 0 : (double)_cpu!.UnnamedLeafRunSamples / _samples,
             };
+            if (_samples == 0)
+                foreach (var run in analysis.Runs) run.CpuKnown = false;
             if (_samples == 0) analysis.WarningList.Add(etw
                 ? "no kernel CPU samples for the benchmark process (profile without the Profile kernel keyword): CPU and tag columns are empty"
                 : NoEventPipeSamplesWarning);

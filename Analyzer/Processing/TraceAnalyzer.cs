@@ -66,6 +66,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             progress?.Report($"naming native frames again beside the EventPipe trace: perf script on {Common.TraceFolderLayout.KernelData} with debug files for {symbols.Describe()}...");
         else if (input.KernelScriptPath is { } script && options.UseKernelSession)
             progress?.Report($"reading the kernel session ({new FileInfo(script).Length / 1048576.0:F1} MB) beside the EventPipe trace...");
+        else if (input.KernelDataPath is { } data && options.UseKernelSession && input.Format == TraceFormat.NetTrace)
+            progress?.Report($"converting {Path.GetFileName(data)} left without its text ({new FileInfo(data).Length / 1048576.0:F1} MB, perf script) beside the EventPipe trace...");
         var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
         // results.json is read beside the pass too: a long one is tens of milliseconds the pass leaves a core free for.
         var resultsTask = Task.Run(() => LoadResults(input));
@@ -83,6 +85,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
         if (Common.TraceManifest.TryLoad(input.ManifestPath)?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
         JoinInProcessResults(results, analysis);
+        if (CutRecording.Warning(input, analysis) is { } cut) analysis.WarningList.Insert(0, cut);
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)

@@ -68,7 +68,7 @@ public static class AnalysisReport
             foreach (var s in op)
                 table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Objects(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
                     Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], Fmt.Ms(s.MinDurationMs),
-                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", Fmt.Ms(s.CpuMs), .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
+                    s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : []),
@@ -103,7 +103,7 @@ public static class AnalysisReport
             var p = r.InProcess;
             table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
-                Fmt.Num(r.CpuMs, "F3"), Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.Counters.AllocatedBytes),
+                r.CpuKnown ? Fmt.Num(r.CpuMs, "F3") : "", Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.Counters.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Counters.Exceptions), Fmt.Num(r.Counters.ContentionMs, "F3"), Fmt.Num(r.Counters.JitMs, "F3"),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
                 p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
@@ -209,7 +209,7 @@ public static class AnalysisReport
                 ["durationMs"] = r.DurationMs,
                 ["stopwatchMs"] = r.StopwatchMs,
                 ["pinnedToStopwatch"] = r.PinnedToStopwatch,
-                ["cpuMs"] = r.CpuMs,
+                ["cpuMs"] = r.CpuKnown ? r.CpuMs : null,
                 ["samples"] = r.Samples,
                 ["gcCount"] = Gc(r.Gen0, r.Gen1, r.Gen2),
                 ["gcPauseMs"] = r.GcPauseMs,
@@ -269,7 +269,7 @@ public static class AnalysisReport
                 ["durationMs"] = s.MeanDurationMs,
                 ["minDurationMs"] = s.MinDurationMs,
                 ["sizeBytes"] = s.SizeBytes,
-                ["cpuMs"] = s.CpuMs,
+                ["cpuMs"] = s.CpuKnown ? s.CpuMs : null,
                 ["gcCount"] = new JsonObject { ["gen0"] = s.Gen0, ["gen1"] = s.Gen1, ["gen2"] = s.Gen2 },
                 ["gcPauseMs"] = s.GcPauseMs,
                 ["allocatedBytes"] = s.AllocatedBytes,

@@ -125,7 +125,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         progress?.Report("kernel session: converting perf data (perf script)...");
         try
         {
-            var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
+            var bytes = await PerfScriptConversion.ConvertAsync(perf.PerfPath!, folder.KernelData, folder.KernelScript, CancellationToken.None).ConfigureAwait(false);
             Info = info with { ScriptFile = TraceFolderLayout.KernelScript, ScriptBytes = bytes, UnnamedNativeModules = Unnamed(perf.PerfPath!, folder, progress) };
         }
         catch (IOException ex) when (EventPipe.TraceStreamWriter.IsDiskFull(ex))
@@ -150,7 +150,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         ExitJanitor.DeleteOnExit(temp);
         try
         {
-            var bytes = await PerfSession.ConvertAsync(perf.PerfPath!, folder.KernelData, temp, CancellationToken.None).ConfigureAwait(false);
+            var bytes = await PerfScriptConversion.ConvertAsync(perf.PerfPath!, folder.KernelData, temp, CancellationToken.None).ConfigureAwait(false);
             File.Delete(folder.KernelData);
             File.Copy(temp, folder.KernelScript, overwrite: true);
             progress?.Report($"kernel session: the disk is full, so its text replaces {TraceFolderLayout.KernelData}");

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.IO.Compression;
 using System.Text;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Processes;
@@ -16,6 +15,17 @@ namespace EtwSerializerProfiler.Recorder.Kernel;
 public sealed class PerfSession : IAsyncDisposable
 {
     private static readonly TimeSpan EnableTimeout = TimeSpan.FromSeconds(20);
+    /// <summary>
+    /// How often perf is asked to write what its buffers hold. perf writes only when a buffer is half full (2 MB of
+    /// --mmap-pages 1024: about 7 s of a 1 ms sampler), so a kill -9 of esp, which takes perf with it, lost up to that
+    /// much of the kernel session (everything of a recording killed 5 s in). A `ping` on the control FIFO wakes perf,
+    /// which then drains every buffer to the file: a kill loses about this much.
+    /// </summary>
+    public static readonly TimeSpan FlushInterval = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan PingTimeout = TimeSpan.FromSeconds(2);
+    private readonly SemaphoreSlim _control = new(1, 1);
+    private readonly CancellationTokenSource _stopFlushing = new();
+    private Task _flushing = Task.CompletedTask;
     private readonly LaunchedProcess _launched;
     private readonly Process _perf;
     private readonly string _fifoDir;
@@ -65,6 +75,7 @@ public sealed class PerfSession : IAsyncDisposable
             // Started so that it dies with esp: a killed esp must not leave perf recording (Processes/ChildProcessLauncher.cs).
             session = new PerfSession(ChildProcessLauncher.Start(psi), fifoDir, dataPath);
             await session.EnableAsync(ctl, ack, cancel).ConfigureAwait(false);
+            session._flushing = session.FlushAsync(session._stopFlushing.Token);
             return session;
         }
         catch
@@ -80,16 +91,50 @@ public sealed class PerfSession : IAsyncDisposable
     /// <summary>Turns perf's events off through its control FIFO (--tracing-cost: the trace ends here).</summary>
     public async Task DisableAsync()
     {
-        if (_perf.HasExited) return;
-        await using var ctl = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ctl"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
-        await using var ack = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ack"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
-        ctl.Write("disable\n"u8);
-        var buffer = new byte[16];
-        var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
-        if (await Task.WhenAny(read, Task.Delay(EnableTimeout)).ConfigureAwait(false) != read)
+        await StopFlushingAsync().ConfigureAwait(false);
+        await CommandAsync("disable\n"u8.ToArray(), EnableTimeout).ConfigureAwait(false);
+    }
+
+    /// <summary>Pings perf every <see cref="FlushInterval"/> so that its buffers reach the file; stops at the first ping perf does not answer (a perf older than 5.11 has no ping).</summary>
+    private async Task FlushAsync(CancellationToken stop)
+    {
+        try
         {
+            while (!_perf.HasExited)
+            {
+                await Task.Delay(FlushInterval, stop).ConfigureAwait(false);
+                if (!await CommandAsync("ping\n"u8.ToArray(), PingTimeout, stop).ConfigureAwait(false)) return;
+            }
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or IOException or ObjectDisposedException) { }
+    }
+
+    private async Task StopFlushingAsync()
+    {
+        _stopFlushing.Cancel();
+        await _flushing.ConfigureAwait(false);
+    }
+
+    /// <summary>One command on the control FIFO, one at a time; true when perf acknowledged it in time.</summary>
+    private async Task<bool> CommandAsync(byte[] command, TimeSpan timeout, CancellationToken stop = default)
+    {
+        await _control.WaitAsync(stop).ConfigureAwait(false);
+        try
+        {
+            if (_perf.HasExited) return false;
+            await using var ctl = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ctl"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+            await using var ack = new FileStream(File.OpenHandle(Path.Combine(_fifoDir, "ack"), FileMode.Open, FileAccess.ReadWrite), FileAccess.ReadWrite, 0);
+            ctl.Write(command);
+            var buffer = new byte[16];
+            var read = Task.Run(() => ack.Read(buffer), CancellationToken.None);
+            if (await Task.WhenAny(read, Task.Delay(timeout, CancellationToken.None)).ConfigureAwait(false) == read) return true;
             ack.Write("x"u8); // release the reader thread
             await read.ConfigureAwait(false);
+            return false;
+        }
+        finally
+        {
+            _control.Release();
         }
     }
 
@@ -124,6 +169,7 @@ public sealed class PerfSession : IAsyncDisposable
     /// </summary>
     public async Task<PerfSessionResult> StopAsync(bool interrupt)
     {
+        await StopFlushingAsync().ConfigureAwait(false);
         if (interrupt) Signal(SigInt);
         if (!await ExitedWithin(TimeSpan.FromSeconds(interrupt ? 15 : 10)).ConfigureAwait(false))
         {
@@ -158,6 +204,7 @@ public sealed class PerfSession : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        await StopFlushingAsync().ConfigureAwait(false);
         if (!_perf.HasExited)
         {
             try { _perf.Kill(); } catch (InvalidOperationException) { }
@@ -172,42 +219,6 @@ public sealed class PerfSession : IAsyncDisposable
         try { if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true); }
         catch (IOException) { }
     }
-
-    /// <summary>
-    /// `perf script` with the fields the analyzer reads, compressed: the trace folder then analyzes anywhere,
-    /// without perf or this machine's binaries (perf resolves native and kernel symbols here, at recording time).
-    /// </summary>
-    public static async Task<long> ConvertAsync(string perfPath, string dataPath, string scriptPath, CancellationToken cancel)
-    {
-        var psi = new ProcessStartInfo(perfPath) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
-        using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
-        var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
-        try
-        {
-            await using var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
-            await using var gz = new GZipStream(file, CompressionLevel.Fastest);
-            try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
-            catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
-        }
-        catch (IOException)
-        {
-            // A full disk: no half-written text for the analyzer to stumble on.
-            try { p.Kill(); } catch (InvalidOperationException) { }
-            try { File.Delete(scriptPath); } catch (IOException) { }
-            throw;
-        }
-        await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
-        if (p.ExitCode != 0)
-        {
-            File.Delete(scriptPath);
-            var why = (await stderr.ConfigureAwait(false)).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-                .LastOrDefault(l => !l.Contains("not valid for", StringComparison.Ordinal)) ?? "";
-            throw new IOException($"perf script exited with code {p.ExitCode}: {why}");
-        }
-        return new FileInfo(scriptPath).Length;
-    }
-
 }
 
 public sealed record PerfSessionResult(int ExitCode, long DataBytes, string Log)

@@ -62,7 +62,7 @@ public sealed class RecorderKillTests
             n.StartsWith($"esp-{esp}-", StringComparison.Ordinal) || n.StartsWith($"CoreFxPipe_esp-heap-{esp}-", StringComparison.Ordinal)
             || n.StartsWith($"dotnet-diagnostic-{esp}-", StringComparison.Ordinal) || n.StartsWith($"dotnet-diagnostic-{child}-", StringComparison.Ordinal))];
 
-    private static List<(int Pid, string CommandLine)> ChildrenOf(int parent)
+    internal static List<(int Pid, string CommandLine)> ChildrenOf(int parent)
     {
         var children = new List<(int, string)>();
         foreach (var dir in Directory.EnumerateDirectories("/proc"))
