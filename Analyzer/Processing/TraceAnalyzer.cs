@@ -85,7 +85,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
         if (Common.TraceManifest.TryLoad(input.ManifestPath)?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
         JoinInProcessResults(results, analysis);
-        if (CutRecording.Warning(input, analysis) is { } cut) analysis.WarningList.Insert(0, cut);
+        if (CutRecording.Warning(input, analysis) is { } killed) analysis.WarningList.Insert(0, killed);
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
