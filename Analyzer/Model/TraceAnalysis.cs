@@ -25,6 +25,11 @@ public sealed record TraceAnalysis
     public IReadOnlyList<Finding> Findings { get; init; } = [];
     /// <summary>The benchmark's results.json next to the trace (configuration, unsupported serializers), if readable.</summary>
     public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; init; }
+    /// <summary>What tracing cost each case (esp record --tracing-cost), estimated once from <see cref="InProcess"/>; empty without it.</summary>
+    internal IReadOnlyDictionary<(string Serializer, string Operation, int Objects), TracingCostEstimate> TracingCost { get; init; } =
+        new Dictionary<(string, string, int), TracingCostEstimate>();
+    /// <summary>A BenchmarkDotNet trace with BenchmarkDotNet's report beside it: the traced mean against the summary's, read once.</summary>
+    internal IReadOnlyList<BdnSummaryComparison> BenchmarkDotNetSummary { get; init; } = [];
     /// <summary>
     /// The charged samples with their frames, for the report's call trees and speedscope files (not serialized); null
     /// when <see cref="AnalyzerOptions.KeepChargedSamples"/> is off.

@@ -93,6 +93,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         // Every stage is done: the model is frozen, and findings read the same figures every report shows.
         var frozen = analysis.Freeze();
+        frozen = frozen with { TracingCost = TracingCostEstimate.From(frozen.InProcess), BenchmarkDotNetSummary = Harness.BdnSummaryReader.Of(frozen) };
         frozen = frozen with { Findings = Findings.FindingEngine.Detect(frozen) };
         return frozen with { Trace = frozen.Trace with { AnalysisSeconds = clock.Elapsed.TotalSeconds } };
     }

@@ -2,7 +2,6 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Export;
-using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
@@ -54,7 +53,7 @@ public static class AnalysisReport
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
         var ops = summaries.Any(s => s.Operations > 1);
-        var costs = TracingCostEstimate.From(analysis.InProcess);
+        var costs = analysis.TracingCost;
         var cost = costs.Count > 0;
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
@@ -124,7 +123,7 @@ public static class AnalysisReport
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
-        notes.AddRange(BdnSummaryComparison.Of(analysis).Select(c => c.Line()));
+        notes.AddRange(analysis.BenchmarkDotNetSummary.Select(c => c.Line()));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;
     }
@@ -183,7 +182,7 @@ public static class AnalysisReport
             ["analysisSeconds"] = t.AnalysisSeconds,
         };
         // A BenchmarkDotNet trace with its results beside it: the traced run's mean against the summary's (only then).
-        if (BdnSummaryComparison.Of(analysis) is { Count: > 0 } bdn)
+        if (analysis.BenchmarkDotNetSummary is { Count: > 0 } bdn)
             trace["benchmarkDotNetSummary"] = new JsonArray([.. bdn.Select(c => (JsonNode)new JsonObject
             {
                 ["serializer"] = c.Serializer, ["operation"] = c.Operation, ["objects"] = c.Objects == 0 ? null : c.Objects,
@@ -252,7 +251,7 @@ public static class AnalysisReport
             runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
         var serializers = new JsonArray();
-        var costs = TracingCostEstimate.From(analysis.InProcess);
+        var costs = analysis.TracingCost;
         foreach (var s in SerializerSummary.From(analysis.Runs))
         {
             var entry = new JsonObject

@@ -96,7 +96,7 @@ public sealed class BdnTraceTests(ITestOutputHelper output) : IDisposable
 
         // BenchmarkDotNet's own results sit beside the trace: the traced run's mean is printed against its summary's,
         // read from the report (here the same run, so within the 5% above).
-        var beside = Assert.Single(BdnSummaryComparison.Of(analysis));
+        var beside = Assert.Single(BdnSummaryReader.Of(analysis));
         Assert.Equal(truthMeanMs, beside.SummaryMs, 9);
         Assert.Equal(summary.MeanDurationMs, beside.TracedMs, 9);
         Assert.Contains(beside.Line(), AnalysisReport.Render(analysis, TableFormat.Text), StringComparison.Ordinal);

@@ -15,7 +15,7 @@ internal sealed class TracingCostDetector : IFindingDetector
 
     public IEnumerable<Finding> Detect(FindingContext context)
     {
-        foreach (var ((serializer, operation, objects), cost) in TracingCostEstimate.From(context.Results))
+        foreach (var ((serializer, operation, objects), cost) in context.Analysis.TracingCost)
         {
             if (cost.LowPercent <= ThresholdPercent) continue;
             yield return new Finding

@@ -10,10 +10,8 @@ namespace EtwSerializerProfiler.Analyzer.Harness;
 /// BenchmarkDotNet's profilers trace an extra run by default, which tracing slows (measured +13% on an XML read), so
 /// the trace describes a slower run than the summary's; the line says by how much.
 /// </summary>
-internal sealed record BdnSummaryComparison(string Serializer, string Operation, int Objects, double TracedMs, double SummaryMs)
+internal static class BdnSummaryReader
 {
-    public double Percent => 100 * (TracedMs / SummaryMs - 1);
-
     /// <summary>One per benchmark found in both; empty without a BenchmarkDotNet trace or its report.</summary>
     public static IReadOnlyList<BdnSummaryComparison> Of(TraceAnalysis analysis)
     {
@@ -36,9 +34,6 @@ internal sealed record BdnSummaryComparison(string Serializer, string Operation,
         }
         return found;
     }
-
-    public string Line() => string.Create(CultureInfo.InvariantCulture,
-        $"BenchmarkDotNet {Operation}.{Serializer}{(Objects > 0 ? $" N={Objects:N0}" : "")}: the traced run {TracedMs:G4} ms per operation, its summary {SummaryMs:G4} ms ({Percent:+0.0;-0.0}%){(Math.Abs(Percent) > 5 ? ": the trace is of a slower run than the summary's (a profiler's extra run is slowed by tracing)" : "")}");
 
     private static IEnumerable<string> Reports(string tracePath)
     {
