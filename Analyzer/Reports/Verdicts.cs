@@ -59,7 +59,7 @@ internal static class Verdicts
             var ms = group.Sum(t => t.Value);
             if (group.Key == Untagged)
             {
-                causes.AddRange(ByLibrary(sites, ms));
+                causes.AddRange(ByLibrary(sites, tags, ms));
                 continue;
             }
             var detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)] : Sites(sites, tags, ms);
@@ -91,7 +91,8 @@ internal static class Verdicts
     /// <summary>The cause a stack tag adds to: the serializer's code as one, the harness and untagged code apart, others by their tag.</summary>
     private static string? CauseName(string tag, string serializer)
     {
-        if (tag.StartsWith("Test ", StringComparison.Ordinal)) return null; // the benchmark's own code: not the serializer's time
+        // The harness's tags (priority -10) also claim code no other tag names that runs under them: an app's own code.
+        if (tag.StartsWith("Test ", StringComparison.Ordinal)) return Untagged;
         var group = StackTagGroups.GroupOf(tag);
         if (group == StackTagGroups.SerializerCode) return serializer + " code";
         if (tag == StackTagGroups.Other) return Untagged;
@@ -113,16 +114,17 @@ internal static class Verdicts
     private const string Untagged = "untagged code";
 
     /// <summary>
-    /// Code no stack tag names (an app's own library, a serializer the tags do not know) by the module of its innermost
-    /// code frame: "KnownAnswer code", not "Other". Samples with no code frame stay "untagged code".
+    /// Code no stack tag names (an app's own library, a serializer the tags do not know; the harness's low-priority tags
+    /// included) by the module of its innermost code frame: "KnownAnswer code", not "Other". Samples with no code frame
+    /// stay "untagged code".
     /// </summary>
-    private static IEnumerable<Cause> ByLibrary(IReadOnlyDictionary<TagSite, double> sites, double ms)
+    private static IEnumerable<Cause> ByLibrary(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double ms)
     {
-        var other = sites.Where(x => x.Key.Tag == StackTagGroups.Other).ToList();
+        var other = sites.Where(x => tags.Contains(x.Key.Tag)).ToList();
         var total = other.Sum(x => x.Value);
         if (total <= 0)
         {
-            yield return new Cause(Untagged, ms, 0, [], [StackTagGroups.Other]);
+            yield return new Cause(Untagged, ms, 0, [], tags);
             yield break;
         }
         foreach (var library in other.GroupBy(x => x.Key.Caller?.Module))
@@ -130,7 +132,7 @@ internal static class Verdicts
             var share = library.Sum(x => x.Value) / total;
             var name = library.Key is { Length: > 0 } module && module != StackFrame.Unresolved ? module + " code" : Untagged;
             var mine = library.ToDictionary(x => x.Key, x => x.Value);
-            yield return new Cause(name, ms * share, 0, Sites(mine, [StackTagGroups.Other], ms * share), [StackTagGroups.Other]);
+            yield return new Cause(name, ms * share, 0, Sites(mine, tags, ms * share), tags);
         }
     }
 
@@ -148,7 +150,7 @@ internal static class Verdicts
 
     private static string SiteText(CodeSite? api, CodeSite? caller, CodeSite? outer) => (api, caller) switch
     {
-        ({ } a, { } c) when outer is { } o => $"{Short(a.Method)} from {Short(o.Method)} via {Short(c.Method)}",
+        ({ } a, { } c) when outer is { } o => $"{Short(a.Method)} from {Short(c.Method)} (called by {Short(o.Method)})",
         ({ } a, { } c) => $"{Short(a.Method)} from {Short(c.Method)}",
         (null, { } c) => $"in {Short(c.Method)}",
         ({ } a, null) => Short(a.Method),

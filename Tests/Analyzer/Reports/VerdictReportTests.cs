@@ -68,7 +68,7 @@ public sealed class VerdictReportTests
             // A CPU cause is the sum of the tags it names, as the case's tag table has them (ms per call).
             var tags = row.GetProperty("tags");
             // (Untagged code split by library is a part of the Other tag: only its sum is held, in the first assertion.)
-            foreach (var c in causes.Where(c => c.GetProperty("tags").GetArrayLength() > 0 && c.GetProperty("tags")[0].GetString() != "Other"))
+            foreach (var c in causes.Where(c => c.GetProperty("tags").GetArrayLength() > 0 && !c.GetProperty("tags").EnumerateArray().Any(t => t.GetString() == "Other" || t.GetString()!.StartsWith("Test ", StringComparison.Ordinal))))
             {
                 var named = c.GetProperty("tags").EnumerateArray().Select(t => t.GetString()!).ToList();
                 Assert.All(named, t => Assert.True(tags.TryGetProperty(t, out _), $"cause {c.GetProperty("name")} names tag {t}, not in the tables"));
