@@ -15,7 +15,7 @@ public sealed class DocProseTests(ITestOutputHelper output)
     public const double MaxLongShare = 0.05;
 
     /// <summary>The pages rewritten for issue 45 so far; each must meet the goal on its own. The whole set joins at the end.</summary>
-    private static readonly string[] s_rewritten = ["README.md"];
+    private static readonly string[] s_rewritten = ["README.md", "docs/guide.md", "docs/analyzer.md"];
 
     [Fact]
     public void Docs_sentences_are_short()
