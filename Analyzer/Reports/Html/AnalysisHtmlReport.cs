@@ -15,10 +15,13 @@ internal static class AnalysisHtmlReport
         var summaries = SerializerSummary.From(analysis.Runs);
         // Findings first (most severe first, as the analyzer orders them), then the analysis warnings.
         // Each finding names its case with N and the runs its evidence comes from, as the text output does.
+        // A finding about one case links to that case's call tree, when the page has one.
+        var trees = stacks.Profiles.ToDictionary(p => (p.Serializer, p.Operation, p.Objects), CallTreeSection.AnchorOf);
         var findings = analysis.Findings.Select(f => new ReportNote("finding",
             $"[{WireNames.Of(f.Severity)}] {f.Kind}: {f.Message}",
             Detail: f.Frame is null ? null : "at " + f.Frame,
-            Subject: $"{FindingsReport.Subject(f)} ({FindingsReport.Runs(f)})"));
+            Subject: $"{FindingsReport.Subject(f)} ({FindingsReport.Runs(f)})",
+            Link: f is { Serializer: { } s, Operation: { } op, Objects: { } n } ? trees.GetValueOrDefault((s, op, n)) : null));
         var allNotes = findings.Concat(notes ?? []).Concat(analysis.Warnings.Select(w => new ReportNote("warning", w))).ToList();
         if (analysis.Runs.Count == 0)
             return [new OverviewSection(analysis), new NotesSection(allNotes), new WholeTraceSection(analysis), new CallTreeSection(stacks, htmlPath)];

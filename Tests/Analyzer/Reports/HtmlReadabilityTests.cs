@@ -8,6 +8,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
+using Sections = EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -233,6 +234,13 @@ public sealed partial class HtmlReadabilityTests
         foreach (var f in page.Analysis.Findings.Where(f => f.Serializer is not null && f.Objects is not null))
             Assert.Contains(System.Net.WebUtility.HtmlEncode($"{FindingsReport.Subject(f)} ({FindingsReport.Runs(f)})"), page.Html, StringComparison.Ordinal);
         Assert.Contains(" N=300 (run", page.Html, StringComparison.Ordinal);
+        // Each finding about a case links to that case's call tree.
+        var profiles = RunStackCollector.Collect(page.Analysis).Profiles;
+        var linked = page.Analysis.Findings.Where(f => profiles.Any(p => p.Serializer == f.Serializer && p.Operation == f.Operation && p.Objects == f.Objects)).ToList();
+        Assert.NotEmpty(linked);
+        Assert.Equal(linked.Count, TreeLink().Matches(page.Html).Count);
+        foreach (var f in linked)
+            Assert.Contains($"href=\"#{Sections.CallTreeSection.AnchorOf(profiles.Single(p => p.Serializer == f.Serializer && p.Operation == f.Operation && p.Objects == f.Objects))}\" class=\"tree-link\"", page.Html, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -380,6 +388,9 @@ public sealed partial class HtmlReadabilityTests
 
     [GeneratedRegex(@"\shref=""#([^""]*)""")]
     private static partial Regex LocalHref();
+
+    [GeneratedRegex(@"class=""tree-link""")]
+    private static partial Regex TreeLink();
 
     [GeneratedRegex(@"<pre id=""probe-metrics"">([^<]*)</pre>")]
     private static partial Regex Metrics();

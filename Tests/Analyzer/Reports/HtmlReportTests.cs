@@ -7,6 +7,7 @@ using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -72,7 +73,7 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
         var labels = chart.GetProperty("data").GetProperty("labels").EnumerateArray().Select(l => l.GetString()).ToList();
         foreach (var s in SerializerSummary.From(recorded.Analysis.Runs).Where(s => s.Operation == "deserialize"))
         {
-            var row = labels.IndexOf(s.Serializer);
+            var row = labels.FindIndex(l => l!.Split(StackTagSection.LabelSeparator)[0] == s.Serializer); // "X · 0.05 ms"
             Assert.True(row >= 0, $"no row for {s.Serializer}");
             var charted = series.Sum(x => x.GetProperty("data")[row].GetProperty("value").GetDouble());
             var tagged = s.Tags.Values.Sum();
