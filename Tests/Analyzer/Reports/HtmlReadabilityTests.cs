@@ -259,6 +259,7 @@ public sealed partial class HtmlReadabilityTests
     }
 
     [Fact]
+    [EndToEnd] // starts Chromium
     public void In_headless_Chromium_the_page_is_short_fits_its_column_and_draws_a_call_tree_and_the_timeline()
     {
         var page = Of("kernel-session");
