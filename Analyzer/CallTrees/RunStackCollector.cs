@@ -1,6 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Samples;
 using Microsoft.Diagnostics.Tracing.Stacks;
 
 namespace EtwSerializerProfiler.Analyzer.CallTrees;
@@ -155,11 +154,11 @@ public static class RunStackCollector
                     _chain.Add(f.ModuleName);
                     continue;
                 }
-                EndChain(NativeWork.None);
+                EndChain(null);
                 _names.Add(name);
                 _counts.Add(1);
             }
-            EndChain(sample.Why);
+            EndChain(sample.Work);
             if (sample.InGc && !sample.Pause)
             {
                 stack = Source.Interner.CallStackIntern(_gcWorkFrame, stack);
@@ -175,10 +174,10 @@ public static class RunStackCollector
         }
 
         /// <summary>The unnamed frames met since the last named one, as one node: "native" above managed code, what the runtime was doing at the leaf.</summary>
-        private void EndChain(NativeWork why)
+        private void EndChain(string? work)
         {
             if (_chain.Count == 0) return;
-            _names.Add(UnnamedFrames.Name(_chain, why));
+            _names.Add(UnnamedFrames.Name(_chain, work));
             _counts.Add(_chain.Count);
             _chain.Clear();
         }

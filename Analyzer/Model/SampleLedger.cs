@@ -9,8 +9,8 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 public readonly record struct ChargedSample<TRun>(TRun? Run, int ThreadId, double TimeMs, StackTags.StackFrame[] Frames, double WeightMs, bool InGc, bool Pause)
     where TRun : class
 {
-    /// <summary>What the trace's events say the runtime was doing when the leaf is unnamed code: the call trees name it as the hot-method tables do.</summary>
-    internal Samples.NativeWork Why { get; init; }
+    /// <summary>What the trace's events say the runtime was doing, in the hot-method tables' words ("native", "JIT", ...): the call trees name unnamed code by it.</summary>
+    internal string? Work { get; init; }
 }
 
 /// <summary>The samples the analysis charged, kept for the report's call trees and speedscope files (no second pass over the trace).</summary>
@@ -30,7 +30,7 @@ public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<Charg
     /// <summary>The same samples charged to other run objects (the drafts' frozen runs); null where <paramref name="map"/> says so.</summary>
     internal SampleLedger<TOther> Select<TOther>(Func<TRun, TOther?> map) where TOther : class
     {
-        ChargedSample<TOther> Map(ChargedSample<TRun> s) => new(s.Run is null ? null : map(s.Run), s.ThreadId, s.TimeMs, s.Frames, s.WeightMs, s.InGc, s.Pause) { Why = s.Why };
+        ChargedSample<TOther> Map(ChargedSample<TRun> s) => new(s.Run is null ? null : map(s.Run), s.ThreadId, s.TimeMs, s.Frames, s.WeightMs, s.InGc, s.Pause) { Work = s.Work };
         return new SampleLedger<TOther>(Source, [.. RunSamples.Select(Map)], [.. ThreadSamples.Select(Map)], GcPauses, PeriodMs);
     }
 }
