@@ -95,7 +95,8 @@ internal sealed class HotMethodTable(MethodNames names)
         }
     }
 
-    private static string Said(NativeWork why) => why switch
+    /// <summary>How unnamed code is named by what the runtime was doing ("native", "JIT", ...): the tables' children and the HTML call trees.</summary>
+    internal static string Said(NativeWork why) => why switch
     {
         NativeWork.GcPause => "GC",
         NativeWork.Jit => "JIT",

@@ -191,7 +191,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
-            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, frames, weight);
         }
         return at.Value;
@@ -249,7 +249,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
                 libraries.Add(frames, weight);
                 if (WholeTraceHotMethods) charges.HotMethodsOfThread(s.ThreadId).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
             }
-            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
         }
     }
 

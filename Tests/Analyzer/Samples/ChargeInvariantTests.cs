@@ -335,7 +335,7 @@ public sealed class ChargeInvariantTests
     private static void HtmlCallTreesAddUp(string html, Dictionary<(string, string, int), double> measured)
     {
         var trees = System.Text.RegularExpressions.Regex.Matches(html,
-            @"<div class=""call-tree"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"" data-objects=""([0-9]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
+            @"<details class=""call-tree"" id=""[^""]+"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"" data-objects=""([0-9]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
         Assert.Equal(measured.Count(m => m.Value > 0), trees.Count); // a tree is drawn where there is time (RunStackCollector)
         foreach (System.Text.RegularExpressions.Match tree in trees)
         {
