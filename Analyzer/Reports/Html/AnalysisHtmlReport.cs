@@ -50,10 +50,30 @@ internal static class AnalysisHtmlReport
     }
 
     /// <summary>
-    /// The verdicts, right under the title: per case, time per operation against the fastest and its biggest causes
-    /// (issue 44). Renders nothing yet: the verdict model is built on another branch, and its rendering goes here.
+    /// The verdicts, right under the title: per case, its time per operation against the fastest and its biggest
+    /// causes (<see cref="Verdicts"/>, the same lines as the terminal's), each with a link to the case's call tree.
     /// </summary>
     internal static void WriteVerdicts(HtmlWriter html, TraceAnalysis analysis)
     {
+        var verdicts = Verdicts.Of(analysis);
+        if (verdicts.Count == 0) return;
+        using (html.Block("section", ("id", "verdicts"), ("class", "verdicts")))
+        {
+            html.Element("h2", "Verdicts");
+            html.Element("p", Verdicts.Title, ("class", "verdict-note"));
+            // One line per case, folded: the head and the first cause; the causes, what else and the findings inside.
+            foreach (var v in verdicts)
+            {
+                var lines = Verdicts.Lines([v]);
+                using (html.Block("details", ("class", "verdict")))
+                {
+                    html.Element("summary", lines[0] + (v.Causes.Count > 0 ? $" · first: {v.Causes[0].Name} {Fmt.Pct(v.Causes[0].Share)}" : ""));
+                    using (html.Block("ul"))
+                        foreach (var line in lines.Skip(1))
+                            html.Element("li", line.Trim());
+                    html.Element("a", "call tree", ("href", "#" + CallTreeSection.AnchorOf(v.Case.Serializer, v.Case.Operation, v.Case.Objects)), ("class", "verdict-link"));
+                }
+            }
+        }
     }
 }

@@ -254,8 +254,10 @@ public sealed partial class HtmlReadabilityTests
         var hrefs = LocalHref().Matches(page.Html).Select(m => m.Groups[1].Value).ToList();
         Assert.True(hrefs.Count >= 9, $"only {hrefs.Count} local links: the table of contents is missing");
         foreach (var href in hrefs) Assert.Contains(href, ids);
-        // Nothing between the subtitle and the status line today: the verdicts go there.
-        Assert.Matches(@"<p class=""subtitle"">[^<]*</p><p id=""report-status""", page.Html);
+        // The verdicts come right under the subtitle, before the charts' status line, one block per case.
+        Assert.Matches(@"<p class=""subtitle"">[^<]*</p><section id=""verdicts""", page.Html);
+        Assert.Equal(page.Analysis.Runs.Where(r => r.IsMeasured).Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count(),
+            Regex.Matches(page.Html, @"<details class=""verdict"">").Count);
     }
 
     [Fact]

@@ -64,8 +64,10 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
     }
 
     /// <summary>"tree-YamlDotNet-serialize-N300": a link target per case, letters, digits and '-' only.</summary>
-    public static string AnchorOf(RunProfile p) =>
-        "tree-" + new string([.. $"{p.Serializer}-{p.Operation}{(p.Objects == 0 ? "" : "-N" + p.Objects.ToString(CultureInfo.InvariantCulture))}".Select(c => char.IsAsciiLetterOrDigit(c) ? c : '-')]);
+    public static string AnchorOf(RunProfile p) => AnchorOf(p.Serializer, p.Operation, p.Objects);
+
+    public static string AnchorOf(string serializer, string operation, int objects) =>
+        "tree-" + new string([.. $"{serializer}-{operation}{(objects == 0 ? "" : "-N" + objects.ToString(CultureInfo.InvariantCulture))}".Select(c => char.IsAsciiLetterOrDigit(c) ? c : '-')]);
 
     private static IEnumerable<CallTreeNode> Sorted(CallTreeNode node, double total) =>
         node.Children.Where(c => c.InclusiveMs >= total * MinShare).OrderByDescending(c => c.InclusiveMs);
