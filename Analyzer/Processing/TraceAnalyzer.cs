@@ -19,7 +19,6 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 {
     private static readonly Guid RundownGuid = new("a669021c-c450-4609-a035-5af59af4df18");
-    private static readonly Guid SampleProfilerGuid = new("3c530d44-97ae-513a-1e6d-783e8f8e03a9");
     private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
     /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
@@ -105,9 +104,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 SizeBytes = new FileInfo(input.TracePath).Length,
                 StackTagsFile = tags?.SourceName,
                 ResultsFile = input.ResultsPath,
-                SamplingSource = input.Format == TraceFormat.NetTrace
-                    ? "EventPipe SampleProfiler: time in managed code per thread (not on-CPU time)"
-                    : "ETW kernel profile interrupts: on-CPU time",
             },
         };
         if (tags is null) analysis.WarningList.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
@@ -132,10 +128,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try
         {
             var log = etlx.Log;
-            var etw = input.Format == TraceFormat.Etl;
-            // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
-            var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), Sources.TraceSources.Open(input), options, etw, kernelSampleMs, progress);
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress);
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -168,6 +161,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var p = Path.Combine(AppContext.BaseDirectory, TraceFolderLayout.StackTagsFolder, TraceFolderLayout.StackTags);
         return File.Exists(p) ? p : null;
     }
+
+    /// <summary>
+    /// The CPU sources a trace can take its samples from, in order of preference (<see cref="Sources.CpuSources.Default"/>);
+    /// a test registers its own here.
+    /// </summary>
+    internal IReadOnlyList<Sources.CpuSourceFactory> CpuSources { get; init; } = Sources.CpuSources.Default;
+
+    /// <summary>What differs between the trace's sources, chosen once as it is opened (TraceLog's log, or null for a raw pass).</summary>
+    private Sources.TraceSources OpenSources(TraceInput input, TraceLog? log) => Sources.TraceSources.Open(new Sources.TraceOpening(input, log), CpuSources);
 
     /// <summary>The trace's .etlx (EtlxCache: validated by content, the conversion's warnings kept with it).</summary>
     internal EtlxLease OpenTraceLog(TraceInput input, AnalysisDraft analysis, IProgress<string>? progress)
@@ -221,7 +223,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
+    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress)
         : Sources.IMarkerWaitSink
     {
         public StackTagMatcher? Matcher => stacks.Matcher;
@@ -231,13 +233,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly Sources.IProcessScope _scope = sources.Scope;
         /// <summary>Where the marker's waits come from: WaitHandle events, or on ETW context switches.</summary>
         private readonly Sources.IMarkerWaits _waits = sources.Waits;
-        private readonly SampleWeigher _weigher = new();
+        /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
+        private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
         private long _events;
-        private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
@@ -245,7 +247,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             source.AllEvents += OnEvent;
             _waits.Subscribe(source, this);
-            if (etw) source.Kernel.PerfInfoSample += OnKernelSample;
+            foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
             SubscribeCollectors(source);
             SubscribeRuntimeWork(source);
             SubscribeRuntime(source);
@@ -290,7 +292,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
-            if (e.ProviderGuid == SampleProfilerGuid) { if ((int)e.ID == 0) OnSample(e); return; }
             if (e.ProviderGuid == RunEvents.ProviderGuid)
             {
                 var t = e.TimeStampRelativeMSec;
