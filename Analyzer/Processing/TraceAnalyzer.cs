@@ -153,9 +153,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         throw new BadInputException($"{Path.GetFileName(input.TracePath)}: cannot read trace: it ends after {analysis.Trace.Events:N0} event(s), before any thread's activity; the file is corrupt or truncated");
     }
 
-    /// <summary>Not given when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
-    internal const string NoEventPipeSamplesWarning = "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty";
-
     public static string? DefaultStackTagsPath()
     {
         var p = Path.Combine(AppContext.BaseDirectory, TraceFolderLayout.StackTagsFolder, TraceFolderLayout.StackTags);

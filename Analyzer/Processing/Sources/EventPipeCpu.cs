@@ -27,7 +27,8 @@ internal sealed class EventPipeCpu : PassCpuSource, ICpuSource
 
     protected override double? ObservedIntervalMs => _weigher.ObservedIntervalMs;
 
-    protected override string NoSamplesWarning => TraceAnalyzer.NoEventPipeSamplesWarning;
+    /// <summary>Not given when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
+    protected override string NoSamplesWarning => "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty";
 
     public override void Subscribe(TraceEventDispatcher source, PassSamples pass)
     {
