@@ -91,6 +91,8 @@ public sealed record TraceInfo
     public CpuSourceKind CpuSource { get; init; } = CpuSourceKind.EventPipe;
     /// <summary>The CPU columns are on-CPU time (a kernel sampler), not EventPipe's sampled managed time.</summary>
     public bool OnCpu => CpuSource.IsOnCpu();
+    /// <summary>Why this source's CPU can disagree with the benchmark's thread CPU clock (the cpu-bias finding says it), as the source says.</summary>
+    public string CpuBiasReason { get; init; } = "the CPU source disagrees with the thread's own clock (docs/analyzer.md#cpu-against-the-thread-clock)";
     /// <summary>The Linux kernel session, when the trace folder has one.</summary>
     public KernelSessionSummary? Kernel { get; init; }
     public double AnalysisSeconds { get; init; }

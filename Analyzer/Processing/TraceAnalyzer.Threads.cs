@@ -40,7 +40,7 @@ public sealed partial class TraceAnalyzer
 
         private ThreadDraft? ThreadOf(TraceEvent e)
         {
-            if (etw && (_processId == 0 || e.ProcessID != _processId)) return null;
+            if (!_scope.InProcess(e)) return null;
             if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
             _threads[e.ThreadID] = t = new ThreadDraft { ThreadId = e.ThreadID };
             return t;

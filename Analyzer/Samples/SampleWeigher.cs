@@ -1,4 +1,4 @@
-namespace EtwSerializerProfiler.Analyzer.Processing;
+namespace EtwSerializerProfiler.Analyzer.Samples;
 
 /// <summary>
 /// Tracks, per thread, when it was last sampled, and the sampler's real interval. A sample stands for the time
