@@ -68,7 +68,7 @@ public sealed partial class TraceAnalyzer
             if (perf) MarkRunsAfterTheKernelSession(session!);
             WriteThreads(_cpu, session);
             if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
-                [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], primary.PeriodMs);
+                [.. pauses.All], primary.PeriodMs);
             DescribeSource(primary, session);
         }
 

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// Every run as a bar over trace time, one row per serializer and operation, with the GC pauses that fell inside
 /// runs marked: shows warm-up outliers, runs disturbed by a GC, and whether the machine was busy in between.
 /// </summary>
-internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<PauseWindow> pauses) : IReportSection
+internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<Interval> pauses) : IReportSection
 {
     private const string WarmupClass = "ct-series-f";
     private const string GcClass = "ct-series-b gc-pauses";
