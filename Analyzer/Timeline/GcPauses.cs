@@ -6,20 +6,18 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 internal sealed class GcPauses
 {
     private readonly IReadOnlyList<Interval> _pauses;
+    private readonly IntervalOverlaps _overlaps;
 
     /// <param name="pauses">The pass's pauses, one per GC: read where they are (<see cref="SortedIntervals.ByStart"/>).</param>
-    public GcPauses(IEnumerable<Interval> pauses) => _pauses = SortedIntervals.ByStart(pauses);
+    public GcPauses(IEnumerable<Interval> pauses)
+    {
+        _pauses = SortedIntervals.ByStart(pauses);
+        _overlaps = new IntervalOverlaps(_pauses);
+    }
 
     public IReadOnlyList<Interval> All => _pauses;
 
-    public double Overlap(double fromMs, double toMs)
-    {
-        if (toMs <= fromMs || _pauses.Count == 0) return 0;
-        // Pauses do not overlap one another, so their ends are sorted too: start at the first that ends after fromMs.
-        var total = 0.0;
-        for (var i = SortedIntervals.FirstEndingAfter(_pauses, fromMs); i < _pauses.Count && _pauses[i].StartMs < toMs; i++) total += _pauses[i].Overlap(fromMs, toMs);
-        return total;
-    }
+    public double Overlap(double fromMs, double toMs) => toMs <= fromMs ? 0 : _overlaps.Sum(fromMs, toMs);
 
     /// <summary>Whether the time falls in a pause, asked in any order (a binary search; <see cref="Walk"/> for times in order).</summary>
     public bool Contains(double timeMs)

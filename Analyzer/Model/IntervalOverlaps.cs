@@ -1,11 +1,10 @@
-using EtwSerializerProfiler.Analyzer.Model;
-
-namespace EtwSerializerProfiler.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
 /// The summed overlap of a list of intervals (GC pauses, suspensions, lock waits) with a span, for many spans: only
 /// the intervals that can overlap it are visited, in list order, so the sum is bit for bit the full loop's (the
-/// others add exactly 0). Needs the list sorted by start; any other order is summed in full.
+/// others add exactly 0). Needs the list sorted by start; any other order is summed in full. The one place a sum of
+/// overlaps is taken (<see cref="SortedIntervals"/> holds the searches it shares).
 /// </summary>
 internal sealed class IntervalOverlaps
 {

@@ -1,8 +1,7 @@
-using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
+namespace EtwSerializerProfiler.Tests.Analyzer.Model;
 
 /// <summary>Visiting only the intervals that can overlap a span gives the full loop's sum, bit for bit.</summary>
 public sealed class IntervalOverlapsTests
