@@ -2,7 +2,7 @@ namespace EtwSerializerProfiler.Common;
 
 /// <summary>
 /// The benchmark's measured calls as they appear in a resolved stack frame ("Type.Method("): the frames whose callee
-/// is the serializer under measurement. The analyzer finds a run's serializer code below them (Samples/MeasuredCalls,
+/// is the serializer under measurement. The analyzer finds a run's serializer code below them (Stacks/MeasuredCalls,
 /// MeasuredCallRepair, TraceAnalyzer); Benchmark/Runs must keep these method names (a test checks that it does).
 /// </summary>
 public static class MeasuredCallFrames

@@ -74,6 +74,9 @@ public static class RunEvents
     /// <summary>The class whose methods are the marker's waits (RunMarkers' MarkerThread; the benchmark's own before the library).</summary>
     public const string MarkerClass = "MarkerThread";
 
+    /// <summary>Whether a frame's method is one of the marker class's (whose waits are run windows).</summary>
+    public static bool IsMarkerMethod(string method) => method.IndexOf(MarkerClass, StringComparison.Ordinal) >= 0;
+
     /// <summary>The operation a marker wait method stands for; "other" for <see cref="OtherMarkerMethod"/> or an unknown one.</summary>
     public static string OperationOfMarkerMethod(string? method) =>
         method is not null && MarkerMethodByOperation.FirstOrDefault(p => p.Value == method).Key is { } operation ? operation : "other";

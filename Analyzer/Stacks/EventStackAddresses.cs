@@ -2,7 +2,7 @@ using System.Reflection;
 using System.Reflection.Emit;
 using Microsoft.Diagnostics.Tracing;
 
-namespace EtwSerializerProfiler.Analyzer.Input;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// The return addresses of an EventPipe event's stack, leaf first, read from a raw <see cref="EventPipeEventSource"/>

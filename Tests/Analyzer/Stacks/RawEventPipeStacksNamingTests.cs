@@ -1,8 +1,9 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing;
+namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
 
 /// <summary>
 /// A raw pass names stacks in two steps: while it runs, only the methods it must recognize (the marker thread's, the

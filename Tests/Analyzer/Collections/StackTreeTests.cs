@@ -1,6 +1,7 @@
-using EtwSerializerProfiler.Analyzer.Stacks;
+using EtwSerializerProfiler.Analyzer.Collections;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Collections;
 
 public sealed class StackTreeTests
 {

@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Analyzer.StackTags;
 
-namespace EtwSerializerProfiler.Analyzer.Samples;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// perf walks stacks by frame pointer, and managed code is not always compiled with one: a method without a frame

@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Analyzer.StackTags;
 
-namespace EtwSerializerProfiler.Analyzer.Samples;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// The benchmark's measured calls: a --threads helper thread's samples belong to the run only while one of these is

@@ -2,8 +2,9 @@ using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Samples;
+namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
 
 /// <summary>
 /// The kernel session's stacks as the charge reads them, on a hand-made perf trace: named, trimmed, and shared by every

@@ -1,11 +1,11 @@
 using System.Runtime.InteropServices;
 
-namespace EtwSerializerProfiler.Analyzer.Stacks;
+namespace EtwSerializerProfiler.Analyzer.Collections;
 
 /// <summary>
 /// Stacks interned as a tree from the root (as TraceLog's CallStackIndex is): a stack is the id of its leaf node, and
 /// stacks that share their outer frames share those nodes. Frames are what a source's stacks hold: return addresses
-/// of EventPipe's events (Processing/RawEventPipeStacks), frame ids of the kernel session's (Kernel/KernelTrace).
+/// of EventPipe's events (Stacks/RawEventPipeStacks), frame ids of the kernel session's (Kernel/KernelTrace).
 /// Kernel samples' stacks are nearly all distinct by address (the leaf's instruction pointer differs), so a copy of
 /// every frame per distinct stack made them the largest thing a long trace kept; here a stack new only near its leaf
 /// costs a node or two. A stack seen before is found whole in one lookup (each node holds the hash of the stack it

@@ -2,11 +2,12 @@ using System.IO.Compression;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing;
+namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
 
 /// <summary>
 /// The raw pass reads every event's stack from the event itself and names it from the trace's method loads and

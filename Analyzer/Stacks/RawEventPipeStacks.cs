@@ -1,18 +1,17 @@
-using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Kernel;
-using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
-using EtwSerializerProfiler.Analyzer.Stacks;
 
-namespace EtwSerializerProfiler.Analyzer.Processing;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// An EventPipe trace's stacks read in the raw pass (<see cref="EventStackAddresses"/>), interned by address
 /// (<see cref="StackTree{T}"/>) and named from the trace's own method loads and rundown (<see cref="ManagedCodeMap"/>)
 /// as TraceLog names them: "module!Namespace.Type.Method(args)", and "?!?" for an address in no known method.
 /// The rundown comes last in the file, so a stack named before the pass ends (<see cref="Provisional"/>) may name
-/// less than it will: the pass checks such answers afterwards (<see cref="TraceAnalyzer"/>).
+/// less than it will: the pass checks such answers afterwards (<see cref="Processing.TraceAnalyzer"/>).
 /// </summary>
 internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks(matcher)
 {
@@ -35,7 +34,7 @@ internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks
     public void Loaded(ManagedCodeMap.Method method)
     {
         var frame = new StackFrame(method.Module, method.Name);
-        if (MeasuredCalls.Is(frame) || TraceAnalyzer.IsMarkerMethod(method.Name)) _early.Add(method);
+        if (MeasuredCalls.Is(frame) || RunEvents.IsMarkerMethod(method.Name)) _early.Add(method);
     }
 
     protected override void CodeChanged() => _frameByAddress.Clear();

@@ -1,13 +1,13 @@
 using System.Runtime.CompilerServices;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
-namespace EtwSerializerProfiler.Analyzer.Samples;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// One frames array per distinct named stack. A sampler's stacks are distinct by address (a timer sample's leaf is
 /// whatever instruction ran, so most kernel-session stacks are seen once), but many of them name the same methods in
 /// the same order. Handing out one array for those lets every cache keyed by the array's instance (the tag of a
-/// stack, <see cref="SampleCharger"/>) work once per named stack, and keeps one array instead of one per address.
+/// stack, <see cref="Samples.SampleCharger"/>) work once per named stack, and keeps one array instead of one per address.
 /// Frames compare as <see cref="SameStrings"/> does (by string instance): two frames named alike by different
 /// instances stay apart, which costs sharing, never correctness.
 /// </summary>

@@ -1,10 +1,9 @@
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing;
 
-namespace EtwSerializerProfiler.Analyzer.Processing;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// The stacks of a trace's events, by an int id per distinct stack (-1: none), whoever reads them: TraceLog's

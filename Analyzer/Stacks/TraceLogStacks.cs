@@ -2,12 +2,12 @@ using EtwSerializerProfiler.Analyzer.StackTags;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
-namespace EtwSerializerProfiler.Analyzer.Processing;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// Stacks as TraceLog holds them (ETW's, and EventPipe's when the trace is converted to .etlx), by CallStackIndex;
 /// frames named from TraceLog's code addresses, one string per module and per method so frames of one method are
-/// the same strings (what the caches keyed by instance, SameStrings and Samples/FrameArrays, share on).
+/// the same strings (what the caches keyed by instance, SameStrings and Stacks/FrameArrays, share on).
 /// Unresolved frames become "module!?".
 /// </summary>
 internal sealed class TraceLogStacks(TraceLog log, StackTagMatcher? matcher) : EventStacks(matcher)

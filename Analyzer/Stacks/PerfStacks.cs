@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
 
-namespace EtwSerializerProfiler.Analyzer.Samples;
+namespace EtwSerializerProfiler.Analyzer.Stacks;
 
 /// <summary>
 /// Stacks of the Linux kernel session's samples, named by <see cref="KernelFrameNamer"/>. Native frames rootward of the

@@ -1,7 +1,8 @@
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Samples;
+namespace EtwSerializerProfiler.Tests.Analyzer.Stacks;
 
 /// <summary>One frames array per distinct named stack: what the tag cache and the charger share work on.</summary>
 public sealed class FrameArraysTests
