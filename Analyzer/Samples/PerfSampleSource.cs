@@ -1,5 +1,6 @@
 using System.Collections;
 using EtwSerializerProfiler.Analyzer.Collections;
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;

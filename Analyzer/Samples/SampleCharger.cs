@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;

@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Model;
 
-namespace EtwSerializerProfiler.Analyzer.Timeline;
+namespace EtwSerializerProfiler.Analyzer.Gc;
 
 /// <summary>
 /// One GC pause as <see cref="RuntimeSuspensions.RestartStop"/> ends it: start to the restart's end, with its suspending

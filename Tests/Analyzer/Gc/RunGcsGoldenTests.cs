@@ -1,10 +1,11 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Tests.Support;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
+namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
 
 /// <summary>
-/// GCs counted into runs as the pass goes (<see cref="EtwSerializerProfiler.Analyzer.Processing.Collectors.RunGcs"/>):
+/// GCs counted into runs as the pass goes (<see cref="EtwSerializerProfiler.Analyzer.Gc.RunGcs"/>):
 /// a real recording's figures may not depend on when the waiting GCs are settled, after every GC event (windows still
 /// open, RunStarts pending) or only once the pass is over.
 /// </summary>

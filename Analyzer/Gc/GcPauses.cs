@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Model;
 
-namespace EtwSerializerProfiler.Analyzer.Timeline;
+namespace EtwSerializerProfiler.Analyzer.Gc;
 
 /// <summary>The process's GC pauses (suspensions that ran a GC), sorted, for how much of a span they cover.</summary>
 internal sealed class GcPauses

@@ -1,8 +1,8 @@
 using EtwSerializerProfiler.Analyzer.Collections;
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Timeline;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Timeline;
+namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
 
 /// <summary>
 /// The GC pauses the charge asks "was this sample in a GC?" and "how much of this span was paused?": the same answers

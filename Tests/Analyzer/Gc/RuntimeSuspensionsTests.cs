@@ -1,8 +1,8 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Timeline;
 using Xunit;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Timeline;
+namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
 
 /// <summary>Runtime suspensions from hand-made suspend/restart sequences, each with its exact intervals.</summary>
 public sealed class RuntimeSuspensionsTests

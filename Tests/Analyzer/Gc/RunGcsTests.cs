@@ -1,10 +1,10 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 using static EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors.CollectorInputs;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
+namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
 
 /// <summary>GCs counted into runs as the pass goes, on hand-made GCs and windows with exact answers.</summary>
 public sealed class RunGcsTests

@@ -1,11 +1,11 @@
-namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
+namespace EtwSerializerProfiler.Analyzer.Gc;
 
 /// <summary>
 /// The garbage collections by generation, counted as TraceEvent's GC analysis lists them: a GCStart counts while the
 /// runtime is suspended (the suspension the GC runs in), once per GC number (some runtimes write GCStart twice for one
 /// GC). This is all the analysis read of TraceEvent's <c>NeedLoadedDotNetRuntimes</c>, whose JIT, allocation and heap
 /// statistics cost about a tenth of a cold analysis's CPU and 14 MB of its peak memory (docs/analyzer.md#speed);
-/// pauses come from <see cref="Timeline.RuntimeSuspensions"/>. Counts only: each GC goes to its run as it comes
+/// pauses come from <see cref="RuntimeSuspensions"/>. Counts only: each GC goes to its run as it comes
 /// (<see cref="RunGcs"/>), so nothing here grows with the trace.
 /// </summary>
 internal sealed class GcCollections

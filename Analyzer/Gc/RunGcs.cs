@@ -1,7 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Timeline;
 
-namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
+namespace EtwSerializerProfiler.Analyzer.Gc;
 
 /// <summary>
 /// GCs per run, counted as the pass goes: a GC is the run's whose window holds its start, edges included; pause time,
@@ -9,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
 /// background GC that starts in one run may pause again in the next). A window is not final while its run is open (its
 /// RunBegin moves the start, its RunEnd pins both edges to the Stopwatch's reads) and a run can still be found after the
 /// fact (RunStop or a context-switch wait without RunBegin), so each GC waits until every window it could fall in is
-/// settled (<see cref="RunWindows.SettledBeforeMs"/>): what waits is the open run's GCs and the last moment's, not one
+/// settled (<see cref="Timeline.RunWindows.SettledBeforeMs"/>): what waits is the open run's GCs and the last moment's, not one
 /// entry per GC of the whole trace (a long trace collects a hundred thousand times).
 /// </summary>
 /// <param name="settleEvery">GC parts that wait before settling is tried (again): <see cref="SettleEvery"/>, or fewer in tests.</param>

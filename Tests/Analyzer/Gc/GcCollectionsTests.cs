@@ -1,6 +1,7 @@
-using EtwSerializerProfiler.Analyzer.Processing.Collectors;
+using EtwSerializerProfiler.Analyzer.Gc;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
 
 /// <summary>The collections as TraceEvent's GC analysis lists them, on hand-made GCStart sequences.</summary>
 public sealed class GcCollectionsTests

@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Collections;
 using EtwSerializerProfiler.Analyzer.Model;
 
-namespace EtwSerializerProfiler.Analyzer.Timeline;
+namespace EtwSerializerProfiler.Analyzer.Gc;
 
 /// <summary>
 /// When the runtime stopped its threads, from the suspend/restart events (GCSuspendEEStart ... GCRestartEEStop). The
