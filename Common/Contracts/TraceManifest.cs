@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Common;
 /// manifest.json: everything needed to interpret a trace folder later, on another machine. The recorder writes it
 /// (<see cref="Save"/>), the analyzer reads it (<see cref="Load"/>, <see cref="TryLoad"/>); both through
 /// <see cref="JsonOptions"/>, which fixes the wire format (camelCase names, nulls left out, indented). Folders
-/// recorded before this record moved here have the same format (Tests/Common/TraceManifestTests.cs reads one).
+/// recorded before this record moved here have the same format (Tests/Common/Contracts/TraceManifestTests.cs reads one).
 /// </summary>
 public sealed record TraceManifest
 {

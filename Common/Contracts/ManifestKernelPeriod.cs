@@ -13,7 +13,7 @@ namespace EtwSerializerProfiler.Common;
 /// 100 ms of CPU on the thread that reads the kernel session, which the whole analysis then waited for
 /// (docs/analyzer.md#speed). The names come from the record's properties through the manifest's own naming policy
 /// (<see cref="TraceManifest.JsonOptions"/>, camelCase), so the record stays the contract;
-/// Tests/Common/ManifestKernelPeriodTests.cs checks this against manifests the record wrote.
+/// Tests/Common/Contracts/ManifestKernelPeriodTests.cs checks this against manifests the record wrote.
 /// Where <see cref="TraceManifest.TryLoad"/> refuses a whole manifest for one damaged or missing field elsewhere, this
 /// still finds a valid period: the rest of the file does not make the period wrong.
 /// </remarks>
