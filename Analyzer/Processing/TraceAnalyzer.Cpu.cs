@@ -196,10 +196,12 @@ public sealed partial class TraceAnalyzer
                 : NoEventPipeSamplesWarning);
         }
 
-        /// <summary>Hot methods for --top, per serializer, operation and N, once the runs have their final names.</summary>
+        /// <summary>The verdicts' sites, and hot methods for --top, per serializer, operation and N, once the runs have their final names.</summary>
         private void CollectHotMethods()
         {
-            if (!options.CollectHotMethods || _cpu is null) return;
+            if (_cpu is null) return;
+            foreach (var (key, sites) in _cpu.TagSites(analysis.Runs.Where(r => r.IsMeasured))) analysis.TagSiteTable[key] = sites;
+            if (!options.CollectHotMethods) return;
             // The runs the tables average and the call trees and speedscope files show (not the warm-ups, not a harness's
             // outliers), so a method's share is of the time the CPU column shows.
             foreach (var (key, methods) in _cpu.HotMethods(analysis.Runs.Where(r => r.IsMeasured))) analysis.HotMethodTable[key] = methods;

@@ -158,6 +158,11 @@ public sealed record RunResult
     public long? CompiledMethods { get; init; }
     /// <summary>JIT compilation time over the same interval and scope as CompiledMethods.</summary>
     public double? CompilationMs { get; init; }
+    /// <summary>
+    /// The worker thread's own JIT compilation time over the same interval (System.Runtime.JitInfo, currentThread):
+    /// the truth a trace's JIT ms of the run is held to. Null in older results and where the runtime has no counter.
+    /// </summary>
+    public double? ThreadCompilationMs { get; init; }
     public int WorkerThreadId { get; init; }
     public int MarkerThreadId { get; init; }
     public string? Verification { get; init; }

@@ -102,7 +102,7 @@ public sealed class ChargeInvariantTests
 
             // The text tables (what a terminal shows) and the HTML page's call trees, from one more analysis.
             var html = Path.Combine(dir, "report.html");
-            var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--no-cache");
+            var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--tables", "all", "--no-cache");
             Assert.True(page.ExitCode == 0, page.StdErr);
             TextAddsUp(page.StdOut, measured, perOperation, operations);
             HtmlCallTreesAddUp(File.ReadAllText(html), measured);
