@@ -14,7 +14,7 @@ public readonly record struct ChargedSample<TRun>(TRun? Run, int ThreadId, doubl
 }
 
 /// <summary>The samples the analysis charged, kept for the report's call trees and speedscope files (no second pass over the trace).</summary>
-public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<ChargedSample<TRun>> runs, IReadOnlyList<ChargedSample<TRun>> threads, IReadOnlyList<PauseWindow> gcPauses, double periodMs)
+public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<ChargedSample<TRun>> runs, IReadOnlyList<ChargedSample<TRun>> threads, IReadOnlyList<Interval> gcPauses, double periodMs)
     where TRun : class
 {
     public CpuSourceKind Source { get; } = source;
@@ -23,7 +23,7 @@ public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<Charg
     /// <summary>A trace without runs: every sample on its thread.</summary>
     public IReadOnlyList<ChargedSample<TRun>> ThreadSamples { get; } = threads;
     /// <summary>The process's GC pauses (suspensions that ran a GC), in time order.</summary>
-    public IReadOnlyList<PauseWindow> GcPauses { get; } = gcPauses;
+    public IReadOnlyList<Interval> GcPauses { get; } = gcPauses;
     /// <summary>A timer sampler's period; 0 for EventPipe's gap-weighted samples.</summary>
     public double PeriodMs { get; } = periodMs;
 

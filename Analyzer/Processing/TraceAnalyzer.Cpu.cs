@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Sources;
@@ -60,7 +61,7 @@ public sealed partial class TraceAnalyzer
             primary.Finish(cpu);
             WriteThreads(_cpu, primary, cpu);
             if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
-                [.. pauses.All.Select(p => new PauseWindow(p.StartMs, p.EndMs))], plan.Stream.PeriodMs);
+                [.. pauses.All], plan.Stream.PeriodMs);
             analysis.Trace = analysis.Trace with { CpuSource = primary.Kind, CpuBiasReason = primary.BiasReason, TypeLoadEvents = _sawTypeLoads };
             primary.Describe(cpu, _cpu);
         }

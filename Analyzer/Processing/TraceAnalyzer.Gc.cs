@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.Timeline;
@@ -30,7 +31,7 @@ public sealed partial class TraceAnalyzer
             return runtime;
         }
 
-        /// <summary>Runtime suspensions (Timeline/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
+        /// <summary>Runtime suspensions (Gc/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
         private void SubscribeRuntime(TraceEventDispatcher source)
         {
             source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,

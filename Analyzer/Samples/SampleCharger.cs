@@ -1,4 +1,6 @@
 using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Analyzer.Gc;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;

@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// their own). Shows warm-up outliers, runs disturbed by a GC, and whether the machine was busy in between. Each bar
 /// and mark names its case and run number on hover.
 /// </summary>
-internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<PauseWindow> pauses) : IReportSection
+internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<Interval> pauses) : IReportSection
 {
     private const string WarmupClass = "ct-series-f";
     public const string GcMeasuredSeries = "GC pause in a measured run";
