@@ -23,7 +23,8 @@ public sealed class PerfRecordingTests
         var events = PerfEventPlan.For(ProfileCatalog.Get("default"));
         Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], events.Select(e => e.Name));
         Assert.Equal("cpu-clock/period=1001001,call-graph=fp/", events[0].Spec);
-        Assert.Equal("sched:sched_switch/call-graph=fp/", events[1].Spec);
+        Assert.Equal("sched:sched_switch/call-graph=no/", events[1].Spec);
+        Assert.Equal("sched:sched_waking/call-graph=no/", events[2].Spec);
     }
 
     [Fact]
