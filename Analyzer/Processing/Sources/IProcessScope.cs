@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Gc;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Processing.Sources;

@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Gc;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Samples;
 using Microsoft.Diagnostics.Tracing;

@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Analyzer.Gc;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Input;
 
 namespace EtwSerializerProfiler.Analyzer.Processing.Sources;

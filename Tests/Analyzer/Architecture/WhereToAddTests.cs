@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Stacks;
 using System.Reflection;
 using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Analyzer;
@@ -167,7 +168,7 @@ public sealed partial class WhereToAddTests
     {
         var row = RowNames("an output format");
         // The row names every step this test checks, and the two kinds of exporter.
-        Assert.Subset(row, new HashSet<string>([.. s_exporterSteps.Select(s => s.Step), "DocumentExporter", "IExporter", "Common/TextTable.cs"]));
+        Assert.Subset(row, new HashSet<string>([.. s_exporterSteps.Select(s => s.Step), "DocumentExporter", "IExporter", "Common/Text/TextTable.cs"]));
         foreach (var exporter in Exporters.All)
             Assert.True(!MissingSteps(exporter, Exporters.All).Any(), $"{exporter.Name} misses {string.Join(", ", MissingSteps(exporter, Exporters.All))}");
         // Every --format value has its exporter.

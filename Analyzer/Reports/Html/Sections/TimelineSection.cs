@@ -46,7 +46,7 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
         var elsewhere = located.Where(x => x.Run is not { IsMeasured: true }).ToList();
         var outside = elsewhere.Any(x => x.Run is null);
         if (outside) labels.Add(OutsideRuns);
-        JsonNode Mark((PauseWindow Pause, RunAnalysis? Run) x) => ChartSpec.Point(x.Pause.StartMs / 1000, x.Run is null ? rows.Count : rows.IndexOf(CaseOf(x.Run)),
+        JsonNode Mark((Interval Pause, RunAnalysis? Run) x) => ChartSpec.Point(x.Pause.StartMs / 1000, x.Run is null ? rows.Count : rows.IndexOf(CaseOf(x.Run)),
             $"GC pause {Fmt.Ms(x.Pause.EndMs - x.Pause.StartMs)} ms at {Fmt.Num(x.Pause.StartMs / 1000, "F3")} s, "
             + (x.Run is null ? "between runs" : $"in {Describe(x.Run.Key)}{(x.Run.IsMeasured ? "" : " (warm-up or outlier: not in the figures)")}"));
         series.Add((JsonNode)ChartSpec.Series(GcOtherSeries, GcOtherClass, elsewhere.Select(Mark)));
