@@ -157,7 +157,7 @@ internal static class Verdicts
         _ => "?",
     };
 
-    /// <summary>"Type.Method" of "Namespace.Type.Method[generic args]" (generic arguments dropped, nested types kept).</summary>
+    /// <summary>"Type.Method" of "Namespace.Outer+Type.Method[generic args]" (generic arguments and outer types dropped).</summary>
     internal static string Short(string method)
     {
         var plain = new System.Text.StringBuilder(method.Length);
@@ -172,7 +172,10 @@ internal static class Verdicts
         var dot = text.LastIndexOf('.');
         if (dot <= 0) return text;
         var typeDot = text.LastIndexOf('.', dot - 1);
-        return typeDot < 0 ? text : text[(typeDot + 1)..];
+        var typeAndMethod = typeDot < 0 ? text : text[(typeDot + 1)..];
+        // A nested type reads by its own name: "ReflectionPropertyDescriptor.GetCustomAttribute", not its outer types'.
+        var plus = typeAndMethod.LastIndexOf('+');
+        return plus < 0 ? typeAndMethod : typeAndMethod[(plus + 1)..];
     }
 
     /// <summary>"2.40 MB allocated per call: String 41%, Byte[] 20%" from the allocation ticks of the case's runs.</summary>

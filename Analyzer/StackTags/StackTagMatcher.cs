@@ -103,7 +103,8 @@ internal sealed partial class StackTagMatcher
     /// Whose time a sample is, as a verdict names it: the innermost code frame (yours, a library's, a generated
     /// method; not the core library, reflection or the runtime's native code) is the caller; the outermost frame
     /// below it that is the core library or reflection is the API it called; the next code frame above the caller
-    /// of another type is its outer caller (a library's helper is rarely the answer: the method that used it is).
+    /// of another type and another name is its outer caller (a library's helper, or a wrapper of the same name, is
+    /// rarely the answer: the method that used it is).
     /// A sample in the code's own body has no API. Indices into the frames, leaf first; -1 when there is none.
     /// </summary>
     public (int Api, int Caller, int Outer) Site(IReadOnlyList<StackFrame> framesLeafFirst)
@@ -121,12 +122,23 @@ internal sealed partial class StackTagMatcher
                 if (kind == FrameKind.Code) caller = i;
                 else if (kind is FrameKind.Surface or FrameKind.CoreLib) api = i;
             }
-            else if (kind == FrameKind.Code && TypeOf(frame.Method) != TypeOf(framesLeafFirst[caller].Method))
+            else if (kind == FrameKind.Code && TypeOf(frame.Method) != TypeOf(framesLeafFirst[caller].Method)
+                && NameOf(frame.Method) != NameOf(framesLeafFirst[caller].Method))
             {
+                // Not a wrapper of the caller (another type's method of the same name delegating to it): who used it.
                 return (api, caller, i);
             }
         }
         return (api, caller, -1);
+    }
+
+    /// <summary>"Method" of "Namespace.Type.Method(...)".</summary>
+    private static string NameOf(string? method)
+    {
+        if (string.IsNullOrEmpty(method)) return "";
+        var paren = method.IndexOf('(', StringComparison.Ordinal);
+        var name = paren > 0 ? method.AsSpan(0, paren) : method.AsSpan();
+        return name[(name.LastIndexOf('.') + 1)..].ToString();
     }
 
     /// <summary>"Namespace.Type" of "Namespace.Type.Method(...)", as a span of the method's name.</summary>
