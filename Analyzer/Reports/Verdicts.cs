@@ -257,8 +257,9 @@ internal static class Verdicts
         var name = $"{s.Serializer} {s.Operation}{Fmt.NSuffix(s.Objects)}: {Fmt.Ms(s.MeanDurationMs)} ms/op";
         var against = v.Fastest is null || v.FastestMs <= 0 ? ""
             : v.Fastest == s.Serializer ? ", the fastest"
-            : $", {Ratio(s.MeanDurationMs / v.FastestMs)} the fastest ({v.Fastest} {Fmt.Ms(v.FastestMs)})";
-        var time = v.TimeMs <= 0 ? "; no CPU source" : $"; CPU {Fmt.Ms(v.OnCpuMs)}{(v.OffCpuMs > 0 ? $", off CPU {Fmt.Ms(v.OffCpuMs)}" : "")} ms per call";
+            : $", {Ratio(s.MeanDurationMs / v.FastestMs)} fastest ({v.Fastest} {Fmt.Ms(v.FastestMs)})";
+        var off = Fmt.Ms(v.OffCpuMs) is var o && o != Fmt.Ms(0) ? $" + off-CPU {o}" : "";
+        var time = v.TimeMs <= 0 ? "; no CPU source" : $"; CPU {Fmt.Ms(v.OnCpuMs)}{off} ms/call";
         return name + against + time;
     }
 
