@@ -17,6 +17,8 @@ public sealed partial class TraceAnalyzer
 
         /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
         public Input.RecordedProviders? Recorded { get; set; }
+        /// <summary>The manifest's word that perf died mid-recording (kernel.died): the kernel session's end is named by it.</summary>
+        public Common.KernelSessionDeath? KernelDied { get; set; }
 
         /// <summary>
         /// An event family without events is one of three things: enabled and none happened (the zeros are real), not

@@ -119,7 +119,15 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
                     cancel.ThrowIfCancellationRequested();
                     if (!writer.Cut.IsCompleted && DiskSpaceCheck.NearlyFull(tracePath) is { } low) writer.CutNow(RecordingStatus.DiskFull, low, started, file);
+                    // A removed folder fails no write on Unix (the open file lives on, unlinked): it is looked for.
+                    if (!writer.Cut.IsCompleted && TraceFolderGone.Reason(tracePath) is { } gone) writer.CutNow(RecordingStatus.WriteFailed, gone, started, file);
                     if (writer.Cut.IsCompleted) break;
+                    // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
+                    if (companion is not null && !child.HasExited && companion.NoticeDeath() is { } died)
+                    {
+                        progress?.Report(died);
+                        warnings.Add(died);
+                    }
                     if (!exitTask.IsCompleted && ++ticks % 20 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
                 }
                 if (writer.Cut.IsCompleted && !exitTask.IsCompleted)
