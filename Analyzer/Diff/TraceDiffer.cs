@@ -90,9 +90,8 @@ public static class TraceDiffer
         var explained = new List<ExplainedDiff>();
         // The split into factored-out tags and the rest needs the tags: over the runs a CPU source covers, on both sides.
         var allCovered = ReferenceEquals(bCovered, b) && ReferenceEquals(tCovered, t);
-        if (!allCovered) (b, t) = (bCovered, tCovered);
-        MetricDiff Total(string name, Func<RunAnalysis, double> value) => allCovered ? metrics.First(m => m.Name == name) : Compare(name, value);
-        if (b is not null && t is not null)
+        MetricDiff Total(string name, Func<RunAnalysis, double> value) => allCovered ? metrics.First(m => m.Name == name) : CompareCpu(name, value);
+        if (bCovered is not null && tCovered is not null)
         {
             double FactoredOut(RunAnalysis r) => settings.FactoredOutTags.Sum(r.TagMs);
             // Samples give the distribution, the thread's CPU clock the amount: the factored-out tags' share of the
@@ -109,8 +108,8 @@ public static class TraceDiffer
             {
                 var value = s_metrics.First(m => m.Name == name).Value;
                 var total = Total(name, value);
-                var factored = MeanOfLaunchMeans(PerOperation(t, name, factoredOut)!) - MeanOfLaunchMeans(PerOperation(b, name, factoredOut)!);
-                var remainder = Compare(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
+                var factored = MeanOfLaunchMeans(PerOperation(tCovered, name, factoredOut)!) - MeanOfLaunchMeans(PerOperation(bCovered, name, factoredOut)!);
+                var remainder = CompareCpu(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
                 explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance)
                 {
                     NoShareReason = NoShareReason(total, settings),

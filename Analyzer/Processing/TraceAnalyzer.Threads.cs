@@ -19,6 +19,8 @@ public sealed partial class TraceAnalyzer
         public Input.RecordedProviders? Recorded { get; set; }
         /// <summary>The manifest's word that perf died mid-recording (kernel.died): the kernel session's end is named by it.</summary>
         public Common.KernelSessionDeath? KernelDied { get; set; }
+        /// <summary>The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</summary>
+        public bool CutShort { get; set; }
 
         /// <summary>
         /// An event family without events is one of three things: enabled and none happened (the zeros are real), not

@@ -85,6 +85,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
         var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         state.KernelDied = manifest?.Kernel?.Died;
+        state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").

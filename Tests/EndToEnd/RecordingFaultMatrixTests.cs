@@ -56,6 +56,8 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         Assert.Contains("(0 measured and", cut);
         Assert.Contains("CPU: kernel session (perf)", text);
         Assert.DoesNotContain("the process was killed?", text);
+        // No measured run: the row's CPU is missing, never 0.
+        Assert.Equal("-", CpuCell(text, "5000"));
 
         var analysis = AnalyzeInProcess(folder);
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);

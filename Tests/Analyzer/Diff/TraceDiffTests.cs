@@ -362,7 +362,8 @@ public sealed class TraceDiffTests
         Assert.Null(only.Metric(RowDiff.CpuMs).Delta);
         Assert.Empty(only.Explained);
         var text = DiffReport.Render(diff, TableFormat.Text);
-        var cpuRow = text.Split('\n').SkipWhile(l => !l.Contains("CPU, ms per operation", StringComparison.Ordinal)).First(l => l.StartsWith(Stj, StringComparison.Ordinal));
+        var cpuRow = text.Split('\n').SkipWhile(l => !l.Contains("CPU, ms per operation", StringComparison.Ordinal)).FirstOrDefault(l => l.StartsWith(Stj, StringComparison.Ordinal));
+        Assert.True(cpuRow is not null, text);
         var cells = cpuRow.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal("-", cells[5]); // Trace CPU
         Assert.DoesNotContain("0.000", cells[5..8]);
