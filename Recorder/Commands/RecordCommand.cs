@@ -81,6 +81,13 @@ public static class RecordCommand
             folder.ReleaseReserve();
         }
 
+        // The folder removed after the recording ended (while perf's data was converted): nothing is left to keep either.
+        if (outcome.Cut is null && TraceFolderGone.Reason(traceFile) is { } gone)
+            outcome = outcome with
+            {
+                Status = RecordingStatus.WriteFailed,
+                Cut = new RecordingCut { Reason = gone, AtSeconds = (DateTime.UtcNow - started).TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = outcome.TraceBytes },
+            };
         var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
         var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
         var stackTags = CopyStackTags(folder);

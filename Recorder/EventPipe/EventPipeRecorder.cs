@@ -114,6 +114,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
                 // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
                 var ticks = 0;
+                var perfDeathSaid = false;
                 while (!exitTask.IsCompleted)
                 {
                     await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
@@ -123,8 +124,11 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     if (!writer.Cut.IsCompleted && TraceFolderGone.Reason(tracePath) is { } gone) writer.CutNow(RecordingStatus.WriteFailed, gone, started, file);
                     if (writer.Cut.IsCompleted) break;
                     // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
-                    if (companion is not null && !child.HasExited && companion.NoticeDeath() is { } died)
+                    // perf also ends by itself as the process exits: that is no death (a moment's grace for a busy machine).
+                    if (companion is { Ended: true } && !perfDeathSaid && !child.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
+                        && companion.NoticeDeath() is { } died)
                     {
+                        perfDeathSaid = true;
                         progress?.Report(died);
                         warnings.Add(died);
                     }

@@ -22,6 +22,8 @@ public interface ICompanionSession
     /// recorded once and said in one line; null while the session records, and after that first line.
     /// </summary>
     string? NoticeDeath();
+    /// <summary>The session's own process has ended (for whatever reason).</summary>
+    bool Ended { get; }
 }
 
 /// <summary>
@@ -69,6 +71,8 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             progress?.Report($"kernel session not recorded: {ex.Message}");
         }
     }
+
+    public bool Ended => _session?.ExitCode is not null;
 
     public string? NoticeDeath()
     {
