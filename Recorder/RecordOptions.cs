@@ -29,6 +29,8 @@ public sealed record RecordOptions
     /// <summary>--symbols DIR (repeatable, with --analyze): native debug files the analysis names native frames from.</summary>
     public IReadOnlyList<string> SymbolFolders { get; init; } = [];
     public bool ListProfiles { get; init; }
+    /// <summary>--profiles FILE: the profiles file --profile is read from; null = the tool's Profiles/profiles.json.</summary>
+    public string? ProfilesFile { get; init; }
     /// <summary>`record -- cmd args`: any .NET program instead of the benchmark.</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
     public IReadOnlyList<string> BenchmarkArgs { get; init; } = [];

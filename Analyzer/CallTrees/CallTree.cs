@@ -10,14 +10,16 @@ public sealed class CallTree
     public double TotalMs => Root.InclusiveMs;
 
     /// <summary>Adds one sample's weight along its frames, root first (while RunStackCollector builds the tree).</summary>
-    internal void Add(IReadOnlyList<string> framesRootFirst, double ms)
+    /// <param name="frameCounts">How many frames each name stands for (a chain of unnamed frames is one name); null: one each.</param>
+    internal void Add(IReadOnlyList<string> framesRootFirst, double ms, IReadOnlyList<int>? frameCounts = null)
     {
         var node = Root;
         node.InclusiveMs += ms;
-        foreach (var frame in framesRootFirst)
+        for (var i = 0; i < framesRootFirst.Count; i++)
         {
-            node = node.Child(frame);
+            node = node.Child(framesRootFirst[i]);
             node.InclusiveMs += ms;
+            node.CountFrames(frameCounts?[i] ?? 1);
         }
         node.ExclusiveMs += ms;
     }
@@ -31,6 +33,15 @@ public sealed class CallTreeNode(string name)
     public double InclusiveMs { get; internal set; }
     public double ExclusiveMs { get; internal set; }
     public IReadOnlyCollection<CallTreeNode> Children => _children.Values;
+    /// <summary>The fewest and most frames this node stood for in a sample: 1 for a method, more for a chain of unnamed frames (<see cref="UnnamedFrames"/>).</summary>
+    public int MinFrames { get; private set; } = int.MaxValue;
+    public int MaxFrames { get; private set; }
+
+    internal void CountFrames(int frames)
+    {
+        MinFrames = Math.Min(MinFrames, frames);
+        MaxFrames = Math.Max(MaxFrames, frames);
+    }
 
     internal CallTreeNode Child(string frame)
     {

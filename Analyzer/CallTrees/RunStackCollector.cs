@@ -90,6 +90,8 @@ public static class RunStackCollector
         private readonly Dictionary<int, StackSourceCallStackIndex> _threadRoots = [];
         private readonly Dictionary<StackTags.StackFrame, (StackSourceFrameIndex Index, string Name)> _frames = [];
         private readonly List<string> _names = new(128);
+        private readonly List<int> _counts = new(128);
+        private readonly List<string> _chain = new(16);
 
         private readonly string _serializer;
         private readonly string _operation;
@@ -138,25 +140,46 @@ public static class RunStackCollector
                 _names.Add(GcFrame);
                 _gcMs += sample.WeightMs;
             }
+            _counts.Clear();
+            _counts.AddRange(Enumerable.Repeat(1, _names.Count));
             for (var i = sample.Frames.Length - 1; i >= 0; i--)
             {
                 var f = sample.Frames[i];
                 if (f is { Module: "?", Method: StackTags.StackFrame.Unresolved }) continue; // the unwinder's end of the chain
                 var (index, name) = Frame(f);
                 stack = Source.Interner.CallStackIntern(index, stack);
+                if (UnnamedFrames.IsUnnamed(f))
+                {
+                    // The speedscope file keeps every frame; the tree makes the chain one node, named as the tables name it.
+                    _chain.Add(f.ModuleName);
+                    continue;
+                }
+                EndChain(null);
                 _names.Add(name);
+                _counts.Add(1);
             }
+            EndChain(sample.Work);
             if (sample.InGc && !sample.Pause)
             {
                 stack = Source.Interner.CallStackIntern(_gcWorkFrame, stack);
                 _names.Add(GcWorkFrame);
+                _counts.Add(1);
                 _gcMs += sample.WeightMs;
             }
             _sample.StackIndex = stack;
             _sample.TimeRelativeMSec = sample.TimeMs;
             _sample.Metric = (float)sample.WeightMs;
             Source.AddSample(_sample);
-            _tree.Add([.. _names], sample.WeightMs);
+            _tree.Add([.. _names], sample.WeightMs, [.. _counts]);
+        }
+
+        /// <summary>The unnamed frames met since the last named one, as one node: "native" above managed code, what the runtime was doing at the leaf.</summary>
+        private void EndChain(string? work)
+        {
+            if (_chain.Count == 0) return;
+            _names.Add(UnnamedFrames.Name(_chain, work));
+            _counts.Add(_chain.Count);
+            _chain.Clear();
         }
 
         private (StackSourceFrameIndex, string) Frame(StackTags.StackFrame f)

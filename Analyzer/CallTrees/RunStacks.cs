@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.CallTrees;
 public sealed class RunStacks
 {
     public required IReadOnlyList<RunProfile> Profiles { get; init; }
-    public required IReadOnlyList<PauseWindow> GcPauses { get; init; }
+    public required IReadOnlyList<Interval> GcPauses { get; init; }
     /// <summary>The --speedscope folder the files are written to (Export/SpeedscopeExporter), when there is one.</summary>
     public string? SpeedscopeDirectory { get; init; }
 

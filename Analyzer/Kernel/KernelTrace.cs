@@ -1,5 +1,4 @@
 using EtwSerializerProfiler.Analyzer.Collections;
-using EtwSerializerProfiler.Analyzer.Stacks;
 
 namespace EtwSerializerProfiler.Analyzer.Kernel;
 

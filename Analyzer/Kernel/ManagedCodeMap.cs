@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// This names JIT and ReadyToRun frames in perf samples without perf maps, and gives any sample's code its tier.
 /// Built during the analysis pass (<see cref="Builder"/>), raw or TraceLog's (TraceLog keeps rundown method events to
 /// itself unless the .etlx is converted with KeepAllEvents, which EtlxCache does). A raw pass names its own stacks
-/// from it too (Processing/RawEventPipeStacks), once the rundown at the end of the file has been read.
+/// from it too (Stacks/RawEventPipeStacks), once the rundown at the end of the file has been read.
 /// </summary>
 internal sealed class ManagedCodeMap
 {

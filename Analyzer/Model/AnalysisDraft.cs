@@ -11,6 +11,7 @@ internal sealed class AnalysisDraft
     public List<RunDraft> RunList { get; } = [];
     public IReadOnlyList<RunDraft> Runs => RunList;
     public Dictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<string, HotMethod>> HotMethodTable { get; } = [];
+    public Dictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<TagSite, double>> TagSiteTable { get; } = [];
     public List<string> WarningList { get; } = [];
     public IReadOnlyList<string> Warnings => WarningList;
     public List<ThreadProfile> ThreadList { get; } = [];
@@ -30,6 +31,7 @@ internal sealed class AnalysisDraft
             Trace = Trace,
             Runs = [.. RunList.Select(r => runs[r])],
             HotMethods = HotMethodTable,
+            TagSites = TagSiteTable,
             Warnings = [.. WarningList],
             Threads = [.. ThreadList],
             Process = Process,

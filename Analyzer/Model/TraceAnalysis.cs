@@ -17,6 +17,9 @@ public sealed record TraceAnalysis
     /// </summary>
     public IReadOnlyDictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<string, HotMethod>> HotMethods { get; init; } =
         new Dictionary<(string, string, int), IReadOnlyDictionary<string, HotMethod>>();
+    /// <summary>Per (serializer, operation, N): the measured runs' CPU by tag and by whose time it was (<see cref="TagSite"/>), summed over the runs; the verdicts' causes.</summary>
+    public IReadOnlyDictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<TagSite, double>> TagSites { get; init; } =
+        new Dictionary<(string, string, int), IReadOnlyDictionary<TagSite, double>>();
     public IReadOnlyList<string> Warnings { get; init; } = [];
     /// <summary>Every thread that did something, over the whole trace (busiest first): the analysis of a trace without runs.</summary>
     public IReadOnlyList<ThreadProfile> Threads { get; init; } = [];
@@ -35,6 +38,21 @@ public sealed record TraceAnalysis
     /// when <see cref="AnalyzerOptions.KeepChargedSamples"/> is off.
     /// </summary>
     public SampleLedger<RunAnalysis>? Samples { get; init; }
+
+    /// <summary>The analysis of one N only (esp analyze --n): its runs, hot methods, sites and findings; a warning when none has it.</summary>
+    public TraceAnalysis OfObjects(int objects)
+    {
+        var runs = Runs.Where(r => r.Key.Objects == objects).ToList();
+        return this with
+        {
+            Runs = runs,
+            HotMethods = HotMethods.Where(h => h.Key.Objects == objects).ToDictionary(h => h.Key, h => h.Value),
+            TagSites = TagSites.Where(h => h.Key.Objects == objects).ToDictionary(h => h.Key, h => h.Value),
+            Samples = Samples?.Select(r => r.Key.Objects == objects ? r : null),
+            Findings = [.. Findings.Where(f => f.Objects is null ? f.Serializer is null || runs.Any(r => r.Key.Serializer == f.Serializer) : f.Objects == objects)],
+            Warnings = runs.Count > 0 ? Warnings : [.. Warnings, $"no runs with N={objects:N0} in this trace"],
+        };
+    }
 }
 
 /// <summary>What the trace itself was like. Immutable: the analysis stages replace it with a changed copy (<c>with</c>).</summary>
@@ -73,6 +91,8 @@ public sealed record TraceInfo
     public CpuSourceKind CpuSource { get; init; } = CpuSourceKind.EventPipe;
     /// <summary>The CPU columns are on-CPU time (a kernel sampler), not EventPipe's sampled managed time.</summary>
     public bool OnCpu => CpuSource.IsOnCpu();
+    /// <summary>Why this source's CPU can disagree with the benchmark's thread CPU clock (the cpu-bias finding says it), as the source says.</summary>
+    public string CpuBiasReason { get; init; } = "the CPU source disagrees with the thread's own clock (docs/analyzer.md#cpu-against-the-thread-clock)";
     /// <summary>The Linux kernel session, when the trace folder has one.</summary>
     public KernelSessionSummary? Kernel { get; init; }
     public double AnalysisSeconds { get; init; }

@@ -1,6 +1,8 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;

@@ -16,7 +16,7 @@ public sealed partial class TraceAnalyzer
         private void OnBdnEvent(TraceEvent e)
         {
             // An ETW trace holds the whole machine: the process that runs the benchmarks is the one analyzed.
-            if (_processId == 0) _processId = e.ProcessID;
+            _scope.Marked(e.ProcessID);
             var operations = PayloadFields.Int64(e, BdnEngineEvents.Fields.TotalOperations);
             Bdn.On(new BdnEvent((int)e.ID, e.ThreadID, e.TimeStampRelativeMSec, e.PayloadByName(BdnEngineEvents.Fields.BenchmarkName) as string, operations), OwnRunsSeen);
         }

@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using EtwSerializerProfiler.Analyzer.Timeline;
@@ -19,10 +20,10 @@ public sealed partial class TraceAnalyzer
         // after the pass. An EventPipe trace is one process.
         private readonly Dictionary<int, ProcessRuntime> _runtimes = [];
 
-        private ProcessRuntime RuntimeOf(TraceEvent e) => RuntimeOf(etw ? e.ProcessID : 0);
+        private ProcessRuntime RuntimeOf(TraceEvent e) => RuntimeOf(_scope.RuntimeKey(e));
 
         /// <summary>The benchmark process's runtime (after the pass: on ETW the process is known from its first RunStart).</summary>
-        private ProcessRuntime Runtime => RuntimeOf(etw ? _processId : 0);
+        private ProcessRuntime Runtime => RuntimeOf(_scope.RecordedKey);
 
         private ProcessRuntime RuntimeOf(int processId)
         {
@@ -30,7 +31,7 @@ public sealed partial class TraceAnalyzer
             return runtime;
         }
 
-        /// <summary>Runtime suspensions (Timeline/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
+        /// <summary>Runtime suspensions (Gc/RuntimeSuspensions: GC pauses, and the sampler's and tiering's own), the GCs, the version.</summary>
         private void SubscribeRuntime(TraceEventDispatcher source)
         {
             source.Clr.GCSuspendEEStart += e => RuntimeOf(e).Suspensions.SuspendStart(e.ThreadID, e.TimeStampRelativeMSec,
@@ -57,17 +58,16 @@ public sealed partial class TraceAnalyzer
         /// <summary>Counts a runtime's waiting GCs into the runs once enough wait (the runs' windows settle as the pass goes).</summary>
         private void SettleGcs(ProcessRuntime runtime, TraceEvent e)
         {
-            if (runtime.RunGcs.ShouldSettle) runtime.RunGcs.Settle(_windows.SettledBeforeMs(e.TimeStampRelativeMSec), RunsOf(runtime));
+            if (runtime.RunGcs.ShouldSettle) runtime.RunGcs.Settle(_windows.SettledBeforeMs(e.TimeStampRelativeMSec), RunsOf(_scope.RuntimeKey(e)));
         }
 
         /// <summary>The runs a runtime's GCs can fall in: the benchmark process's (on ETW, known from its first RunStart), or none.</summary>
-        private IReadOnlyList<RunDraft> RunsOf(ProcessRuntime runtime) =>
-            !etw || (_processId != 0 && _runtimes.TryGetValue(_processId, out var benchmark) && ReferenceEquals(runtime, benchmark)) ? analysis.Runs : [];
+        private IReadOnlyList<RunDraft> RunsOf(int runtimeKey) => _scope.IsRecorded(runtimeKey) ? analysis.Runs : [];
 
         /// <summary>The pass is over and every window final (the unended run left out): the GCs still waiting are counted.</summary>
         private void AssignGcs()
         {
-            foreach (var runtime in _runtimes.Values) runtime.RunGcs.Settle(double.PositiveInfinity, RunsOf(runtime));
+            foreach (var (key, runtime) in _runtimes) runtime.RunGcs.Settle(double.PositiveInfinity, RunsOf(key));
         }
     }
 

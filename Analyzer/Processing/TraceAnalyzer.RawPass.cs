@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using Microsoft.Diagnostics.Tracing;
 
 namespace EtwSerializerProfiler.Analyzer.Processing;
@@ -23,7 +24,7 @@ public sealed partial class TraceAnalyzer
         try
         {
             source = new EventPipeEventSource(input.TracePath);
-            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), options, etw: false, kernelSampleMs: 1.0, progress);
+            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress);
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
             // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).

@@ -17,8 +17,6 @@ public sealed partial class TraceAnalyzer
 
         /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
         public Input.RecordedProviders? Recorded { get; set; }
-        /// <summary>The manifest's word that perf died mid-recording (kernel.died): the kernel session's end is named by it.</summary>
-        public Common.KernelSessionDeath? KernelDied { get; set; }
         /// <summary>The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</summary>
         public bool CutShort { get; set; }
 
@@ -44,7 +42,7 @@ public sealed partial class TraceAnalyzer
 
         private ThreadDraft? ThreadOf(TraceEvent e)
         {
-            if (etw && (_processId == 0 || e.ProcessID != _processId)) return null;
+            if (!_scope.InProcess(e)) return null;
             if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
             _threads[e.ThreadID] = t = new ThreadDraft { ThreadId = e.ThreadID };
             return t;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
@@ -18,11 +19,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// </summary>
 public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 {
-    private static readonly Guid ClrProvider = new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
     private static readonly Guid RundownGuid = new("a669021c-c450-4609-a035-5af59af4df18");
-    private static readonly Guid SampleProfilerGuid = new("3c530d44-97ae-513a-1e6d-783e8f8e03a9");
-    private const int WaitStartId = 301;
-    private const int WaitStopId = 302;
     private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
     /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
@@ -76,15 +73,15 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var resultsTask = Task.Run(() => LoadResults(input));
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
-        var etw = input.Format == TraceFormat.Etl;
         using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
+        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
+        // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
+        if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };
         analysis.WarningList.AddRange(kernelWarnings);
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
-        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
-        state.KernelDied = manifest?.Kernel?.Died;
         state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
@@ -119,9 +116,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 SizeBytes = new FileInfo(input.TracePath).Length,
                 StackTagsFile = tags?.SourceName,
                 ResultsFile = input.ResultsPath,
-                SamplingSource = input.Format == TraceFormat.NetTrace
-                    ? "EventPipe SampleProfiler: time in managed code per thread (not on-CPU time)"
-                    : "ETW kernel profile interrupts: on-CPU time",
             },
         };
         if (tags is null) analysis.WarningList.Add("no stack tags file found: tag columns are empty (pass --stacktags FILE)");
@@ -146,10 +140,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try
         {
             var log = etlx.Log;
-            var etw = input.Format == TraceFormat.Etl;
-            // Kernel samples are taken at a fixed interval recorded in the trace; each one stands for that much CPU.
-            var kernelSampleMs = etw && log.SampleProfileInterval.TotalMilliseconds > 0 ? log.SampleProfileInterval.TotalMilliseconds : 1.0;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), options, etw, kernelSampleMs, progress);
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress);
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -174,14 +165,20 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         throw new BadInputException($"{Path.GetFileName(input.TracePath)}: cannot read trace: it ends after {analysis.Trace.Events:N0} event(s), before any thread's activity; the file is corrupt or truncated");
     }
 
-    /// <summary>Not given when a kernel session supplies the CPU (its recording leaves EventPipe's sampler out).</summary>
-    internal const string NoEventPipeSamplesWarning = "no CPU samples in this trace (profile without SampleProfiler): CPU and tag columns are empty";
-
     public static string? DefaultStackTagsPath()
     {
         var p = Path.Combine(AppContext.BaseDirectory, TraceFolderLayout.StackTagsFolder, TraceFolderLayout.StackTags);
         return File.Exists(p) ? p : null;
     }
+
+    /// <summary>
+    /// The CPU sources a trace can take its samples from, in order of preference (<see cref="Sources.CpuSources.Default"/>);
+    /// a test registers its own here.
+    /// </summary>
+    internal IReadOnlyList<Sources.CpuSourceFactory> CpuSources { get; init; } = Sources.CpuSources.Default;
+
+    /// <summary>What differs between the trace's sources, chosen once as it is opened (TraceLog's log, or null for a raw pass).</summary>
+    private Sources.TraceSources OpenSources(TraceInput input, TraceLog? log) => Sources.TraceSources.Open(new Sources.TraceOpening(input, log), CpuSources);
 
     /// <summary>The trace's .etlx (EtlxCache: validated by content, the conversion's warnings kept with it).</summary>
     internal EtlxLease OpenTraceLog(TraceInput input, AnalysisDraft analysis, IProgress<string>? progress)
@@ -235,37 +232,31 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, AnalyzerOptions options, bool etw, double kernelSampleMs, IProgress<string>? progress)
+    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress)
+        : Sources.IMarkerWaitSink
     {
         public StackTagMatcher? Matcher => stacks.Matcher;
         // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
         private readonly long _progressStep = facts.EventCount > 0 ? Math.Max(1, facts.EventCount / 10) : 1_000_000;
-        // ETW: run windows from the marker's context switches (what WPA shows; also on .NET Framework, which has no
-        // WaitHandle events), CPU from kernel profile interrupts, and only the benchmark's process out of the machine.
-        private readonly MarkerSwitchDetector? _switches = etw ? new MarkerSwitchDetector() : null;
-        private int _processId;
-        private readonly SampleWeigher _weigher = new();
+        /// <summary>Whose events count: the one process, or on ETW the benchmark's out of the machine.</summary>
+        private readonly Sources.IProcessScope _scope = sources.Scope;
+        /// <summary>Where the marker's waits come from: WaitHandle events, or on ETW context switches.</summary>
+        private readonly Sources.IMarkerWaits _waits = sources.Waits;
+        /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
+        private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
         private long _events;
-        private long _samples;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
         public void Subscribe(TraceEventDispatcher source)
         {
             source.AllEvents += OnEvent;
-            if (_switches is not null)
-            {
-                source.Kernel.ThreadCSwitch += e =>
-                {
-                    var cs = new ContextSwitch(e.TimeStampRelativeMSec, e.OldThreadID, e.NewThreadID, e.OldThreadState == System.Diagnostics.ThreadState.Wait);
-                    if (_switches.OnContextSwitch(cs) is { } wait) _windows.MarkerWait(wait);
-                };
-                source.Kernel.PerfInfoSample += OnKernelSample;
-            }
+            _waits.Subscribe(source, this);
+            foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
             SubscribeCollectors(source);
             SubscribeRuntimeWork(source);
             SubscribeRuntime(source);
@@ -278,7 +269,18 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
-        private bool InProcess(TraceEvent e) => !etw || (_processId != 0 && e.ProcessID == _processId);
+        private bool InProcess(TraceEvent e) => _scope.InProcess(e);
+
+        void Sources.IMarkerWaitSink.WaitStart(TraceEvent e) => OnWaitStart(e);
+        void Sources.IMarkerWaitSink.WaitStop(TraceEvent e) => OnWaitStop(e);
+        void Sources.IMarkerWaitSink.MarkerWait(MarkerWait wait) => _windows.MarkerWait(wait);
+
+        /// <summary>A run event's mark on the time line, also handed to the marker waits' source (ETW's follows the marker's switches from it).</summary>
+        private void Mark(RunMark mark)
+        {
+            Timeline.RunMarks.Add(mark);
+            _waits.RunMark(mark);
+        }
 
         /// <summary>
         /// The open run, if this event belongs to it: raised on the run's worker thread or one of its crew (RunThread
@@ -298,43 +300,30 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
-            if (e.ProviderGuid == ClrProvider)
-            {
-                var id = (int)e.ID;
-                if (etw) return; // context switches delimit marker waits on ETW
-                if (id == WaitStartId) OnWaitStart(e);
-                else if (id == WaitStopId) OnWaitStop(e);
-                return;
-            }
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
-            if (e.ProviderGuid == SampleProfilerGuid) { if ((int)e.ID == 0) OnSample(e); return; }
             if (e.ProviderGuid == RunEvents.ProviderGuid)
             {
                 var t = e.TimeStampRelativeMSec;
                 switch ((int)e.ID)
                 {
                     case RunEvents.RunStartId:
-                        if (_processId == 0) _processId = e.ProcessID;
-                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Start, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
+                        _scope.Marked(e.ProcessID);
+                        Mark(new RunMark(t, RunMarkKind.Start, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
                         OnRunStart(e);
-                        _switches?.RunStart(t, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId));
                         break;
                     case RunEvents.RunStopId:
-                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        if (_switches?.RunStop(t, Int(e, RunEvents.Fields.MarkerThreadId)) is { } wait) _windows.MarkerWait(wait);
+                        Mark(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
                         OnRunStop(e);
                         break;
                     case RunEvents.RunThreadId:
                         _windows.RunThread(e.ThreadID, Int(e, RunEvents.Fields.ThreadId));
                         break;
                     case RunEvents.RunBeginId:
-                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));
-                        _switches?.RunBegin(t, e.ThreadID);
+                        Mark(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));
                         OnRunBegin(e);
                         break;
                     case RunEvents.RunEndId:
-                        Timeline.RunMarks.Add(new RunMark(t, RunMarkKind.End, 0, e.ThreadID));
-                        _switches?.RunEnd(t, e.ThreadID);
+                        Mark(new RunMark(t, RunMarkKind.End, 0, e.ThreadID));
                         OnRunEnd(e);
                         break;
                 }
@@ -384,11 +373,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
                 EventsLost = facts.EventsLost,
                 RuntimeVersion = Runtime.Version,
             };
-            if (facts.Process(etw, _processId) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
+            if (_scope.Process(facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
             var trace = analysis.Trace;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
-            if (_switches is { LostSwitches: > 0 } lost) analysis.WarningList.Add($"{lost.LostSwitches} context switches of marker threads are missing (lost events): {lost.RunsWithoutWait} run(s) have no marker wait");
+            if (_waits.LostWarning is { } lost) analysis.WarningList.Add(lost);
             if (_windows.LateWindows > 0) analysis.WarningList.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
             if (!trace.HasRundown) analysis.WarningList.Add(NoRundownWarning);
             if (trace.UnresolvedSampleShare > 0.05) analysis.WarningList.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
@@ -417,8 +406,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.WarningList.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
             else if (!_windows.SawRunEvents) analysis.WarningList.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
-            else if (!_windows.SawWaits && etw) analysis.WarningList.Add("no marker waits found in context switches (kernel ContextSwitch keyword off?): run windows come from RunBegin/RunEnd or RunStart/RunStop");
-            else if (!_windows.SawWaits) analysis.WarningList.Add("no WaitHandle events (keyword 0x40000000000, .NET 9+): run windows come from RunStart/RunStop events");
+            else if (!_windows.SawWaits) analysis.WarningList.Add(_waits.NoWaitsWarning);
         }
 
         public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";

@@ -15,8 +15,8 @@ internal abstract class TraceFacts
     /// <summary>A thread's symbolic name (".NET ThreadPool Worker", ...), or null.</summary>
     public abstract string? ThreadName(int threadId);
 
-    /// <summary>The traced process: on ETW, the benchmark's (processId), else the trace's one process.</summary>
-    public abstract (string Name, int Id)? Process(bool etw, int processId);
+    /// <summary>The traced process: the one of <paramref name="processId"/> (a machine-wide trace's benchmark; none while 0), or when null the trace's one process.</summary>
+    public abstract (string Name, int Id)? Process(int? processId);
 }
 
 /// <summary>TraceLog's facts (ETW, or a converted .etlx).</summary>
@@ -35,9 +35,9 @@ internal sealed class TraceLogFacts(TraceLog log) : TraceFacts
         return _threadNames.GetValueOrDefault(threadId);
     }
 
-    public override (string Name, int Id)? Process(bool etw, int processId)
+    public override (string Name, int Id)? Process(int? processId)
     {
-        var process = etw ? log.Processes.LastOrDefault(p => p.ProcessID == processId && processId != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
+        var process = processId is { } id ? log.Processes.LastOrDefault(p => p.ProcessID == id && id != 0) : log.Processes.FirstOrDefault(p => p.ProcessID > 0);
         return process is null ? null : (process.Name, process.ProcessID);
     }
 }
@@ -78,7 +78,7 @@ internal sealed class RawEventPipeFacts : TraceFacts
 
     public override string? ThreadName(int threadId) => _threadNames.GetValueOrDefault(threadId);
 
-    public override (string Name, int Id)? Process(bool etw, int processId) =>
+    public override (string Name, int Id)? Process(int? processId) =>
         _processId > 0 ? (NameOf(_commandLine, _processId), _processId) : null;
 
     /// <summary>The payload's first field, a NUL-terminated UTF-16 string.</summary>

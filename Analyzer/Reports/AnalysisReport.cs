@@ -21,11 +21,24 @@ public static class AnalysisReport
     /// session's tables, the top methods, the trace notes and the findings; CSV is one line per run.
     /// </summary>
     /// <param name="stacks">The measured runs' stacks from the charge's ledger, for --html and --speedscope.</param>
-    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null)
+    /// <param name="tables">Which tables: <see cref="ReportTables.Compact"/> (verdicts, one short table per operation, notes, findings: a terminal's) or all of them.</param>
+    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null, ReportTables tables = ReportTables.All)
     {
         var wholeTrace = analysis.Runs.Count == 0;
         var onCpu = analysis.Trace.OnCpu;
         var parts = new List<ReportPart>();
+        var verdicts = Verdicts.Of(analysis);
+        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts));
+        if (tables == ReportTables.Compact && !wholeTrace)
+        {
+            parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));
+            if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+            // A terminal's lines: long notes and findings wrap at the verdicts' width instead of running off the screen.
+            parts.Add(new LinesPart([.. TraceNotes(analysis).SelectMany(n => Verdicts.Wrap(n, "  ")), "All tables: --tables all (or --format markdown, json, csv; --html)"], EscapeMarkdown: true));
+            var findings = FindingsReport.Part(analysis.Findings);
+            parts.Add(findings with { Items = [.. findings.Items.Select(i => string.Join("\n  ", Verdicts.Wrap(i, "  ", Verdicts.Width - 2)))] });
+            return Finish(analysis, top, stacks, parts);
+        }
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
         if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
         parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
@@ -34,6 +47,12 @@ public static class AnalysisReport
         if (top > 0 && wholeTrace) parts.AddRange(WholeTraceTables.HotMethods(analysis, top).Select(t => new TablePart(t)));
         parts.Add(new LinesPart(TraceNotes(analysis), EscapeMarkdown: true));
         parts.Add(FindingsReport.Part(analysis.Findings));
+        return Finish(analysis, top, stacks, parts);
+    }
+
+    private static ReportDocument Finish(TraceAnalysis analysis, int top, RunStacks? stacks, List<ReportPart> parts)
+    {
+        var wholeTrace = analysis.Runs.Count == 0;
         return new ReportDocument
         {
             Kind = ReportKind.Analysis,
@@ -80,6 +99,39 @@ public static class AnalysisReport
             yield return table;
         }
     }
+
+    /// <summary>
+    /// The terminal's table per operation: a row per serializer and N with the time, its rank and ratio to the fastest,
+    /// the CPU, allocations, GC pause and exceptions per call, and the verdict's first cause. Under 120 columns.
+    /// </summary>
+    internal static IEnumerable<TextTable> CompactTables(TraceAnalysis analysis, IReadOnlyList<Verdict> verdicts)
+    {
+        var summaries = SerializerSummary.From(analysis.Runs);
+        var byCase = verdicts.ToDictionary(v => (v.Case.Serializer, v.Case.Operation, v.Case.Objects));
+        var costs = analysis.TracingCost;
+        var cost = costs.Count > 0;
+        foreach (var op in summaries.GroupBy(s => s.Operation))
+        {
+            var table = new TextTable($"{op.Key}: per serializer and N{OnRuntime(analysis)} (per operation; CPU: {(analysis.Trace.OnCpu ? "on-CPU, kernel samples" : "managed time from EventPipe samples")})",
+                ["Serializer", "N", "Runs", "Mean ms", "CV", "Rank", "x fastest", "CPU ms", "Alloc MB", "GC ms", "Exc.", .. (cost ? new[] { "Tracing cost" } : []), "First cause"]);
+            var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
+                .ToDictionary(x => x.First, x => x.Second);
+            foreach (var s in op)
+            {
+                var v = byCase.GetValueOrDefault((s.Serializer, s.Operation, s.Objects));
+                var first = v?.Causes.FirstOrDefault();
+                table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s],
+                    v is { Fastest: not null, FastestMs: > 0 } ? Fmt.Num(s.MeanDurationMs / v.FastestMs) : "-",
+                    s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", Fmt.Mb((long)s.AllocatedBytes), Fmt.Ms(s.GcPauseMs), Fmt.Num(s.Exceptions),
+                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.Describe() ?? "-" } : []),
+                    first is null ? "-" : Cut($"{first.Name.Split(':')[0]} {Fmt.Pct(first.Share)}", 32)]);
+            }
+            if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the order could flip on another launch (pool launches: esp diff B1 B2 vs T1 T2)");
+            yield return table;
+        }
+    }
+
+    private static string Cut(string text, int width) => text.Length <= width ? text : text[..(width - 3)] + "...";
 
     /// <summary>" on .NET 8.0.31": the runtime the benchmark said it ran on (results.json), so tables of two runtimes are told apart.</summary>
     private static string OnRuntime(TraceAnalysis analysis) => analysis.InProcess?.Runtime is { Length: > 0 } r ? $" on {r}" : "";
@@ -307,6 +359,7 @@ public static class AnalysisReport
             ["warnings"] = new JsonArray(analysis.Warnings.Select(w => (JsonNode?)w).ToArray()),
             ["runs"] = runs,
             ["serializers"] = serializers,
+            ["verdicts"] = Verdicts.Json(Verdicts.Of(analysis)),
             ["findings"] = FindingsReport.Json(analysis.Findings),
             ["wholeTrace"] = WholeTraceTables.Json(analysis),
             ["hotMethods"] = top > 0 ? HotMethodReport.Json(analysis, top) : null,

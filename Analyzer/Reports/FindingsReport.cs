@@ -19,11 +19,12 @@ internal static class FindingsReport
     {
         if (findings.Count == 0) return new ListPart($"Findings: none above the thresholds ({ThresholdsDoc})", []);
         return new ListPart($"Findings ({findings.Count}; thresholds in {ThresholdsDoc}):", [.. findings.Select(f =>
-        {
-            var subject = f.Serializer is null ? "process" : FindingFormat.Invariant($"{f.Serializer} {f.Operation}{(f.Objects is { } n ? FindingFormat.Invariant($" N={n:N0}") : "")}");
-            return $"[{Severity(f.Severity)}] {f.Kind}: {subject} ({Runs(f)}): {f.Message}";
-        })]);
+            $"[{Severity(f.Severity)}] {f.Kind}: {Subject(f)} ({Runs(f)}): {f.Message}")]);
     }
+
+    /// <summary>"YamlDotNet serialize N=10,000", or "process" for a finding about the whole process: the same in every format.</summary>
+    public static string Subject(Finding f) =>
+        f.Serializer is null ? "process" : FindingFormat.Invariant($"{f.Serializer} {f.Operation}{(f.Objects is { } n ? FindingFormat.Invariant($" N={n:N0}") : "")}");
 
     public static JsonArray Json(IReadOnlyList<Finding> findings) =>
         new([.. findings.Select(f => (JsonNode?)new JsonObject
@@ -42,7 +43,7 @@ internal static class FindingsReport
     public static string Severity(FindingSeverity s) => WireNames.Of(s);
 
     /// <summary>"run 1", "runs 1-4" within one N; "8 runs" across several.</summary>
-    private static string Runs(Finding f)
+    public static string Runs(Finding f)
     {
         if (f.Runs.Count == 0) return "no runs";
         if (f.Objects is null || f.Runs.Count == 1) return f.Runs.Count == 1 ? $"run {f.Runs[0].Run}" : $"{f.Runs.Count} runs";

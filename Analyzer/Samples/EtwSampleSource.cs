@@ -1,4 +1,6 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;

@@ -15,7 +15,7 @@ namespace EtwSerializerProfiler.Analyzer.Samples;
 internal sealed class HotMethodTable(MethodNames names)
 {
     // Samples are added up per distinct stack first (a source hands out one frames array per named stack,
-    // Samples/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
+    // Stacks/FrameArrays) and turned into methods once per stack when the table is read: a method's time is linear
     // in the weights, so this is the same sum at a fraction of the per-frame lookups. Entries are objects found by
     // the array's instance (reference-typed collections run precompiled framework code; a value-tuple key would not).
     private readonly Dictionary<StackFrame[], StackWeight> _stackOf = new(ReferenceEqualityComparer.Instance);
@@ -95,7 +95,8 @@ internal sealed class HotMethodTable(MethodNames names)
         }
     }
 
-    private static string Said(NativeWork why) => why switch
+    /// <summary>How unnamed code is named by what the runtime was doing ("native", "JIT", ...): the tables' children and the HTML call trees.</summary>
+    internal static string Said(NativeWork why) => why switch
     {
         NativeWork.GcPause => "GC",
         NativeWork.Jit => "JIT",

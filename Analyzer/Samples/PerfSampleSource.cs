@@ -1,8 +1,10 @@
 using System.Collections;
 using EtwSerializerProfiler.Analyzer.Collections;
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Timeline;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;

@@ -1,4 +1,6 @@
 using System.Runtime.CompilerServices;
+using EtwSerializerProfiler.Analyzer.Gc;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
@@ -22,6 +24,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = NewTagCache();
     // By the frames array's instance too: stack ids are a chunk's own when a source comes in chunks.
     private readonly Dictionary<StackFrame[], string?> _serializerOfStack = new(ReferenceEqualityComparer.Instance);
+    // By the frames array's instance too: whose time a stack is (the verdicts' sites), for the runs' side only.
+    private readonly Dictionary<StackFrame[], (CodeSite? Api, CodeSite? Caller, CodeSite? Outer)> _sites = new(ReferenceEqualityComparer.Instance);
 
     private CpuSourceKind Kind => stream.Kind;
 
@@ -179,13 +183,17 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var weight = weightMs;
             var frames = chunk.Stacks.Frames(s.StackId, run.Key);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
-            account.Add(Tag(why, frames), weight);
+            var tag = Tag(why, frames);
+            account.Add(tag, weight);
+            var (api, caller, outer) = Site(frames);
+            var site = new TagSite(tag, api, caller, outer);
+            account.Sites[site] = account.Sites.GetValueOrDefault(site) + weight;
             if (chunk.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
-            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, frames, weight);
         }
         return at.Value;
@@ -243,7 +251,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
                 libraries.Add(frames, weight);
                 if (WholeTraceHotMethods) charges.HotMethodsOfThread(s.ThreadId).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
             }
-            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false));
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
         }
     }
 
@@ -281,6 +289,16 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
         tags[key] = tag;
         return tag;
+    }
+
+    /// <summary>The stack's caller, the API it called and the caller's caller (<see cref="StackTagMatcher.Site"/>), as sites without tags.</summary>
+    private (CodeSite? Api, CodeSite? Caller, CodeSite? Outer) Site(StackFrame[] frames)
+    {
+        if (matcher is null) return (null, null, null);
+        if (_sites.TryGetValue(frames, out var known)) return known;
+        var (api, caller, outer) = matcher.Site(frames);
+        CodeSite? At(int i) => i < 0 ? null : CodeSite.At(frames[i]);
+        return _sites[frames] = (At(api), At(caller), At(outer));
     }
 
     private static Dictionary<(StackFrame[] Frames, NativeWork Why), string> NewTagCache() => new(SameFrames<NativeWork>.Instance);

@@ -71,6 +71,20 @@ internal sealed class SampleCharges(CpuSourceKind kind)
         return (LibraryTable.Rows(modules), LibraryTable.Rows(namespaces));
     }
 
+    /// <summary>Per (serializer, operation, N) over the given runs: their CPU by tag and site, summed.</summary>
+    public Dictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<TagSite, double>> TagSites(IEnumerable<RunDraft> runs)
+    {
+        var sums = new Dictionary<(string, string, int), Dictionary<TagSite, double>>();
+        foreach (var run in runs)
+        {
+            if (Of(run) is not { } account) continue;
+            var key = (run.Key.Serializer, run.Key.Operation, run.Key.Objects);
+            if (!sums.TryGetValue(key, out var sum)) sums[key] = sum = [];
+            foreach (var (site, ms) in account.Sites) sum[site] = sum.GetValueOrDefault(site) + ms;
+        }
+        return sums.ToDictionary(s => s.Key, s => (IReadOnlyDictionary<TagSite, double>)s.Value);
+    }
+
     /// <summary>Per (serializer, operation, N) over the given runs, keyed as the per-operation tables are: method name -> its row.</summary>
     public Dictionary<(string Serializer, string Operation, int Objects), Dictionary<string, HotMethod>> HotMethods(IEnumerable<RunDraft> runs)
     {
@@ -91,6 +105,8 @@ internal sealed class CpuAccount
 {
     /// <summary>The samples' total before any scaling to a precise figure.</summary>
     public double RawMs { get; set; }
+    /// <summary>A run's CPU by tag and by whose time it was (<see cref="TagSite"/>): the verdicts' causes name these.</summary>
+    public Dictionary<TagSite, double> Sites { get; } = [];
     public double CpuMs { get; private set; }
     public int Samples { get; set; }
     public int GcPollLeafSamples { get; set; }
@@ -113,6 +129,7 @@ internal sealed class CpuAccount
     {
         CpuMs *= factor;
         foreach (var tag in Tags.Keys.ToList()) Tags[tag] *= factor;
+        foreach (var site in Sites.Keys.ToList()) Sites[site] *= factor;
         foreach (var tier in TierMs.Keys.ToList()) TierMs[tier] *= factor;
         NoTierMs *= factor;
         UnnamedLeafMs *= factor;

@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Stacks;
 
 namespace EtwSerializerProfiler.Analyzer.Samples;
 

@@ -99,6 +99,46 @@ internal sealed partial class StackTagMatcher
         return best < 0 ? Other : _tagPaths[best];
     }
 
+    /// <summary>
+    /// Whose time a sample is, as a verdict names it: the innermost code frame (yours, a library's, a generated
+    /// method; not the core library, reflection or the runtime's native code) is the caller; the outermost frame
+    /// below it that is the core library or reflection is the API it called; the next code frame above the caller
+    /// of another type is its outer caller (a library's helper is rarely the answer: the method that used it is).
+    /// A sample in the code's own body has no API. Indices into the frames, leaf first; -1 when there is none.
+    /// </summary>
+    public (int Api, int Caller, int Outer) Site(IReadOnlyList<StackFrame> framesLeafFirst)
+    {
+        ArgumentNullException.ThrowIfNull(framesLeafFirst);
+        var cache = _byInstance.Value!;
+        var api = -1;
+        var caller = -1;
+        for (var i = 0; i < framesLeafFirst.Count; i++)
+        {
+            var frame = framesLeafFirst[i];
+            var kind = Lookup(cache, frame.Module ?? "", frame.Method ?? "").Kind;
+            if (caller < 0)
+            {
+                if (kind == FrameKind.Code) caller = i;
+                else if (kind is FrameKind.Surface or FrameKind.CoreLib) api = i;
+            }
+            else if (kind == FrameKind.Code && TypeOf(frame.Method) != TypeOf(framesLeafFirst[caller].Method))
+            {
+                return (api, caller, i);
+            }
+        }
+        return (api, caller, -1);
+    }
+
+    /// <summary>"Namespace.Type" of "Namespace.Type.Method(...)", as a span of the method's name.</summary>
+    private static string TypeOf(string? method)
+    {
+        if (string.IsNullOrEmpty(method)) return "";
+        var paren = method.IndexOf('(', StringComparison.Ordinal);
+        var name = paren > 0 ? method.AsSpan(0, paren) : method.AsSpan();
+        var dot = name.LastIndexOf('.');
+        return dot <= 0 ? "" : name[..dot].ToString();
+    }
+
     /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
     public string? MatchFrame(string module, string method)
     {

@@ -8,14 +8,15 @@ internal readonly record struct ContextSwitch(double TimeMs, int OldThreadId, in
 internal readonly record struct MarkerWait(int MarkerThreadId, double StartMs, double EndMs);
 
 /// <summary>
-/// Finds each benchmark run's marker wait in ETW context switches. Per run the marker thread wakes from its idle wait
+/// Finds each benchmark run's marker wait in context switches: ETW's as the pass reads them, the kernel session's
+/// through <see cref="MarkerSwitchReplay"/>. Per run the marker thread wakes from its idle wait
 /// (armed by the worker after RunStart), switches out into the run wait, and is switched back in when the worker
 /// releases it after RunEnd. Only the marker named by RunStart's MarkerThreadId is followed, and only waits that
 /// begin after that RunStart count, so a wait can never be charged to two runs. With the worker's RunEnd in the
 /// trace, the run wait is the one the marker is in at RunEnd (a GC or idle wait cannot be: the worker is running
 /// managed code then); without it, the last complete wait before RunStop. Inconsistent switch sequences (a switch
 /// in without a switch out, or the reverse) mean lost events: that run gets no marker wait rather than a wrong one.
-/// Pure and portable: fed by the analyzer on Windows, by synthetic sequences in tests.
+/// Pure and portable: fed by the analyzer on Windows and by the replay on Linux, by synthetic sequences in tests.
 /// </summary>
 internal sealed class MarkerSwitchDetector
 {

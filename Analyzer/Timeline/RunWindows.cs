@@ -189,7 +189,7 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
     /// window no longer moves, an open one still may (its RunBegin moves the start; its RunEnd pins both edges to the
     /// Stopwatch's reads, which lie after the last RunBegin, less <see cref="StopwatchPin.SlackMs"/>), a RunStart still
     /// pending can open a window from its own time on (after the fact: RunStop, or a wait in context switches), and
-    /// any other window opens now or later. What is counted into runs as the pass goes (Collectors/RunGcs) waits for it.
+    /// any other window opens now or later. What is counted into runs as the pass goes (Gc/RunGcs) waits for it.
     /// </summary>
     public double SettledBeforeMs(double nowMs)
     {

@@ -249,6 +249,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         ThreadsCpuMs = m.ThreadsCpuMs,
         CompiledMethods = m.Jit?.CompiledMethods,
         CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
+        ThreadCompilationMs = m.Jit?.ThreadCompilationTime.TotalMilliseconds,
         WorkerThreadId = m.WorkerThreadId,
         MarkerThreadId = m.MarkerThreadId,
         Verification = verification,

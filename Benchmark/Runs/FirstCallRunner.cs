@@ -62,6 +62,8 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
             Operation = "firstcall", Data = dataType.Name, Objects = count, Run = 0, DurationMs = m.DurationMs, OuterDurationMs = m.OuterDurationMs,
             SizeBytes = output.Length, GcCount = m.Gcs, GcPauseMs = m.GcPauseMs, AllocatedBytes = m.AllocatedBytes,
             CpuMs = m.CpuMs, ThreadsCpuMs = m.ThreadsCpuMs, WorkerThreadId = m.WorkerThreadId, MarkerThreadId = m.MarkerThreadId,
+            CompiledMethods = m.Jit?.CompiledMethods, CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
+            ThreadCompilationMs = m.Jit?.ThreadCompilationTime.TotalMilliseconds,
         });
     }
 

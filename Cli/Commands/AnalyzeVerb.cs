@@ -24,6 +24,10 @@ public static class AnalyzeVerb
         public TableFormat Format { get; init; } = Exporters.DefaultFormat;
         public string? Out { get; init; }
         public int Top { get; init; }
+        /// <summary>Which tables; null: compact on the terminal's text, all in every other format.</summary>
+        public ReportTables? Tables { get; init; }
+        /// <summary>--n: only the cases of this N (0: all).</summary>
+        public int Objects { get; init; }
         public string? Html { get; init; }
         public string? Speedscope { get; init; }
         public AnalyzerOptions Options { get; init; } = new();
@@ -34,6 +38,9 @@ public static class AnalyzeVerb
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
         var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers); in a trace without runs, over the whole trace", 0, min: 0, max: 10_000);
+        var tables = OptionTypes.Choice("--tables", "text output: compact (verdicts, a short table per operation, findings; the default) or all (every wide table as well)",
+            ("compact", ReportTables.Compact), ("all", ReportTables.All));
+        var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
         var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower, the same figures" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
@@ -47,7 +54,7 @@ public static class AnalyzeVerb
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -56,6 +63,8 @@ public static class AnalyzeVerb
                 Format = parse.GetValue(format),
                 Out = parse.GetValue(common.Out),
                 Top = parse.GetValue(top),
+                Tables = parse.GetResult(tables) is null ? null : parse.GetValue(tables),
+                Objects = parse.GetValue(objects),
                 Html = parse.GetValue(common.Html),
                 Speedscope = parse.GetValue(speedscope),
                 Options = new AnalyzerOptions
@@ -86,12 +95,13 @@ public static class AnalyzeVerb
         using (var progress = console.StartProgress(live: true))
         {
             analysis = new TraceAnalyzer(options).Analyze(input, progress);
+            if (settings.Objects > 0) analysis = analysis.OfObjects(settings.Objects);
             if (plan.WritesFiles)
             {
                 plan.PrepareFolders();
                 stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope);
             }
-            report = AnalysisReport.Document(analysis, settings.Top, stacks);
+            report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? (settings.Format == TableFormat.Text ? ReportTables.Compact : ReportTables.All));
             plan.ExportFiles(report, progress);
         }
         if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, TraceFolderLayout.HeapDumpPattern).Count() is var dumps and > 0)
@@ -99,6 +109,6 @@ public static class AnalyzeVerb
         plan.ExportReport(report, console.Out, new LineProgress(console.Error));
         // A trace that was read is a result, runs or not (without runs it is analyzed whole, per thread); only runs asked
         // for by name and not found are a failure.
-        return options.Serializers.Count > 0 && analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok;
+        return (options.Serializers.Count > 0 || settings.Objects > 0) && analysis.Runs.Count == 0 ? ExitCodes.Failed : ExitCodes.Ok;
     }
 }

@@ -78,6 +78,8 @@ public sealed partial class RecordVerb
         },
     };
     private readonly Option<bool> _listProfiles = new("--list-profiles") { Description = "list the trace profiles with what each records" };
+    private readonly Option<string?> _profilesFile = new("--profiles") { Description = "read --profile from this profiles file instead of the tool's " +
+        "Profiles/profiles.json, e.g. the default minus one part, to measure that part's cost with --tracing-cost (docs/recorder.md#what-tracing-costs)", HelpName = "FILE" };
 
     /// <summary>Shown after the options in `esp record --help`: the benchmark's own options, from its parser's help.</summary>
     public static string Epilogue { get; } = $"""
@@ -102,7 +104,7 @@ public sealed partial class RecordVerb
         _symbols = common.Symbols;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles, _profilesFile,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -167,6 +169,7 @@ public sealed partial class RecordVerb
             TracingCost = parse.GetValue(_tracingCost),
             SymbolFolders = parse.GetValue(_symbols)!,
             ListProfiles = listProfiles,
+            ProfilesFile = parse.GetValue(_profilesFile),
             Environment = parse.GetValue(_env)!,
             BenchmarkArgs = benchmark,
             Benchmark = request,

@@ -15,9 +15,9 @@ public static class RecordCommand
 
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
     {
-        if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable())); return (ExitCodes.Ok, null); }
+        if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable(options.ProfilesFile))); return (ExitCodes.Ok, null); }
 
-        var profile = ProfileCatalog.Get(options.Profile);
+        var profile = ProfileCatalog.Get(options.Profile, options.ProfilesFile);
         EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
@@ -152,10 +152,10 @@ public static class RecordCommand
 
     private static string DescribeKernelDeath(KernelSessionInfo k) => k.Died is { } d ? $"; {d.Describe()}" : "";
 
-    public static TextTable ProfilesTable()
+    public static TextTable ProfilesTable(string? path = null)
     {
-        var table = new TextTable("Trace profiles (Profiles/profiles.json)", ["Profile", "CPU sampling", "Providers", "Description"]);
-        foreach (var p in ProfileCatalog.Load())
+        var table = new TextTable($"Trace profiles ({path ?? "Profiles/profiles.json"})", ["Profile", "CPU sampling", "Providers", "Description"]);
+        foreach (var p in ProfileCatalog.Load(path))
             table.AddRow(p.Name, p.CpuSamplingMs > 0 ? $"{p.CpuSamplingMs} ms" : "off",
                 // Beside a kernel session (the Linux default) the kernel samples the CPU and these providers stay off.
                 string.Join("; ", p.Providers.Select(x => (x.Keywords.Count > 0 ? $"{x.Name}({string.Join(",", x.Keywords)})" : x.Name)

@@ -50,6 +50,12 @@ public sealed record KernelSpec
 {
     public List<string> Keywords { get; set; } = [];
     public List<string> Stacks { get; set; } = [];
+    /// <summary>
+    /// Linux (perf): which events carry call stacks there; null = <see cref="Stacks"/>. The analysis reads only the
+    /// times, threads and states of context switches and wake-ups, so perf can leave their stacks out (ETW keeps
+    /// them for WPA's wait analysis).
+    /// </summary>
+    public List<string>? PerfStacks { get; set; }
 }
 
 public sealed record ProfileFile

@@ -13,7 +13,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// matching finding must appear, and the clean serializers in the same or a matching recording must not raise it.
 /// </summary>
 [EndToEnd]
-public sealed class ScenarioFindingsTests : IDisposable
+public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper output) : IDisposable
 {
     private static readonly string[] Clean = ["Google.Protobuf", "System.Text.Json.SourceGen"];
     private readonly string _dir = Repo.NewTempDir("findings");
@@ -137,6 +137,13 @@ public sealed class ScenarioFindingsTests : IDisposable
         Assert.True(finding.EvidenceValue("jitShare") >= FindingThresholds.Default.FirstCallJitDominantShare, finding.Message);
         Assert.True(finding.EvidenceValue("jitMethods") > 100, finding.Message);
         Assert.Contains("ReadyToRun", finding.Message, StringComparison.Ordinal);
+        // The JIT ms behind the share, held to the runtime's own clock of the worker's JIT time (JitInfo, currentThread)
+        // over the same run: the trace's JIT events on the run's threads inside its window.
+        var run = Assert.Single(newtonsoft.Runs("Newtonsoft.Json"), r => r.Key.Operation == "firstcall");
+        var truth = run.InProcess!.ThreadCompilationMs;
+        Assert.NotNull(truth);
+        output.WriteLine($"first call: trace JIT {run.Counters.JitMs:F1} ms over {run.Counters.JitMethods} methods, JitInfo {truth:F1} ms on the worker; window {run.DurationMs:F1} ms");
+        Assert.InRange(run.Counters.JitMs, 0.8 * truth!.Value - 2, 1.2 * truth.Value + 2);
 
         var protobuf = ScenarioRecording.Record(Sub("fc-protobuf"), "--test", "firstcall", "--n", "1", "--serializers", "Google.Protobuf");
         Assert.Empty(protobuf.Findings);
@@ -207,7 +214,9 @@ public sealed class ScenarioFindingsTests : IDisposable
         Assert.Equal(0, text.ExitCode);
         var lines = text.StdOut.TrimEnd().Split('\n');
         var header = Array.FindLastIndex(lines, l => l.StartsWith("Findings", StringComparison.Ordinal));
-        Assert.True(header > 0 && lines[(header + 1)..].All(l => l.StartsWith("  [", StringComparison.Ordinal)), text.StdOut);
+        // Each finding an item ("  [severity] ..."), wrapped at 120 columns on the terminal (continuations indented further).
+        Assert.True(header > 0 && lines[header + 1].StartsWith("  [", StringComparison.Ordinal)
+            && lines[(header + 1)..].All(l => l.Length <= 120 && (l.StartsWith("  [", StringComparison.Ordinal) || l.StartsWith("    ", StringComparison.Ordinal))), text.StdOut);
         Assert.Contains("[critical] debug-build: process", text.StdOut, StringComparison.Ordinal);
         var json = JsonNode.Parse(ProcessRunner.Dotnet(esp, "analyze", rec.Folder.Path, "--format", "json").StdOut)!;
         Assert.Equal("debug-build", json["findings"]![0]!["kind"]!.GetValue<string>());

@@ -131,6 +131,39 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public async Task Profiles_file_option_reads_the_profile_from_a_scratch_file()
+    {
+        // How a part of the default profile is measured: a scratch file with the default minus that part.
+        var path = Path.Combine(Path.GetTempPath(), $"profiles-{Guid.NewGuid():N}.json");
+        File.WriteAllText(path, """{ "profiles": [ { "name": "no-exceptions", "description": "d", "cpuSamplingMs": 1, "providers": [ { "name": "Microsoft-Windows-DotNETRuntime", "keywords": ["GC"], "level": "Verbose" } ] } ] }""");
+        try
+        {
+            var options = RecordVerb.Parse(["--profiles", path, "--profile", "no-exceptions", "--n", "10"]);
+            Assert.Equal(path, options.ProfilesFile);
+            var listing = new StringWriter();
+            await RecordCommand.RunAsync(RecordVerb.Parse(["--profiles", path, "--list-profiles"]), listing, new Progress<string>(), default);
+            Assert.Contains("no-exceptions", listing.ToString(), StringComparison.Ordinal);
+            Assert.DoesNotContain("startup", listing.ToString(), StringComparison.Ordinal);
+            // The file's profiles replace the tool's: "default" is not in it, and the error names what is.
+            var missing = RecordVerb.Parse(["--profiles", path, "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
+            var ex = await Assert.ThrowsAsync<UsageException>(() => RecordCommand.RunAsync(missing, TextWriter.Null, new Progress<string>(), default));
+            Assert.Contains("unknown profile 'default'; available: no-exceptions", ex.Message, StringComparison.Ordinal);
+            Assert.Null(RecordVerb.Parse(["--n", "10"]).ProfilesFile);
+        }
+        finally { File.Delete(path); }
+    }
+
+    [Fact]
+    public void The_default_profiles_perf_stacks_are_on_cpu_samples_only()
+    {
+        var kernel = ProfileCatalog.Get("default").Kernel!;
+        Assert.Equal(["Profile"], kernel.PerfStacks);
+        // A profile without perfStacks takes its stack list for perf too.
+        Assert.Null(ProfileCatalog.Get("startup").Kernel!.PerfStacks);
+        Assert.Equal([true, true], PerfEventPlan.For(ProfileCatalog.Get("startup")).Select(e => e.Stacks));
+    }
+
+    [Fact]
     public void Default_trace_folders_are_unique_even_within_one_second()
     {
         var root = Path.Combine(Path.GetTempPath(), $"traces-{Guid.NewGuid():N}");

@@ -16,9 +16,7 @@ internal sealed class CpuBiasDetector : IFindingDetector
     {
         var runs = context.Analysis.Runs;
         if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= context.Thresholds.MaxCpuClockBias) yield break;
-        var why = context.Analysis.Trace.CpuSource == CpuSourceKind.EventPipe
-            ? "EventPipe's sampler counts a thread's managed time on or off the CPU (a busy machine adds the time it was preempted); record with the kernel session for on-CPU time"
-            : "the on-CPU source disagrees with the thread's own clock (docs/analyzer.md#cpu-against-the-thread-clock)";
+        var why = context.Analysis.Trace.CpuBiasReason;
         yield return new Finding
         {
             Kind = Kind,

@@ -10,7 +10,8 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// </summary>
 internal static class HtmlReport
 {
-    public static string Render(string title, string subtitle, IReadOnlyList<IReportSection> sections)
+    /// <param name="lead">Written right under the title, before the table of contents (the analysis's verdicts go there).</param>
+    public static string Render(string title, string subtitle, IReadOnlyList<IReportSection> sections, Action<HtmlWriter>? lead = null)
     {
         var assets = ReportAssets.Instance;
         var charts = new ChartSet();
@@ -20,7 +21,14 @@ internal static class HtmlReport
             using (body.Block("section", ("id", section.Id)))
             {
                 body.Element("h2", section.Title);
-                section.Write(body, charts);
+                if (section.Fold is { } fold)
+                    using (body.Block("details", ("class", "fold")))
+                    {
+                        body.Element("summary", fold);
+                        section.Write(body, charts);
+                    }
+                else
+                    section.Write(body, charts);
             }
             body.Line();
         }
@@ -44,8 +52,14 @@ internal static class HtmlReport
                 {
                     html.Element("h1", title);
                     html.Element("p", subtitle, ("class", "subtitle"));
+                    if (lead is not null)
+                    {
+                        var top = new HtmlWriter();
+                        lead(top);
+                        html.RawMarkup(top);
+                    }
                     html.Element("p", "Charts need JavaScript; the tables below do not.", ("id", "report-status"), ("data-status", "pending"));
-                    using (html.Block("nav"))
+                    using (html.Block("nav", ("id", "contents"), ("aria-label", "Contents")))
                     using (html.Block("ul"))
                         foreach (var s in sections)
                             using (html.Block("li"))

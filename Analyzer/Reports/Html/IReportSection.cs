@@ -13,4 +13,10 @@ internal interface IReportSection
     string Title { get; }
 
     void Write(HtmlWriter html, ChartSet charts);
+
+    /// <summary>
+    /// Non-null: the body is folded behind this line (a details element), so the page stays a few screens tall; the
+    /// heading and its anchor stay visible. Null: the body is shown.
+    /// </summary>
+    string? Fold => null;
 }

@@ -2,10 +2,11 @@ using System.Runtime.CompilerServices;
 namespace EtwSerializerProfiler.Benchmark.Runs.Warmup;
 
 /// <summary>The JIT's own counters at one moment, for the whole process (background tier-up compiles included).</summary>
-public readonly record struct JitSnapshot(long CompiledMethods, TimeSpan CompilationTime)
+/// <param name="ThreadCompilationTime">The reading thread's own JIT time (the run's worker: what a trace's JIT events on it are held to).</param>
+public readonly record struct JitSnapshot(long CompiledMethods, TimeSpan CompilationTime, TimeSpan ThreadCompilationTime = default)
 {
     public static JitSnapshot operator -(JitSnapshot after, JitSnapshot before) =>
-        new(after.CompiledMethods - before.CompiledMethods, after.CompilationTime - before.CompilationTime);
+        new(after.CompiledMethods - before.CompiledMethods, after.CompilationTime - before.CompilationTime, after.ThreadCompilationTime - before.ThreadCompilationTime);
 }
 
 /// <summary>
@@ -22,6 +23,7 @@ public static class JitCounters
 #if NETFRAMEWORK
         null; // no JitInfo, and no tiers: code is compiled once, optimized
 #else
-        new JitSnapshot(System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false), System.Runtime.JitInfo.GetCompilationTime(currentThread: false));
+        new JitSnapshot(System.Runtime.JitInfo.GetCompiledMethodCount(currentThread: false), System.Runtime.JitInfo.GetCompilationTime(currentThread: false),
+            System.Runtime.JitInfo.GetCompilationTime(currentThread: true));
 #endif
 }

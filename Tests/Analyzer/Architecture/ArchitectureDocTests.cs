@@ -54,7 +54,7 @@ public sealed partial class ArchitectureDocTests
         Assert.True(missing.Count == 0, "docs/architecture.md names what the repository no longer has:\n" + string.Join("\n", missing));
     }
 
-    /// <summary>A folder or file (by path suffix, so `Collectors/RunGcs` finds Analyzer/Processing/Collectors/RunGcs.cs), or a member of one.</summary>
+    /// <summary>A folder or file (by path suffix, so `Collectors/JitCollector` finds Analyzer/Processing/Collectors/JitCollector.cs), or a member of one.</summary>
     private static bool PathExists(string name)
     {
         var trimmed = name.TrimEnd('/');

@@ -51,7 +51,8 @@ public sealed partial class GoldenAnalysisTests
         try
         {
             var zip = Repo.CopyGoldenRecording(recording, dir);
-            string[] args = [zip, "--format", format, "--top", "15", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
+            // Every table: the terminal's compact default is checked apart (VerdictReportTests).
+            string[] args = [zip, "--format", format, "--top", "15", "--tables", "all", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
             var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", args);
             Assert.True(outcome.ExitCode == 0, $"exit {outcome.ExitCode}: {outcome.StdErr}");
             return Mask(outcome.StdOut.ReplaceLineEndings("\n"), dir);

@@ -1,8 +1,10 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.Kernel;
@@ -220,8 +222,11 @@ public sealed class KernelStagesTests
     {
         var events = PerfEventPlan.For(ProfileCatalog.Get("default"));
         Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], events.Select(e => e.Name));
-        Assert.All(events, e => Assert.True(e.Stacks));
+        // perf takes stacks on CPU samples only (perfStacks): the analysis never reads a switch's or wake-up's stack.
+        Assert.Equal([true, false, false], events.Select(e => e.Stacks));
         Assert.Equal("cpu-clock/period=1001001,call-graph=fp/", events[0].Spec);
+        // ETW keeps the profile's own stack list (WPA's wait analysis reads them).
+        Assert.Equal(["Profile", "ContextSwitch", "ReadyThread"], ProfileCatalog.Get("default").Kernel!.Stacks);
         // The gc profile: context switches only (run windows), no sampling, no stacks.
         var gc = Assert.Single(PerfEventPlan.For(ProfileCatalog.Get("gc")));
         Assert.Equal(("sched:sched_switch/call-graph=no/", false), (gc.Spec, gc.Stacks));

@@ -102,7 +102,7 @@ public sealed class ChargeInvariantTests
 
             // The text tables (what a terminal shows) and the HTML page's call trees, from one more analysis.
             var html = Path.Combine(dir, "report.html");
-            var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--no-cache");
+            var page = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", zip, "--html", html, "--tables", "all", "--no-cache");
             Assert.True(page.ExitCode == 0, page.StdErr);
             TextAddsUp(page.StdOut, measured, perOperation, operations);
             HtmlCallTreesAddUp(File.ReadAllText(html), measured);
@@ -335,7 +335,7 @@ public sealed class ChargeInvariantTests
     private static void HtmlCallTreesAddUp(string html, Dictionary<(string, string, int), double> measured)
     {
         var trees = System.Text.RegularExpressions.Regex.Matches(html,
-            @"<div class=""call-tree"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"" data-objects=""([0-9]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
+            @"<details class=""call-tree"" id=""[^""]+"" data-serializer=""([^""]+)"" data-operation=""([^""]+)"" data-objects=""([0-9]+)"">.*?, ([0-9.]+) ms sampled", System.Text.RegularExpressions.RegexOptions.Singleline);
         Assert.Equal(measured.Count(m => m.Value > 0), trees.Count); // a tree is drawn where there is time (RunStackCollector)
         foreach (System.Text.RegularExpressions.Match tree in trees)
         {

@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Samples;

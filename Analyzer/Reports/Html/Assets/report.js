@@ -72,19 +72,50 @@
     data.element._node.appendChild(title);
   }
 
+  // A folded section (details.fold) has no width, and Chartist measures its container when it draws: the folds are
+  // opened while the charts are first drawn and closed again once every chart is in; opening one later redraws its
+  // charts at the width they then have.
+  function foldsAround(specs) {
+    var folds = [];
+    specs.forEach(function (spec) {
+      for (var node = document.getElementById(spec.id); node; node = node.parentElement) {
+        if (node.tagName === 'DETAILS' && folds.indexOf(node) < 0) folds.push(node);
+      }
+    });
+    return folds;
+  }
+
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === 'DETAILS') node.open = true;
+    }
+    var fold = target && target.tagName === 'SECTION' && target.querySelector('details.fold');
+    if (fold) fold.open = true;
+  }
+
   try {
     if (typeof Chartist === 'undefined') throw new Error('the Chartist library did not load');
     var specs = JSON.parse(document.getElementById('report-charts').textContent);
     var drawn = 0;
+    var charts = [];
+    var folds = foldsAround(specs);
+    var closed = folds.filter(function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });
     var finish = function () {
       if (failed || drawn < specs.length) return;
+      closed.forEach(function (d) { d.open = false; });
+      closed = [];
+      openTarget();
       status.setAttribute('data-status', 'ok');
       status.setAttribute('data-charts', String(drawn));
-      status.textContent = 'All ' + drawn + ' charts drawn. Hover a bar or point for its value.';
+      status.textContent = 'All ' + drawn + ' charts drawn. Hover a bar or point for its value; open a folded part to see it.';
     };
     specs.forEach(function (spec) {
       var Chart = spec.kind === 'bar' ? Chartist.Bar : Chartist.Line;
       var chart = new Chart('#' + spec.id, spec.data, convertOptions(spec.options));
+      charts.push({ chart: chart, node: document.getElementById(spec.id) });
       var counted = false;
       chart.on('draw', addTooltip);
       chart.on('created', function () {
@@ -94,6 +125,13 @@
         finish();
       });
     });
+    folds.forEach(function (d) {
+      d.addEventListener('toggle', function () {
+        if (!d.open || closed.length > 0) return;
+        charts.forEach(function (c) { if (d.contains(c.node)) c.chart.update(); });
+      });
+    });
+    window.addEventListener('hashchange', openTarget);
     finish();
   } catch (e) {
     fail(e && e.message ? e.message : String(e));

@@ -18,6 +18,7 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
 
     public string Id => "call-trees";
     public string Title => "Call trees and flame graphs";
+    public string? Fold => "A folding call tree per serializer, operation and N, with its flame graph file";
 
     public void Write(HtmlWriter html, ChartSet charts)
     {
@@ -40,9 +41,13 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
         var harness = HarnessFrames(stacks.Profiles);
         foreach (var p in stacks.Profiles)
         {
-            using (html.Block("div", ("class", "call-tree"), ("data-serializer", p.Serializer), ("data-operation", p.Operation), ("data-objects", Fmt.Int(p.Objects))))
+            using (html.Block("details", ("class", "call-tree"), ("id", AnchorOf(p)), ("data-serializer", p.Serializer), ("data-operation", p.Operation), ("data-objects", Fmt.Int(p.Objects))))
             {
-                html.Element("h3", $"{p.Serializer} {p.Operation}{Fmt.NSuffix(p.Objects)}");
+                using (html.Block("summary"))
+                {
+                    html.Element("strong", $"{p.Serializer} {p.Operation}{Fmt.NSuffix(p.Objects)}");
+                    html.Text(string.Create(CultureInfo.InvariantCulture, $" · {Fmt.Ms(p.Tree.TotalMs)} ms sampled over {p.Runs} run(s)"));
+                }
                 html.Element("p", string.Create(CultureInfo.InvariantCulture,
                     $"{p.Runs} measured run(s), {p.Samples:N0} samples, {Fmt.Ms(p.Tree.TotalMs)} ms sampled (of which GC pauses {Fmt.Ms(p.GcMs)} ms)."), ("class", "caption"));
                 if (p.SpeedscopePath is { } file)
@@ -57,6 +62,12 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
             }
         }
     }
+
+    /// <summary>"tree-YamlDotNet-serialize-N300": a link target per case, letters, digits and '-' only.</summary>
+    public static string AnchorOf(RunProfile p) => AnchorOf(p.Serializer, p.Operation, p.Objects);
+
+    public static string AnchorOf(string serializer, string operation, int objects) =>
+        "tree-" + new string([.. $"{serializer}-{operation}{(objects == 0 ? "" : "-N" + objects.ToString(CultureInfo.InvariantCulture))}".Select(c => char.IsAsciiLetterOrDigit(c) ? c : '-')]);
 
     private static IEnumerable<CallTreeNode> Sorted(CallTreeNode node, double total) =>
         node.Children.Where(c => c.InclusiveMs >= total * MinShare).OrderByDescending(c => c.InclusiveMs);
@@ -121,9 +132,18 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
         for (var i = 0; i < shown.Count; i++)
         {
             var cls = shown[i].Name == RunStackCollector.GcFrame ? "gc" : null;
-            if (i == 0 && folded == 0) html.Element("span", Short(shown[i].Name), ("class", cls));
-            else html.Element("span", "→ " + Short(shown[i].Name), ("class", "chain " + (cls ?? "")));
+            if (UnnamedFrames.IsChain(shown[i].Name)) cls = "unnamed";
+            if (i == 0 && folded == 0) html.Element("span", Label(shown[i]), ("class", cls));
+            else html.Element("span", "→ " + Label(shown[i]), ("class", "chain " + (cls ?? "")));
         }
+    }
+
+    /// <summary>A method's short name; a chain of unnamed frames as one line that says how many frames it holds.</summary>
+    private static string Label(CallTreeNode node)
+    {
+        if (!UnnamedFrames.IsChain(node.Name)) return Short(node.Name);
+        var frames = node.MinFrames == node.MaxFrames ? Fmt.Int(node.MaxFrames) : $"{Fmt.Int(node.MinFrames)}-{Fmt.Int(node.MaxFrames)}";
+        return $"{node.Name}: {frames} unnamed frame{(node.MaxFrames == 1 ? "" : "s")}";
     }
 
     /// <summary>"Namespace.Type.Method" of "Module!Namespace.Type.Method(args)": the full name is in the tooltip.</summary>

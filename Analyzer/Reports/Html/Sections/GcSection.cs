@@ -11,21 +11,33 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
     public string Id => "gc";
     public string Title => "Garbage collection";
 
+    public string? Fold => "GCs and GC pause per run, per serializer, operation and N";
+
     public void Write(HtmlWriter html, ChartSet charts)
     {
+        // One pair of charts per N: pauses grow with N, so small N would be invisible beside large N on one axis.
         var manyN = RowLabels.ManyN(summaries);
-        var labels = summaries.Select(s => RowLabels.Of(s, manyN, withOperation: true)).ToList();
+        foreach (var n in summaries.GroupBy(s => s.Objects))
+            using (html.Block("div", ("class", "multiples")))
+                WriteCharts(html, charts, [.. n], manyN ? n.Key : null);
+    }
+
+    private static void WriteCharts(HtmlWriter html, ChartSet charts, IReadOnlyList<SerializerSummary> rows, int? n)
+    {
+        var suffix = n is { } objects ? Fmt.NSuffix(objects) : "";
+        var nameSuffix = n is { } o ? "-N" + o.ToString(System.Globalization.CultureInfo.InvariantCulture) : "";
+        var labels = rows.Select(s => $"{s.Serializer} {s.Operation}").ToList();
         var offset = RowLabels.AxisOffset(labels);
-        var height = 70 + 26 * summaries.Count;
+        var height = 60 + 14 * rows.Count;
         JsonNode Labels() => new JsonArray([.. labels.Select(l => (JsonNode)l)]);
         JsonNode Gen(string name, int i, Func<SerializerSummary, double> count) =>
-            ChartSpec.Series(name, ChartSpec.SeriesClass(i), summaries.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}: {Fmt.Num(count(s))} {name} GCs per run")));
+            ChartSpec.Series(name, ChartSpec.SeriesClass(i), rows.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}{suffix}: {Fmt.Num(count(s))} {name} GCs per run")));
 
         charts.Write(html, new ChartSpec
         {
-            Name = "gc-count",
+            Name = "gc-count" + nameSuffix,
             Kind = ChartKind.Bar,
-            Title = "GCs per run, by generation",
+            Title = $"GCs per run, by generation{suffix}",
             Data = new JsonObject { ["labels"] = Labels(), ["series"] = new JsonArray(Gen("gen0", 0, s => s.Gen0), Gen("gen1", 2, s => s.Gen1), Gen("gen2", 1, s => s.Gen2)) },
             Options = new JsonObject
             {
@@ -33,7 +45,7 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
                 ["stackBars"] = true,
                 ["axisY"] = new JsonObject { ["offset"] = offset },
                 ["axisX"] = new JsonObject { ["unit"] = "", ["onlyInteger"] = true },
-                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+                ["chartPadding"] = new JsonObject { ["right"] = 30 },
             },
             Legend = [("gen0", ChartSpec.SeriesClass(0)), ("gen1", ChartSpec.SeriesClass(2)), ("gen2", ChartSpec.SeriesClass(1))],
             CssClass = "bars-thin",
@@ -42,21 +54,21 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
         });
         charts.Write(html, new ChartSpec
         {
-            Name = "gc-pause",
+            Name = "gc-pause" + nameSuffix,
             Kind = ChartKind.Bar,
-            Title = "GC pause per run (ms)",
+            Title = $"GC pause per run (ms){suffix}",
             Data = new JsonObject
             {
                 ["labels"] = Labels(),
                 ["series"] = new JsonArray(ChartSpec.Series("pause", ChartSpec.SeriesClass(3),
-                    summaries.Select((s, r) => (JsonNode)ChartSpec.Value(s.GcPauseMs, $"{labels[r]}: {Fmt.Ms(s.GcPauseMs)} ms paused of {Fmt.Ms(s.MeanDurationMs)} ms")))),
+                    rows.Select((s, r) => (JsonNode)ChartSpec.Value(s.GcPauseMs, $"{labels[r]}{suffix}: {Fmt.Ms(s.GcPauseMs)} ms paused of {Fmt.Ms(s.MeanDurationMs)} ms")))),
             },
             Options = new JsonObject
             {
                 ["horizontalBars"] = true,
                 ["axisY"] = new JsonObject { ["offset"] = offset },
-                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 60 },
-                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 50 },
+                ["chartPadding"] = new JsonObject { ["right"] = 30 },
             },
             CssClass = "bars-thin",
             HeightPx = height,

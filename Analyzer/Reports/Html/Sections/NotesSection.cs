@@ -23,6 +23,7 @@ internal sealed class NotesSection(IReadOnlyList<ReportNote> notes) : IReportSec
                     html.Element("span", note.Kind + ":", ("class", "severity"));
                     if (note.Subject is not null) html.Element("strong", note.Subject + " ");
                     html.Text(note.Text);
+                    if (note.Link is not null) html.Text(" ").Element("a", "call tree", ("href", "#" + note.Link), ("class", "tree-link"));
                     if (note.Detail is not null) html.Element("div", note.Detail, ("class", "caption"));
                 }
     }

@@ -15,6 +15,7 @@ internal sealed class ScalingSection(IReadOnlyList<SerializerSummary> summaries)
     public void Write(HtmlWriter html, ChartSet charts)
     {
         var drawn = false;
+        using (html.Block("div", ("class", "multiples")))
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var rows = op.Where(s => s.Objects > 0 && s.MeanDurationMs > 0).ToList();
@@ -42,7 +43,7 @@ internal sealed class ScalingSection(IReadOnlyList<SerializerSummary> summaries)
                 },
                 Legend = [.. serializers.Select((name, i) => (name, ChartSpec.SeriesClass(i)))],
                 CssClass = "lines",
-                HeightPx = 320,
+                HeightPx = 300,
                 Caption = "Both axes are logarithmic: equal steps are equal ratios. Parallel lines scale alike; a steeper line grows faster than N.",
             });
         }

@@ -10,6 +10,7 @@ internal sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : 
 {
     public string Id => "size";
     public string Title => "Serialized size";
+    public string? Fold => "Bytes per serialized payload, per serializer and N";
 
     public void Write(HtmlWriter html, ChartSet charts)
     {
@@ -22,29 +23,35 @@ internal sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : 
             html.Element("p", "No serialized sizes: the trace folder has no results.json (record with `esp record` to get one).", ("class", "muted"));
             return;
         }
+        // One chart per N: sizes grow with N, so N=100 would be invisible beside N=10,000 on one axis.
         var manyN = RowLabels.ManyN(rows);
-        var labels = rows.Select(s => RowLabels.Of(s, manyN)).ToList();
-        charts.Write(html, new ChartSpec
-        {
-            Name = "size",
-            Kind = ChartKind.Bar,
-            Title = "Serialized size (KB)",
-            Data = new JsonObject
+        using (html.Block("div", ("class", "multiples")))
+            foreach (var n in rows.GroupBy(s => s.Objects))
             {
-                ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
-                ["series"] = new JsonArray(ChartSpec.Series("size", ChartSpec.SeriesClass(0),
-                    rows.Select((s, i) => (JsonNode)ChartSpec.Value(s.SizeBytes!.Value / 1024.0, $"{labels[i]}: {Fmt.Num(s.SizeBytes!.Value / 1024.0)} KB ({s.SizeBytes:N0} bytes)")))),
-            },
-            Options = new JsonObject
-            {
-                ["horizontalBars"] = true,
-                ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
-                ["axisX"] = new JsonObject { ["unit"] = " KB", ["scaleMinSpace"] = 70 },
-                ["chartPadding"] = new JsonObject { ["right"] = 50 },
-            },
-            CssClass = "bars",
-            HeightPx = 70 + 30 * rows.Count,
-            Caption = "Bytes written by one serialize call of the whole payload, as the benchmark measured it.",
-        });
+                var labels = n.Select(s => s.Serializer).ToList();
+                var suffix = manyN ? Fmt.NSuffix(n.Key) : "";
+                charts.Write(html, new ChartSpec
+                {
+                    Name = "size" + (manyN ? "-N" + n.Key.ToString(System.Globalization.CultureInfo.InvariantCulture) : ""),
+                    Kind = ChartKind.Bar,
+                    Title = $"Serialized size (KB){suffix}",
+                    Data = new JsonObject
+                    {
+                        ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
+                        ["series"] = new JsonArray(ChartSpec.Series("size", ChartSpec.SeriesClass(0),
+                            n.Select((s, i) => (JsonNode)ChartSpec.Value(s.SizeBytes!.Value / 1024.0, $"{labels[i]}{suffix}: {Fmt.Num(s.SizeBytes!.Value / 1024.0)} KB ({s.SizeBytes:N0} bytes)")))),
+                    },
+                    Options = new JsonObject
+                    {
+                        ["horizontalBars"] = true,
+                        ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
+                        ["axisX"] = new JsonObject { ["unit"] = " KB", ["scaleMinSpace"] = 50 },
+                        ["chartPadding"] = new JsonObject { ["right"] = 30 },
+                    },
+                    CssClass = "bars-thin",
+                    HeightPx = 60 + 20 * labels.Count,
+                    Caption = "Bytes written by one serialize call of the whole payload, as the benchmark measured it.",
+                });
+            }
     }
 }

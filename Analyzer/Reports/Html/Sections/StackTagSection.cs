@@ -38,38 +38,54 @@ internal sealed class StackTagSection(IReadOnlyList<SerializerSummary> summaries
             return;
         }
         var order = StackTagGroups.Order(summaries);
+        // Small multiples: one chart per operation and N, each on its own axis, so N=100 is as readable as N=10,000.
         foreach (var op in summaries.GroupBy(s => s.Operation))
+            using (html.Block("div", ("class", "multiples")))
+                foreach (var n in op.GroupBy(s => s.Objects))
+                    WriteChart(charts, html, op.Key, n.Key, RowLabels.ManyN(op), [.. n], order);
+        using (html.Block("details"))
         {
-            var rows = op.ToList();
-            var manyN = RowLabels.ManyN(rows);
-            var labels = rows.Select(s => RowLabels.Of(s, manyN)).ToList();
-            var grouped = rows.Select(s => StackTagGroups.Group(s.Tags, order)).ToList();
-            var series = order.Select(g => (JsonNode)ChartSpec.Series(g, SeriesClassOf(g, order), rows.Select((s, i) =>
-            {
-                var total = grouped[i].Values.Sum();
-                var ms = grouped[i][g];
-                return (JsonNode)ChartSpec.Value(ms, $"{labels[i]} {op.Key}: {g} {Fmt.Ms(ms)} ms ({(total > 0 ? Fmt.Pct(ms / total) : "-")}); operation {Fmt.Ms(s.MeanDurationMs)} ms");
-            })));
-            charts.Write(html, new ChartSpec
-            {
-                Name = "stack-tags-" + op.Key,
-                Kind = ChartKind.Bar,
-                Title = $"{op.Key}: mean ms per operation by stack tag group",
-                Data = new JsonObject { ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]), ["series"] = new JsonArray([.. series]) },
-                Options = new JsonObject
-                {
-                    ["horizontalBars"] = true,
-                    ["stackBars"] = true,
-                    ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
-                    ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 60 },
-                    ["chartPadding"] = new JsonObject { ["right"] = 50 },
-                },
-                Legend = [.. order.Select(g => (g, SeriesClassOf(g, order)))],
-                CssClass = "bars",
-                HeightPx = 70 + 32 * rows.Count,
-            });
+            html.Element("summary", "The same as tables, in ms and %");
+            foreach (var table in StackTagGroups.Tables(summaries, onCpu)) TableHtml.Write(html, table);
         }
-        foreach (var table in StackTagGroups.Tables(summaries, onCpu)) TableHtml.Write(html, table);
         html.Element("p", string.Create(CultureInfo.InvariantCulture, $"Groups: {string.Join(", ", order)}. Full tag paths per run are in the JSON output (--format json)."), ("class", "caption"));
+    }
+
+    /// <summary>Between a row's serializer and its mean ms per operation in the chart's labels.</summary>
+    public const string LabelSeparator = " · ";
+
+    /// <summary>Chart name: "stack-tags-OP", plus "-N" and N when the operation has several N.</summary>
+    public static string ChartName(string operation, int objects, bool manyN) => "stack-tags-" + operation + (manyN ? "-N" + objects.ToString(CultureInfo.InvariantCulture) : "");
+
+    private static void WriteChart(ChartSet charts, HtmlWriter html, string operation, int objects, bool manyN, IReadOnlyList<SerializerSummary> rows, IReadOnlyList<string> order)
+    {
+        // The row's time per operation is in its label: a bar 200 times shorter than the longest still has a readable figure.
+        var labels = rows.Select(s => $"{s.Serializer}{LabelSeparator}{Fmt.Ms(s.MeanDurationMs)} ms").ToList();
+        var grouped = rows.Select(s => StackTagGroups.Group(s.Tags, order)).ToList();
+        var caseName = operation + (objects == 0 ? "" : " " + Fmt.NSuffix(objects).Trim());
+        var series = order.Select(g => (JsonNode)ChartSpec.Series(g, SeriesClassOf(g, order), rows.Select((s, i) =>
+        {
+            var total = grouped[i].Values.Sum();
+            var ms = grouped[i][g];
+            return (JsonNode)ChartSpec.Value(ms, $"{s.Serializer} {caseName}: {g} {Fmt.Ms(ms)} ms ({(total > 0 ? Fmt.Pct(ms / total) : "-")}); operation {Fmt.Ms(s.MeanDurationMs)} ms");
+        })));
+        charts.Write(html, new ChartSpec
+        {
+            Name = ChartName(operation, objects, manyN),
+            Kind = ChartKind.Bar,
+            Title = $"{caseName}: mean ms per operation by stack tag group",
+            Data = new JsonObject { ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]), ["series"] = new JsonArray([.. series]) },
+            Options = new JsonObject
+            {
+                ["horizontalBars"] = true,
+                ["stackBars"] = true,
+                ["axisY"] = new JsonObject { ["offset"] = RowLabels.AxisOffset(labels) },
+                ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 50 },
+                ["chartPadding"] = new JsonObject { ["right"] = 30 },
+            },
+            Legend = [.. order.Select(g => (g, SeriesClassOf(g, order)))],
+            CssClass = "bars-thin",
+            HeightPx = 60 + 20 * rows.Count,
+        });
     }
 }

@@ -2,11 +2,13 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
-/// <summary>Tables as `esp analyze` prints them; the long ones (every run) folded away behind a summary line.</summary>
-internal sealed class TablesSection(string id, string title, IReadOnlyList<TextTable> tables, IReadOnlyList<TextTable> folded) : IReportSection
+/// <summary>Tables as `esp analyze` prints them; the long ones (hot methods per case, every run) folded away behind a summary line each.</summary>
+/// <param name="fold">Non-null: the whole section is folded behind this line.</param>
+internal sealed class TablesSection(string id, string title, IReadOnlyList<TextTable> tables, IReadOnlyList<TextTable> folded, string? fold = null) : IReportSection
 {
     public string Id => id;
     public string Title => title;
+    public string? Fold => fold;
 
     public void Write(HtmlWriter html, ChartSet charts)
     {

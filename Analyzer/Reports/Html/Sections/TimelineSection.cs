@@ -6,17 +6,23 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>
-/// Every run as a bar over trace time, one row per serializer and operation, with the GC pauses that fell inside
-/// runs marked: shows warm-up outliers, runs disturbed by a GC, and whether the machine was busy in between.
+/// Every run as a bar over trace time, one row per case (serializer, operation and N), with the GC pauses marked by
+/// where they fell: inside a measured run (they are in its figures), inside a warm-up run, or between runs (a row of
+/// their own). Shows warm-up outliers, runs disturbed by a GC, and whether the machine was busy in between. Each bar
+/// and mark names its case and run number on hover.
 /// </summary>
-internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<PauseWindow> pauses) : IReportSection
+internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<Interval> pauses) : IReportSection
 {
     private const string WarmupClass = "ct-series-f";
-    private const string GcClass = "ct-series-b gc-pauses";
-    private const string GcSeries = "GC pause";
+    public const string GcMeasuredSeries = "GC pause in a measured run";
+    public const string GcOtherSeries = "GC pause elsewhere";
+    private const string GcMeasuredClass = "ct-series-b gc-pauses";
+    private const string GcOtherClass = "ct-series-j gc-pauses-other";
+    private const string OutsideRuns = "(between runs)";
 
     public string Id => "timeline";
     public string Title => "Run timeline";
+    public string? Fold => "Every run over trace time, one row per case, with GC pauses in measured runs apart from the rest";
 
     public void Write(HtmlWriter html, ChartSet charts)
     {
@@ -25,8 +31,8 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
             html.Element("p", "No runs in this trace.", ("class", "muted"));
             return;
         }
-        var rows = runs.OrderBy(r => r.StartMs).Select(r => (r.Key.Serializer, r.Key.Operation)).Distinct().ToList();
-        var labels = rows.Select(r => $"{r.Serializer} {r.Operation}").ToList();
+        var rows = runs.OrderBy(r => r.StartMs).Select(CaseOf).Distinct().ToList();
+        var labels = rows.Select(r => $"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}").ToList();
         var operations = runs.Select(r => r.Key.Operation).Distinct().OrderBy(SerializerSummary.OperationOrder).ToList();
         string OpClass(string op) => ChartSpec.SeriesClass(operations.IndexOf(op) switch { 0 => 0, 1 => 6, 2 => 2, var i => 7 + i });
 
@@ -35,23 +41,30 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
             series.Add((JsonNode)RunSeries(op, OpClass(op), runs.Where(r => r.Key.Operation == op && !r.IsWarmup), rows));
         var warmups = runs.Where(r => r.IsWarmup).ToList();
         if (warmups.Count > 0) series.Add((JsonNode)RunSeries("warm-up", WarmupClass, warmups, rows));
-        var inRuns = pauses.Select(p => (Pause: p, Run: runs.FirstOrDefault(r => p.Overlap(r.StartMs, r.EndMs) > 0)))
-            .Where(x => x.Run is not null).ToList();
-        series.Add((JsonNode)ChartSpec.Series(GcSeries, GcClass, inRuns.Select(x => (JsonNode)ChartSpec.Point(x.Pause.StartMs / 1000, rows.IndexOf((x.Run!.Key.Serializer, x.Run.Key.Operation)),
-            $"GC pause {Fmt.Ms(x.Pause.EndMs - x.Pause.StartMs)} ms at {Fmt.Num(x.Pause.StartMs / 1000, "F3")} s, in {TraceAnalyzerDescribe(x.Run.Key)}"))));
+        var located = pauses.Select(p => (Pause: p, Run: runs.FirstOrDefault(r => p.Overlap(r.StartMs, r.EndMs) > 0))).ToList();
+        var inMeasured = located.Where(x => x.Run is { IsMeasured: true }).ToList();
+        var elsewhere = located.Where(x => x.Run is not { IsMeasured: true }).ToList();
+        var outside = elsewhere.Any(x => x.Run is null);
+        if (outside) labels.Add(OutsideRuns);
+        JsonNode Mark((PauseWindow Pause, RunAnalysis? Run) x) => ChartSpec.Point(x.Pause.StartMs / 1000, x.Run is null ? rows.Count : rows.IndexOf(CaseOf(x.Run)),
+            $"GC pause {Fmt.Ms(x.Pause.EndMs - x.Pause.StartMs)} ms at {Fmt.Num(x.Pause.StartMs / 1000, "F3")} s, "
+            + (x.Run is null ? "between runs" : $"in {Describe(x.Run.Key)}{(x.Run.IsMeasured ? "" : " (warm-up or outlier: not in the figures)")}"));
+        series.Add((JsonNode)ChartSpec.Series(GcOtherSeries, GcOtherClass, elsewhere.Select(Mark)));
+        series.Add((JsonNode)ChartSpec.Series(GcMeasuredSeries, GcMeasuredClass, inMeasured.Select(Mark)));
 
-        var first = runs.Min(r => r.StartMs) / 1000;
-        var last = runs.Max(r => r.EndMs) / 1000;
+        var first = Math.Min(runs.Min(r => r.StartMs), outside ? elsewhere.Where(x => x.Run is null).Min(x => x.Pause.StartMs) : double.MaxValue) / 1000;
+        var last = Math.Max(runs.Max(r => r.EndMs), outside ? elsewhere.Where(x => x.Run is null).Max(x => x.Pause.EndMs) : 0) / 1000;
         var margin = Math.Max((last - first) * 0.02, 0.001);
-        var ticks = Enumerable.Range(0, rows.Count).Select(i => (double)i).ToList();
+        var ticks = Enumerable.Range(0, labels.Count).Select(i => (double)i).ToList();
         var legend = operations.Select(op => (op, OpClass(op))).ToList();
         if (warmups.Count > 0) legend.Add(("warm-up", WarmupClass));
-        legend.Add(("GC pause in a run", "ct-series-b"));
+        legend.Add((GcMeasuredSeries, "ct-series-b"));
+        legend.Add((GcOtherSeries + " (warm-up or between runs)", "ct-series-j"));
         charts.Write(html, new ChartSpec
         {
             Name = "timeline",
             Kind = ChartKind.Line,
-            Title = "Runs over trace time (s)",
+            Title = "Runs over trace time (s), one row per case",
             Data = new JsonObject { ["series"] = series },
             Options = new JsonObject
             {
@@ -60,30 +73,37 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
                 {
                     ["scale"] = "fixed",
                     ["low"] = -0.5,
-                    ["high"] = rows.Count - 0.5,
+                    ["high"] = labels.Count - 0.5,
                     ["ticks"] = new JsonArray([.. ticks.Select(t => (JsonNode)t)]),
                     ["tickLabels"] = new JsonArray([.. ticks.Select(t => (JsonNode)new JsonArray(t, labels[(int)t]))]),
                     ["offset"] = RowLabels.AxisOffset(labels),
                 },
                 ["lineSmooth"] = "none",
-                ["series"] = new JsonObject { [GcSeries] = new JsonObject { ["showLine"] = false } },
-                ["chartPadding"] = new JsonObject { ["right"] = 50 },
+                ["series"] = new JsonObject
+                {
+                    [GcMeasuredSeries] = new JsonObject { ["showLine"] = false },
+                    [GcOtherSeries] = new JsonObject { ["showLine"] = false },
+                },
+                ["chartPadding"] = new JsonObject { ["right"] = 30 },
             },
             Legend = legend,
             CssClass = "timeline",
-            HeightPx = 70 + 30 * rows.Count,
-            Caption = $"Each bar is one run's window (hover its ends for details); red marks are GC pauses that overlap a run ({inRuns.Count} of {pauses.Count} pauses in the trace).",
+            HeightPx = 60 + 16 * labels.Count,
+            Caption = $"Each bar is one run's window; hover its ends for the case, the run number and its figures. "
+                + $"{inMeasured.Count} of {pauses.Count} GC pauses fell in measured runs (red: they are in the figures); {elsewhere.Count} in warm-up runs or between runs (brown).",
         });
     }
 
+    private static (string Serializer, string Operation, int Objects) CaseOf(RunAnalysis r) => (r.Key.Serializer, r.Key.Operation, r.Key.Objects);
+
     /// <summary>One series of runs: each run is a segment from its start to its end on its row, cut from the next by a gap.</summary>
-    private static JsonObject RunSeries(string name, string cls, IEnumerable<RunAnalysis> runs, List<(string, string)> rows)
+    private static JsonObject RunSeries(string name, string cls, IEnumerable<RunAnalysis> runs, List<(string, string, int)> rows)
     {
         var points = new List<JsonNode?>();
         foreach (var r in runs.OrderBy(r => r.StartMs))
         {
-            var row = rows.IndexOf((r.Key.Serializer, r.Key.Operation));
-            var meta = $"{TraceAnalyzerDescribe(r.Key)}{(r.IsWarmup ? " (warm-up)" : "")}: {Fmt.Ms(r.DurationMs)} ms, GC pause {Fmt.Ms(r.GcPauseMs)} ms, {r.GcCount.Total} GCs";
+            var row = rows.IndexOf(CaseOf(r));
+            var meta = $"{Describe(r.Key)}{(r.IsWarmup ? " (warm-up)" : "")}: {Fmt.Ms(r.DurationMs)} ms, GC pause {Fmt.Ms(r.GcPauseMs)} ms, {r.GcCount.Total} GCs";
             points.Add(ChartSpec.Point(r.StartMs / 1000, row, meta));
             points.Add(ChartSpec.Point(r.EndMs / 1000, row, meta));
             points.Add(null);
@@ -91,5 +111,5 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
         return ChartSpec.Series(name, cls, points);
     }
 
-    private static string TraceAnalyzerDescribe(RunKey k) => $"{k.Serializer} {k.Operation}{Fmt.NSuffix(k.Objects)} run {k.Run}";
+    public static string Describe(RunKey k) => $"{k.Serializer} {k.Operation}{Fmt.NSuffix(k.Objects)} run {k.Run}";
 }

@@ -1,0 +1,295 @@
+using System.Text.Json.Nodes;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.StackTags;
+using EtwSerializerProfiler.Common;
+
+namespace EtwSerializerProfiler.Analyzer.Reports;
+
+/// <summary>One cause of a case's time: ms per call, its share of the worker's time, and who is responsible.</summary>
+/// <param name="Name">What the time was ("Custom attributes (Reflection)", "GC", "YamlDotNet code", "off CPU: lock contention").</param>
+/// <param name="Detail">Who is responsible, largest first: APIs and their callers, the allocations, the lock's site; as many as fit a line.</param>
+/// <param name="Tags">The stack tags it adds up (empty for off-CPU and lock causes).</param>
+internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList<string> Detail, IReadOnlyList<string> Tags);
+
+/// <summary>
+/// Why one case (serializer, operation, N) takes its time, first: its time per operation against the fastest of its
+/// operation and N, its biggest causes and the findings about it. The causes come from the same charge as the
+/// tables: the "where the time goes" tags (ms per call, as there), the worker's off-CPU time by reason, lock waits.
+/// </summary>
+internal sealed record Verdict(SerializerSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
+    IReadOnlyList<Cause> Causes, IReadOnlyList<string> Also, IReadOnlyList<Finding> Findings)
+{
+    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
+    public double TimeMs => OnCpuMs + OffCpuMs;
+}
+
+/// <summary>Builds the verdicts of an analysis (<see cref="Verdict"/>) and writes them as text lines and JSON.</summary>
+internal static class Verdicts
+{
+    /// <summary>Causes shown per case.</summary>
+    public const int MaxCauses = 3;
+    /// <summary>A line of a verdict fits a terminal of this width.</summary>
+    public const int Width = 120;
+    /// <summary>Causes under this share of the time are not named.</summary>
+    private const double MinShare = 0.01;
+
+    public static IReadOnlyList<Verdict> Of(TraceAnalysis analysis, string? serializer = null, int? objects = null)
+    {
+        var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.Runs > 0).ToList();
+        var fastest = summaries.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip)).GroupBy(s => (s.Operation, s.Objects))
+            .ToDictionary(g => g.Key, g => g.MinBy(s => s.MeanDurationMs)!);
+        return [.. summaries
+            .Where(s => (serializer is null || string.Equals(s.Serializer, serializer, StringComparison.OrdinalIgnoreCase)) && (objects is null || s.Objects == objects))
+            .Select(s => Build(analysis, s, fastest.GetValueOrDefault((s.Operation, s.Objects))))];
+    }
+
+    private static Verdict Build(TraceAnalysis analysis, SerializerSummary s, SerializerSummary? fastest)
+    {
+        var key = (s.Serializer, s.Operation, s.Objects);
+        var runs = analysis.Runs.Where(r => r.IsMeasured && (r.Key.Serializer, r.Key.Operation, r.Key.Objects) == key).ToList();
+        var onCpu = s.CpuKnown ? s.Tags.Values.Sum() : 0;
+        var off = s.OffCpuMs ?? 0;
+        var time = onCpu + off;
+        var sites = analysis.TagSites.GetValueOrDefault(key) ?? new Dictionary<TagSite, double>();
+        var causes = new List<Cause>();
+        foreach (var group in s.Tags.GroupBy(t => CauseName(t.Key, s.Serializer)).Where(g => g.Key is not null))
+        {
+            var tags = group.Select(t => t.Key).ToList();
+            var ms = group.Sum(t => t.Value);
+            if (group.Key == Untagged)
+            {
+                causes.AddRange(ByLibrary(sites, tags, ms));
+                continue;
+            }
+            var detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)] : Sites(sites, tags, ms);
+            var serializerCode = StackTagGroups.GroupOf(tags[0]) == StackTagGroups.SerializerCode;
+            causes.Add(new Cause(serializerCode ? group.Key! : Named(group.Key!, group), ms, 0, detail, tags));
+        }
+        // Waiting for a CPU (preempted, or woken with none free) is the machine's load, not the serializer's time.
+        var cpuWait = s.OffCpuByReason.Where(r => r.Key is OffCpuReason.Preempted or OffCpuReason.Ready).Sum(r => r.Value);
+        off -= cpuWait;
+        time -= cpuWait;
+        foreach (var (reason, ms) in s.OffCpuByReason.Where(r => r.Key is not (OffCpuReason.Preempted or OffCpuReason.Ready)))
+            causes.Add(new Cause("off CPU: " + (reason == OffCpuReason.Suspension ? WireNames.Of(reason) : Plain(WireNames.Of(reason))), ms, 0, reason == OffCpuReason.Lock ? LockSites(runs) : [], []));
+        // Without a kernel session lock waits are not in any off-CPU reason: the runtime's contention events measure them.
+        if (s.OffCpuMs is null && s.ContentionMs > 0)
+        {
+            causes.Add(new Cause("lock contention", s.ContentionMs, 0, LockSites(runs), []));
+            time += s.ContentionMs;
+        }
+        var ranked = causes.Select(c => c with { Share = time > 0 ? c.Ms / time : 0 })
+            .Where(c => c.Share >= MinShare).OrderByDescending(c => c.Ms).ThenBy(c => c.Name, StringComparer.Ordinal).Take(MaxCauses).ToList();
+        var also = new List<string>();
+        if (s.Exceptions > 0) also.Add(Exceptions(s, runs));
+        if (cpuWait > 0 && cpuWait >= MinShare * (time + cpuWait))
+            also.Add($"waited {Fmt.Ms(cpuWait)} ms per call for a CPU (preempted or runnable): the machine's load, not counted above");
+        var findings = analysis.Findings.Where(f => f.Serializer == s.Serializer && f.Operation == s.Operation && (f.Objects is null || f.Objects == s.Objects)).ToList();
+        return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings);
+    }
+
+    /// <summary>The cause a stack tag adds to: the serializer's code as one, the harness and untagged code apart, others by their tag.</summary>
+    private static string? CauseName(string tag, string serializer)
+    {
+        // The harness's tags (priority -10) also claim code no other tag names that runs under them: an app's own code.
+        if (tag.StartsWith("Test ", StringComparison.Ordinal)) return Untagged;
+        var group = StackTagGroups.GroupOf(tag);
+        if (group == StackTagGroups.SerializerCode) return serializer + " code";
+        if (tag == StackTagGroups.Other) return Untagged;
+        return group;
+    }
+
+    /// <summary>
+    /// A group with the parts of it that matter: "Reflection: Custom attributes", "Native runtime: Memory clearing,
+    /// Runtime (libcoreclr, stripped)" (the second-level tags of at least a tenth of the group's time, largest first).
+    /// </summary>
+    private static string Named(string group, IEnumerable<KeyValuePair<string, double>> tags)
+    {
+        var total = tags.Sum(t => t.Value);
+        var parts = tags.Where(t => t.Key.Contains('\\') && t.Value >= 0.1 * total).OrderByDescending(t => t.Value)
+            .Select(t => t.Key[(t.Key.LastIndexOf('\\') + 1)..]).Distinct().Take(2).ToList();
+        return parts.Count == 0 ? group : $"{group}: {string.Join(", ", parts)}";
+    }
+
+    private const string Untagged = "untagged code";
+
+    /// <summary>
+    /// Code no stack tag names (an app's own library, a serializer the tags do not know; the harness's low-priority tags
+    /// included) by the module of its innermost code frame: "KnownAnswer code", not "Other". Samples with no code frame
+    /// stay "untagged code".
+    /// </summary>
+    private static IEnumerable<Cause> ByLibrary(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double ms)
+    {
+        var other = sites.Where(x => tags.Contains(x.Key.Tag)).ToList();
+        var total = other.Sum(x => x.Value);
+        if (total <= 0)
+        {
+            yield return new Cause(Untagged, ms, 0, [], tags);
+            yield break;
+        }
+        foreach (var library in other.GroupBy(x => x.Key.Caller?.Module))
+        {
+            var share = library.Sum(x => x.Value) / total;
+            var name = library.Key is { Length: > 0 } module && module != StackFrame.Unresolved ? module + " code" : Untagged;
+            var mine = library.ToDictionary(x => x.Key, x => x.Value);
+            yield return new Cause(name, ms * share, 0, Sites(mine, tags, ms * share), tags);
+        }
+    }
+
+    /// <summary>The largest sites of these tags, "API from Caller" with ms per call each (the cause's ms split as the sites are).</summary>
+    private static IReadOnlyList<string> Sites(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double causeMs)
+    {
+        // A sample in the code's own body is the caller's alone; a call into an API is told by who made it and who used that.
+        var mine = sites.Where(x => tags.Contains(x.Key.Tag)).GroupBy(x => (x.Key.Api, x.Key.Caller, Outer: x.Key.Api is null ? null : x.Key.Outer))
+            .Select(g => (g.Key.Api, g.Key.Caller, g.Key.Outer, Ms: g.Sum(x => x.Value))).OrderByDescending(x => x.Ms).ToList();
+        var total = mine.Sum(x => x.Ms);
+        if (total <= 0) return [];
+        return [.. mine.Where(x => x.Caller is not null || x.Api is not null).Take(3)
+            .Select(x => $"{SiteText(x.Api, x.Caller, x.Outer)} {Fmt.Ms(x.Ms / total * causeMs)} ms")];
+    }
+
+    private static string SiteText(CodeSite? api, CodeSite? caller, CodeSite? outer) => (api, caller) switch
+    {
+        ({ } a, { } c) when outer is { } o => $"{Short(a.Method)} from {Short(c.Method)} (called by {Short(o.Method)})",
+        ({ } a, { } c) => $"{Short(a.Method)} from {Short(c.Method)}",
+        (null, { } c) => $"in {Short(c.Method)}",
+        ({ } a, null) => Short(a.Method),
+        _ => "?",
+    };
+
+    /// <summary>"Type.Method" of "Namespace.Type.Method[generic args]" (generic arguments dropped, nested types kept).</summary>
+    internal static string Short(string method)
+    {
+        var plain = new System.Text.StringBuilder(method.Length);
+        var depth = 0;
+        foreach (var ch in method)
+        {
+            if (ch is '[' or '<') depth++;
+            else if (ch is ']' or '>') depth = Math.Max(0, depth - 1);
+            else if (depth == 0) plain.Append(ch);
+        }
+        var text = plain.ToString();
+        var dot = text.LastIndexOf('.');
+        if (dot <= 0) return text;
+        var typeDot = text.LastIndexOf('.', dot - 1);
+        return typeDot < 0 ? text : text[(typeDot + 1)..];
+    }
+
+    /// <summary>"2.40 MB allocated per call: String 41%, Byte[] 20%" from the allocation ticks of the case's runs.</summary>
+    private static string Allocations(SerializerSummary s, List<RunAnalysis> runs)
+    {
+        var text = $"{Fmt.Mb((long)s.AllocatedBytes)} MB allocated per call";
+        var byType = runs.SelectMany(r => r.Counters.AllocatedBytesByType).GroupBy(t => t.Key).Select(g => (Type: g.Key, Bytes: g.Sum(x => x.Value))).OrderByDescending(t => t.Bytes).ThenBy(t => t.Type, StringComparer.Ordinal).ToList();
+        var total = byType.Sum(t => (double)t.Bytes);
+        if (total <= 0) return text;
+        return text + ": " + string.Join(", ", byType.Take(2).Select(t => $"{Short(t.Type)} {Fmt.Pct(t.Bytes / total)}"));
+    }
+
+    private static IReadOnlyList<string> LockSites(List<RunAnalysis> runs)
+    {
+        var top = runs.SelectMany(r => r.Counters.ContentionMsBySite).GroupBy(x => x.Key.WithoutTag()).Select(g => (Site: g.Key, Ms: g.Sum(x => x.Value))).OrderByDescending(x => x.Ms).FirstOrDefault();
+        return top.Ms > 0 ? [$"waiting in {Short(top.Site.Method)}"] : [];
+    }
+
+    /// <summary>A wire name without its parenthesis: "runtime suspension, not GC (EventPipe sampler, tiering)" reads "runtime suspension, not GC".</summary>
+    private static string Plain(string name) => name.IndexOf(" (", StringComparison.Ordinal) is var paren and > 0 ? name[..paren] : name;
+
+    private static string Exceptions(SerializerSummary s, List<RunAnalysis> runs)
+    {
+        var top = runs.SelectMany(r => r.Counters.ExceptionsBySite).GroupBy(x => x.Key.WithoutTag()).Select(g => (Site: g.Key, Count: g.Sum(x => x.Value))).OrderByDescending(x => x.Count).FirstOrDefault();
+        return $"exceptions: {Fmt.Num(s.Exceptions)} per call" + (top.Count > 0 ? $", mostly {Short(top.Site.Type)} thrown in {Short(top.Site.Thrower.Method)}" : "");
+    }
+
+    public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time)";
+
+    /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
+    public static LinesPart Part(IReadOnlyList<Verdict> verdicts) =>
+        new([Title, .. verdicts.Count == 0 ? ["  no measured runs"] : Lines(verdicts)], EscapeMarkdown: true);
+
+    /// <summary>JSON `verdicts`: per case its time, the fastest of its operation and N, the causes with their tags, the findings' kinds.</summary>
+    public static JsonArray Json(IReadOnlyList<Verdict> verdicts) =>
+        new([.. verdicts.Select(v => (JsonNode)new JsonObject
+        {
+            ["serializer"] = v.Case.Serializer,
+            ["operation"] = v.Case.Operation,
+            ["objects"] = v.Case.Objects == 0 ? null : v.Case.Objects,
+            ["meanMs"] = v.Case.MeanDurationMs,
+            ["fastest"] = v.Fastest,
+            ["fastestMs"] = v.Fastest is null ? null : v.FastestMs,
+            ["onCpuMs"] = v.OnCpuMs,
+            ["offCpuMs"] = v.OffCpuMs,
+            ["causes"] = new JsonArray([.. v.Causes.Select(c => (JsonNode)new JsonObject
+            {
+                ["name"] = c.Name,
+                ["ms"] = Math.Round(c.Ms, 4),
+                ["share"] = Math.Round(c.Share, 4),
+                ["detail"] = new JsonArray([.. c.Detail.Select(d => (JsonNode)JsonValue.Create(d)!)]),
+                ["tags"] = new JsonArray([.. c.Tags.Select(t => (JsonNode)JsonValue.Create(t)!)]),
+            })]),
+            ["also"] = new JsonArray([.. v.Also.Select(a => (JsonNode)JsonValue.Create(a)!)]),
+            ["findings"] = new JsonArray([.. v.Findings.Select(f => f.Kind).Distinct().Select(k => (JsonNode)JsonValue.Create(k)!)]),
+        })]);
+
+    /// <summary>The verdicts as lines, each at most <see cref="Width"/> characters: a head line per case, its causes, what else, the findings.</summary>
+    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts)
+    {
+        var lines = new List<string>();
+        foreach (var v in verdicts)
+        {
+            lines.Add(Fit(Head(v)));
+            for (var i = 0; i < v.Causes.Count; i++)
+            {
+                var c = v.Causes[i];
+                lines.Add(Fit($"  {i + 1}. {c.Name} {Fmt.Ms(c.Ms)} ms ({Fmt.Pct(c.Share)})", c.Detail));
+            }
+            foreach (var a in v.Also) lines.Add(Fit("  also " + a));
+            if (v.Findings.Count > 0) lines.Add(Fit("  findings: " + string.Join(", ", v.Findings.Select(f => f.Kind).Distinct())));
+        }
+        return lines;
+    }
+
+    private static string Head(Verdict v)
+    {
+        var s = v.Case;
+        var name = $"{s.Serializer} {s.Operation}{Fmt.NSuffix(s.Objects)}: {Fmt.Ms(s.MeanDurationMs)} ms/op";
+        var against = v.Fastest is null || v.FastestMs <= 0 ? ""
+            : v.Fastest == s.Serializer ? ", the fastest"
+            : $", {Ratio(s.MeanDurationMs / v.FastestMs)} the fastest ({v.Fastest} {Fmt.Ms(v.FastestMs)})";
+        var time = v.TimeMs <= 0 ? "; no CPU source" : $"; CPU {Fmt.Ms(v.OnCpuMs)}{(v.OffCpuMs > 0 ? $", off CPU {Fmt.Ms(v.OffCpuMs)}" : "")} ms per call";
+        return name + against + time;
+    }
+
+    private static string Ratio(double x) => x >= 10 ? $"{x:F0}x" : $"{x:F1}x";
+
+    /// <summary>A long line as lines of at most <paramref name="width"/> characters, broken at spaces; the rest indented by <paramref name="indent"/>.</summary>
+    internal static IEnumerable<string> Wrap(string text, string indent, int width = Width)
+    {
+        var line = "";
+        foreach (var word in text.Split(' '))
+        {
+            if (line.Length > 0 && line.Length + 1 + word.Length > width)
+            {
+                yield return line;
+                line = indent + word;
+            }
+            else line = line.Length == 0 ? word : line + " " + word;
+        }
+        if (line.Length > 0) yield return line;
+    }
+
+    /// <summary>A line cut to <see cref="Width"/> characters, ending in "..." when cut.</summary>
+    internal static string Fit(string line) => line.Length <= Width ? line : line[..(Width - 3)] + "...";
+
+    /// <summary>The head, then ": " and as many of the details as fit in <see cref="Width"/> (at least the first, cut if it must be).</summary>
+    internal static string Fit(string head, IReadOnlyList<string> details)
+    {
+        if (details.Count == 0) return Fit(head);
+        var line = head + ": " + details[0];
+        foreach (var d in details.Skip(1))
+        {
+            if (line.Length + 2 + d.Length > Width) break;
+            line += "; " + d;
+        }
+        return Fit(line);
+    }
+}

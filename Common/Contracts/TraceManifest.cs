@@ -1,0 +1,107 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace EtwSerializerProfiler.Common;
+
+/// <summary>
+/// manifest.json: everything needed to interpret a trace folder later, on another machine. The recorder writes it
+/// (<see cref="Save"/>), the analyzer reads it (<see cref="Load"/>, <see cref="TryLoad"/>); both through
+/// <see cref="JsonOptions"/>, which fixes the wire format (camelCase names, nulls left out, indented). Folders
+/// recorded before this record moved here have the same format (Tests/Common/Contracts/TraceManifestTests.cs reads one).
+/// </summary>
+public sealed record TraceManifest
+{
+    /// <summary>The values of <see cref="Backend"/>.</summary>
+    public const string EventPipeBackend = "eventpipe";
+    public const string EtwBackend = "etw";
+
+    public required string RecorderVersion { get; init; }
+    public required string Backend { get; init; }
+    public required string Profile { get; init; }
+    public required string ProfileDescription { get; init; }
+    public required List<ManifestProvider> Providers { get; init; }
+    public required string CommandLine { get; init; }
+    public Dictionary<string, string>? Environment { get; init; }
+    public required string RecorderRuntime { get; init; }
+    /// <summary>The runtime the recorded benchmark ran on, as it reported it in results.json (".NET 8.0.31").</summary>
+    public string? BenchmarkRuntime { get; init; }
+    /// <summary>esp record --runtime's value, when given.</summary>
+    public string? RequestedRuntime { get; init; }
+    public required string OperatingSystem { get; init; }
+    public required DateTime StartTimeUtc { get; init; }
+    public double? DurationSeconds { get; init; }
+    /// <summary>EventPipe's sampler interval is fixed by the runtime (1 ms); ETW uses the profile's.</summary>
+    public double? CpuSamplingMs { get; init; }
+    public string? CpuSamplingNote { get; init; }
+    /// <summary>ETW only: the kernel keywords (profile names), their combined mask, and the kernel events with stacks.</summary>
+    public List<string>? KernelKeywords { get; init; }
+    public string? KernelFlags { get; init; }
+    public List<string>? KernelStacks { get; init; }
+    /// <summary>Linux: the perf kernel session beside EventPipe (or why there is none).</summary>
+    public KernelSessionInfo? Kernel { get; init; }
+    /// <summary>ETW only: the sessions that recorded (one on Windows 8+, kernel logger plus user session before).</summary>
+    public List<string>? EtwSessions { get; init; }
+    public int? ChildProcessId { get; init; }
+    public int? ChildExitCode { get; init; }
+    [JsonConverter(typeof(JsonStringEnumConverter<RecordingStatus>))]
+    public RecordingStatus? Status { get; init; }
+    public bool Incomplete { get; init; }
+    /// <summary>DiskFull/WriteFailed: where the recording was cut (reason, time, bytes written).</summary>
+    public RecordingCut? Cut { get; init; }
+    public long? TraceBytes { get; init; }
+    public string? TraceFile { get; init; }
+    public string? ResultsFile { get; init; }
+    public string? StackTagsFile { get; init; }
+    /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
+    // Settable: generated JSON metadata would assign init-only ones null when a manifest leaves them out.
+    public List<string> Dropped { get; set; } = [];
+    public List<string> Warnings { get; set; } = [];
+    /// <summary>--heap: every requested snapshot, taken or not, with the run it belongs to and the dump's file.</summary>
+    public List<HeapSnapshotInfo>? HeapSnapshots { get; init; }
+
+    /// <summary>Source-generated metadata (<see cref="ManifestJsonContext"/>): no reflection-based serializer to JIT on every analysis.</summary>
+    public static readonly JsonSerializerOptions JsonOptions = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+        TypeInfoResolver = ManifestJsonContext.Default,
+    };
+
+    public string ToJson() => JsonSerializer.Serialize(this, ManifestJsonContext.Default.TraceManifest);
+
+    public void Save(string path) => File.WriteAllText(path, ToJson());
+
+    public static TraceManifest Parse(string json) =>
+        JsonSerializer.Deserialize(json, ManifestJsonContext.Default.TraceManifest) ?? throw new InvalidDataException("empty manifest");
+
+    public static TraceManifest Load(string path)
+    {
+        try { return Parse(File.ReadAllText(path)); }
+        catch (InvalidDataException) { throw new InvalidDataException($"{path}: empty manifest"); }
+    }
+
+    /// <summary>The manifest's heapSnapshots array alone (a reader that keeps the snapshots of a manifest damaged elsewhere).</summary>
+    public static List<HeapSnapshotInfo?>? ParseHeapSnapshots(JsonElement array) => array.Deserialize(ManifestJsonContext.Default.ListHeapSnapshotInfo)!;
+
+    /// <summary>
+    /// For readers that do without a manifest (the analyzer: a bare .nettrace has none): null when the file is
+    /// missing or not a manifest (damaged, or a required field absent), never an exception.
+    /// </summary>
+    public static TraceManifest? TryLoad(string? path)
+    {
+        if (path is null || !File.Exists(path)) return null;
+        try { return Parse(File.ReadAllText(path)); }
+        catch (Exception ex) when (ex is JsonException or IOException or InvalidDataException or NotSupportedException or UnauthorizedAccessException) { return null; }
+    }
+}
+
+/// <summary>One provider the session enabled: keywords as a hex mask and by name.</summary>
+public sealed record ManifestProvider(string Name, string Keywords, string Level, IReadOnlyList<string> KeywordNames);
+
+// The same settings as JsonOptions, which uses this context as its resolver.
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
+    DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(TraceManifest))]
+[JsonSerializable(typeof(List<HeapSnapshotInfo>))]
+internal sealed partial class ManifestJsonContext : JsonSerializerContext;

@@ -1,0 +1,195 @@
+using System.Reflection;
+using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Processing.Sources;
+using EtwSerializerProfiler.Analyzer.Samples;
+using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Support;
+using Microsoft.Diagnostics.Tracing;
+
+namespace EtwSerializerProfiler.Tests.Analyzer.Architecture;
+
+/// <summary>
+/// docs/architecture.md's "where to add" rows, done the way they say. A CPU source is added from this assembly as
+/// its row says (one <see cref="ICpuSource"/> class, its line in the registration) and must then supply a real
+/// trace's CPU columns. An output format's steps are checked on every exporter, and on one added here that took
+/// none of them: a step the row leaves out, or an exporter that skipped one, fails here with the step's name.
+/// </summary>
+public sealed partial class WhereToAddTests
+{
+    [GeneratedRegex("`([^`\n]+)`")]
+    private static partial Regex CodeSpan();
+
+    /// <summary>The code spans of the "where to add" row that starts with <paramref name="what"/>.</summary>
+    private static HashSet<string> RowNames(string what)
+    {
+        var doc = File.ReadAllText(Path.Combine(Repo.Root, "docs", "architecture.md"));
+        var row = doc.Split('\n').Single(l => l.StartsWith("| " + what + " |", StringComparison.Ordinal));
+        return [.. CodeSpan().Matches(row).Select(m => m.Groups[1].Value)];
+    }
+
+    [Fact]
+    public void A_cpu_source_added_as_the_row_says_supplies_a_real_traces_cpu()
+    {
+        // The row's steps: the class, the registration, and where a test registers its own.
+        var row = RowNames("a CPU source");
+        Assert.Subset(row, new HashSet<string> { "ICpuSource", "Analyzer/Processing/Sources/", "CpuSources.Default", "TraceAnalyzer.CpuSources" });
+        Assert.Contains(nameof(CpuSources.Default), typeof(CpuSources).GetProperties().Select(p => p.Name));
+
+        var dir = Repo.NewTempDir("where-to-add");
+        try
+        {
+            var zip = Repo.CopyGoldenRecording("eventpipe-only", dir);
+            FakeCpu? fake = null;
+            CpuSourceFactory open = trace => fake = new FakeCpu();
+            TraceAnalysis Analyze(IReadOnlyList<CpuSourceFactory> sources)
+            {
+                using var input = TraceInput.Open(zip);
+                return new TraceAnalyzer(new AnalyzerOptions()) { CpuSources = sources }.Analyze(input);
+            }
+
+            // Not registered: the trace keeps its own source.
+            var before = Analyze(CpuSources.Default);
+            Assert.Null(fake);
+            Assert.NotEqual(FakeCpu.Line, before.Trace.SamplingSource);
+
+            // Registered first: it is the trace's source, and every stage takes its samples as they are.
+            var analysis = Analyze([open, .. CpuSources.Default]);
+            Assert.NotNull(fake);
+            Assert.True(fake.RunStarts > 0, "the fake's subscription saw no run events");
+            Assert.Equal(FakeCpu.Line, analysis.Trace.SamplingSource);
+            Assert.Equal(FakeCpu.Reason, analysis.Trace.CpuBiasReason);
+            Assert.Equal(fake.Kind, analysis.Trace.CpuSource);
+            Assert.Equal(before.Runs.Count, analysis.Runs.Count);
+            Assert.NotEmpty(analysis.Runs);
+            foreach (var run in analysis.Runs)
+            {
+                // The truth is what the fake emitted: one sample per millisecond of the worker, inside the run's window.
+                // A run shorter than half a period gets none.
+                var emitted = fake.Emitted[run.Key];
+                Assert.Equal(emitted, run.Samples);
+                Assert.Equal(emitted * FakeCpu.PeriodMs, run.CpuMs, 6);
+                // EventPipe's sampler, registered after it, is charged beside it to show its bias.
+                Assert.NotNull(run.EventPipeCpu);
+            }
+            Assert.True(fake.Emitted.Values.Sum() > analysis.Runs.Count, $"only {fake.Emitted.Values.Sum()} samples emitted");
+            Assert.Equal(analysis.Runs.Count(r => r.Samples > 0), fake.ChargedRuns);
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
+    }
+
+    /// <summary>
+    /// A CPU source of this assembly: it counts the run events in the pass, and then samples each run's worker once a
+    /// millisecond inside its window (on-CPU time, one period each). Everything it must say is in its one class.
+    /// </summary>
+    private sealed class FakeCpu : ICpuSource
+    {
+        public const double PeriodMs = 1.0;
+        public const string Line = "fake sampler: one sample per millisecond of each run's worker";
+        public const string Reason = "the fake sampler knows nothing of the thread's own clock";
+        private EventStacks? _stacks;
+
+        public int RunStarts { get; private set; }
+        public Dictionary<RunKey, int> Emitted { get; } = [];
+        public int ChargedRuns { get; private set; }
+
+        public CpuSourceKind Kind => CpuSourceKind.EtwProfile;
+        public string BiasReason => Reason;
+
+        public void Subscribe(TraceEventDispatcher source, PassSamples pass)
+        {
+            _stacks = pass.Stacks;
+            source.AllEvents += e =>
+            {
+                if (e.ProviderGuid == RunEvents.ProviderGuid && (int)e.ID == RunEvents.RunStartId) RunStarts++;
+            };
+        }
+
+        public CpuPlan Plan(CpuCharge cpu)
+        {
+            var samples = new List<CpuSample>();
+            foreach (var run in cpu.Analysis.Runs)
+            {
+                var n = 0;
+                for (var t = run.StartMs + PeriodMs / 2; t < run.EndMs; t += PeriodMs, n++)
+                    samples.Add(new CpuSample(run.WorkerThreadId, t, SampleStream.NoStack, InGc: false, t, PeriodMs));
+                Emitted[run.Key] = n;
+            }
+            samples.Sort((a, b) => a.TimeMs.CompareTo(b.TimeMs));
+            return new CpuPlan(new SampleStream(Kind, samples, _stacks!, PeriodMs));
+        }
+
+        public void Charged(RunDraft run, CpuAccount charged) => ChargedRuns++;
+
+        public void Describe(CpuCharge cpu, SampleCharges charged) =>
+            cpu.Analysis.Trace = cpu.Analysis.Trace with { SamplingSource = Line, ObservedSampleIntervalMs = PeriodMs };
+    }
+
+    /// <summary>The steps of an output format (the row's names), and whether an exporter took each.</summary>
+    private static readonly (string Step, Func<IExporter, IReadOnlyList<IExporter>, bool> Taken)[] s_exporterSteps =
+    [
+        ("Exporters.All", (e, all) => all.Any(x => x.GetType() == e.GetType())),
+        ("ReportKind", (e, _) => ReportKind.All.Any(k => k.Has(e))),
+        ("TableFormat", (e, all) => e is not DocumentExporter
+            || Enum.GetValues<TableFormat>().Any(f => f.ToString().Equals(e.Name, StringComparison.OrdinalIgnoreCase) && Exporters.ForFormat(f).GetType() == e.GetType())),
+        ("Exporters.Select", (e, all) => e is DocumentExporter || SelectParameterFinds(e)),
+    ];
+
+    /// <summary>A file exporter is chosen by a path parameter of <see cref="Exporters.Select"/> of its own.</summary>
+    private static bool SelectParameterFinds(IExporter exporter)
+    {
+        if (ReportKind.All.FirstOrDefault(k => k.Has(exporter)) is not { } kind) return false;
+        var select = typeof(Exporters).GetMethod(nameof(Exporters.Select))!;
+        foreach (var p in select.GetParameters().Where(p => p.ParameterType == typeof(string) && p.Name != "outPath"))
+        {
+            var args = select.GetParameters().Select(q => q == p ? "x" : q.ParameterType == typeof(ReportKind) ? kind : q.ParameterType == typeof(TableFormat) ? (object?)Exporters.DefaultFormat : null).ToArray();
+            try
+            {
+                if (((ExportPlan)select.Invoke(null, args)!).Files.Any(f => f.Exporter.GetType() == exporter.GetType())) return true;
+            }
+            catch (TargetInvocationException ex) when (ex.InnerException is UsageException) { }
+        }
+        return false;
+    }
+
+    private static IEnumerable<string> MissingSteps(IExporter exporter, IReadOnlyList<IExporter> all) =>
+        s_exporterSteps.Where(s => !s.Taken(exporter, all)).Select(s => s.Step);
+
+    [Fact]
+    public void An_output_format_takes_every_step_its_row_names()
+    {
+        var row = RowNames("an output format");
+        // The row names every step this test checks, and the two kinds of exporter.
+        Assert.Subset(row, new HashSet<string>([.. s_exporterSteps.Select(s => s.Step), "DocumentExporter", "IExporter", "Common/TextTable.cs"]));
+        foreach (var exporter in Exporters.All)
+            Assert.True(!MissingSteps(exporter, Exporters.All).Any(), $"{exporter.Name} misses {string.Join(", ", MissingSteps(exporter, Exporters.All))}");
+        // Every --format value has its exporter.
+        foreach (var format in Enum.GetValues<TableFormat>()) Assert.NotNull(Exporters.ForFormat(format));
+
+        // One exporter class and nothing else: each step is missing, and named.
+        Assert.Equal(["Exporters.All", "ReportKind", "TableFormat"], MissingSteps(new FakeFormat(), Exporters.All));
+        Assert.Equal(["Exporters.All", "ReportKind", "Exporters.Select"], MissingSteps(new FakeFile(), Exporters.All));
+        // Listed: that step is taken, the others still missing.
+        Assert.Equal(["ReportKind", "TableFormat"], MissingSteps(new FakeFormat(), [.. Exporters.All, new FakeFormat()]));
+    }
+
+    private sealed class FakeFormat : DocumentExporter
+    {
+        public override string Name => "fake";
+        public override string Render(ReportDocument report) => "";
+    }
+
+    private sealed class FakeFile : IExporter
+    {
+        public string Name => "fakefile";
+        public ExportTarget Target => ExportTarget.File;
+        public void Export(ReportDocument report, TextWriter terminal, string? path, IProgress<string> progress) { }
+    }
+}
