@@ -67,21 +67,31 @@ public static class TraceDiffer
         // as the analysis tables have them (SerializerSummary); one thread: the same divisor.
         MetricDiff Compare(string name, Func<RunAnalysis, double> value) =>
             Diff(name, PerOperation(b, name, value), PerOperation(t, name, value), settings.Alpha);
+        // CPU and its tags come from a CPU source: a run none covers (a kernel session cut short) has no figure, not 0.
+        // Only covered runs count; a side with none has no CPU (shown as -).
+        var bCovered = Covered(b);
+        var tCovered = Covered(t);
+        MetricDiff CompareCpu(string name, Func<RunAnalysis, double> value) =>
+            Diff(name, PerOperation(bCovered, name, value), PerOperation(tCovered, name, value), settings.Alpha);
 
         var bRuns = b?.SelectMany(l => l).ToList();
         var tRuns = t?.SelectMany(l => l).ToList();
         // Thread CPU comes from results.json; without it for every run (e.g. `record -- cmd`) it is left out.
         var hasThreadCpu = (bRuns ?? []).Concat(tRuns ?? []).All(r => r.InProcess is not null);
-        var metrics = s_metrics.Where(m => hasThreadCpu || m.Name != RowDiff.ThreadCpuMs).Select(m => Compare(m.Name, m.Value)).ToList();
-        var tagPaths = (bRuns ?? []).Concat(tRuns ?? []).SelectMany(r => r.Tags.Keys).Distinct(StringComparer.Ordinal);
+        var metrics = s_metrics.Where(m => hasThreadCpu || m.Name != RowDiff.ThreadCpuMs)
+            .Select(m => m.Name == RowDiff.CpuMs ? CompareCpu(m.Name, m.Value) : Compare(m.Name, m.Value)).ToList();
+        var tagPaths = (bCovered?.SelectMany(l => l) ?? []).Concat(tCovered?.SelectMany(l => l) ?? []).SelectMany(r => r.Tags.Keys).Distinct(StringComparer.Ordinal);
         var tags = tagPaths
-            .Select(path => Compare(path, r => r.Tags.GetValueOrDefault(path)))
+            .Select(path => CompareCpu(path, r => r.Tags.GetValueOrDefault(path)))
             .OrderByDescending(d => Math.Abs(d.Delta ?? (d.Baseline ?? d.Trace)!.Mean))
             .ThenBy(d => d.Name, StringComparer.Ordinal)
             .ToList();
 
         var explained = new List<ExplainedDiff>();
-        if (b is not null && t is not null)
+        // The split into factored-out tags and the rest needs the tags: over the runs a CPU source covers, on both sides.
+        var allCovered = ReferenceEquals(bCovered, b) && ReferenceEquals(tCovered, t);
+        MetricDiff Total(string name, Func<RunAnalysis, double> value) => allCovered ? metrics.First(m => m.Name == name) : CompareCpu(name, value);
+        if (bCovered is not null && tCovered is not null)
         {
             double FactoredOut(RunAnalysis r) => settings.FactoredOutTags.Sum(r.TagMs);
             // Samples give the distribution, the thread's CPU clock the amount: the factored-out tags' share of the
@@ -97,9 +107,9 @@ public static class TraceDiffer
             foreach (var (name, factoredOut) in lines)
             {
                 var value = s_metrics.First(m => m.Name == name).Value;
-                var total = metrics.First(m => m.Name == name);
-                var factored = MeanOfLaunchMeans(PerOperation(t, name, factoredOut)!) - MeanOfLaunchMeans(PerOperation(b, name, factoredOut)!);
-                var remainder = Compare(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
+                var total = Total(name, value);
+                var factored = MeanOfLaunchMeans(PerOperation(tCovered, name, factoredOut)!) - MeanOfLaunchMeans(PerOperation(bCovered, name, factoredOut)!);
+                var remainder = CompareCpu(name + " - " + string.Join("+", settings.FactoredOutTags), r => value(r) - factoredOut(r));
                 explained.Add(new ExplainedDiff(name, total.Delta!.Value, factored, remainder, total.Baseline!.Mean, settings.Tolerance)
                 {
                     NoShareReason = NoShareReason(total, settings),
@@ -136,6 +146,17 @@ public static class TraceDiffer
         if (Math.Abs(delta) <= settings.Tolerance * Math.Abs(total.Baseline.Mean)) return ExplainedDiff.TinyDelta;
         var judged = total.Noise.Significant ?? total.RunNoise.Significant;
         return judged == false ? ExplainedDiff.DeltaWithinNoise : null;
+    }
+
+    /// <summary>
+    /// The launches' runs a CPU source covers (<see cref="RunAnalysis.CpuKnown"/>); a launch with none is left out,
+    /// a side with none is null. The same lists when every run is covered.
+    /// </summary>
+    private static List<List<RunAnalysis>>? Covered(List<List<RunAnalysis>>? launches)
+    {
+        if (launches is null || launches.All(l => l.All(r => r.CpuKnown))) return launches;
+        var covered = launches.Select(l => l.Where(r => r.CpuKnown).ToList()).Where(l => l.Count > 0).ToList();
+        return covered.Count > 0 ? covered : null;
     }
 
     /// <summary>Each launch's per-operation values of one row; null for a side without the row.</summary>

@@ -26,6 +26,8 @@ internal sealed record KernelSession : IDisposable
     public NativeSymbols? Symbols { get; init; }
     /// <summary>What reading every chunk found (<see cref="KernelRead"/>); null until the chunks have been taken.</summary>
     public KernelRead? Read { get; set; }
+    /// <summary>perf died mid-recording (manifest kernel.died): when and how; null when it ran to the end.</summary>
+    public Common.KernelSessionDeath? Died { get; init; }
 
     /// <summary>The session with the pass's code map, which names its managed frames.</summary>
     public KernelSession Named(ManagedCodeMap code) => this with { Code = code };

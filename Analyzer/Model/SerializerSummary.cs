@@ -97,7 +97,8 @@ internal sealed record SerializerSummary
                     MaxDurationMs = measured.Count == 0 ? 0 : measured.Max(r => r.ResultMs / r.Operations),
                     DurationCv = Cv(measured.Select(r => r.ResultMs / r.Operations).ToList()),
                     CpuMs = covered.Count == 0 ? 0 : covered.Average(r => r.CpuMs / r.Calls),
-                    CpuKnown = measured.Count == 0 || measured.Any(r => r.CpuKnown),
+                    // No measured run (a recording cut during warm-up) has no CPU figure either: missing, not 0.
+                    CpuKnown = measured.Any(r => r.CpuKnown),
                     Gen0 = PerCall(r => r.Gen0),
                     Gen1 = PerCall(r => r.Gen1),
                     Gen2 = PerCall(r => r.Gen2),

@@ -20,7 +20,22 @@ internal static class CutRecording
         var where = lastRun is null
             ? "before any run completed"
             : $"after {Describe(lastRun)} ({analysis.Runs.Count(r => !r.IsWarmup):N0} measured and {analysis.Runs.Count(r => r.IsWarmup):N0} warm-up runs before it)";
-        return $"the recording was cut: no {TraceFolderLayout.Manifest} (the recorder did not finish); the trace ends at {analysis.Trace.DurationMs / 1000:F1} s, {where}";
+        // The recorder converts the kernel session last, after the process has ended: its half-written text says it was there.
+        var converting = File.Exists(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(input.TracePath))!, TraceFolderLayout.KernelScript + ".partial"))
+            ? $"; esp record was converting the kernel session when it ended ({TraceFolderLayout.KernelScript}.partial left)" : "";
+        return $"the recording was cut: no {TraceFolderLayout.Manifest} (the recorder did not finish); the trace ends at {analysis.Trace.DurationMs / 1000:F1} s, {where}{converting}";
+    }
+
+    private const string Unresolved = "methods jitted before tracing or never unloaded may be unresolved";
+
+    /// <summary>The no-rundown warning for a recording known to be cut (the manifest's cut or status, or no manifest); null when nothing is known.</summary>
+    public static string? NoRundownWarning(TraceManifest? manifest, bool recorderKilled)
+    {
+        if (manifest?.Cut is { } cut) return $"no rundown: the recording was cut {cut.AtSeconds:F1} s after it started ({cut.Reason}), before the runtime could write it: {Unresolved}";
+        if (manifest?.Status == RecordingStatus.ChildCrashed)
+            return $"no rundown: the recorded process {UnixExitStatus.InWords(manifest.ChildExitCode ?? -1)} (manifest status {RecordingStatus.ChildCrashed}), before its runtime could write it: {Unresolved}";
+        if (recorderKilled) return $"no rundown: the recording was cut (no {TraceFolderLayout.Manifest}: the recorder did not finish), before the runtime could write it: {Unresolved}";
+        return null;
     }
 
     private static string Describe(RunDraft run) =>

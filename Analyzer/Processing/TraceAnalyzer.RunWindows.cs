@@ -79,7 +79,8 @@ public sealed partial class TraceAnalyzer
             foreach (var g in analysis.Runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)))
             {
                 var flagged = g.All(r => r.WarmupFromEvents is not null);
-                if (flagged) foreach (var r in g) r.IsWarmup = r.WarmupFromEvents!.Value && g.Any(x => x.WarmupFromEvents == false);
+                // A case of warm-up runs alone reads as measured, unless the recording was cut during its warm-up.
+                if (flagged) foreach (var r in g) r.IsWarmup = r.WarmupFromEvents!.Value && (CutShort || analysis.Trace.Truncated || g.Any(x => x.WarmupFromEvents == false));
                 else if (g.Count() > 1) foreach (var r in g) r.IsWarmup = r.Key.Run == 0;
             }
         }

@@ -17,6 +17,8 @@ public sealed partial class TraceAnalyzer
 
         /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
         public Input.RecordedProviders? Recorded { get; set; }
+        /// <summary>The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</summary>
+        public bool CutShort { get; set; }
 
         /// <summary>
         /// An event family without events is one of three things: enabled and none happened (the zeros are real), not

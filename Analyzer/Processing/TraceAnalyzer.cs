@@ -46,6 +46,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         return null;
     }
 
+    /// <summary>No rundown, nothing known of why (<see cref="CutRecording.NoRundownWarning"/> names a known cut instead).</summary>
+    internal const string NoRundownWarning = "no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved";
+
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
@@ -73,15 +76,23 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
+        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
+        // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
+        if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };
         analysis.WarningList.AddRange(kernelWarnings);
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
+        state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
-        if (Common.TraceManifest.TryLoad(input.ManifestPath)?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
+        if (manifest?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
         JoinInProcessResults(results, analysis);
-        if (CutRecording.Warning(input, analysis) is { } killed) analysis.WarningList.Insert(0, killed);
+        var killed = CutRecording.Warning(input, analysis);
+        if (killed is not null) analysis.WarningList.Insert(0, killed);
+        // No rundown in a recording known to be cut: the warning names the cut rather than guess at a kill.
+        if (analysis.WarningList.IndexOf(NoRundownWarning) is >= 0 and var at && CutRecording.NoRundownWarning(manifest, killed is not null) is { } named)
+            analysis.WarningList[at] = named;
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
@@ -368,7 +379,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (!FinishBdnRuns()) SayHowRunsWereFound();
             if (_waits.LostWarning is { } lost) analysis.WarningList.Add(lost);
             if (_windows.LateWindows > 0) analysis.WarningList.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
-            if (!trace.HasRundown) analysis.WarningList.Add("no rundown in this trace (the process was killed?): methods jitted before tracing or never unloaded may be unresolved");
+            if (!trace.HasRundown) analysis.WarningList.Add(NoRundownWarning);
             if (trace.UnresolvedSampleShare > 0.05) analysis.WarningList.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.WarningList.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
 

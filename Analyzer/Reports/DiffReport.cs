@@ -141,7 +141,7 @@ public static class DiffReport
             var c = r.Metric(RowDiff.CpuMs);
             var t = r.TryMetric(RowDiff.ThreadCpuMs);
             table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
-                Fmt.Ms(c.Baseline!.Mean), Fmt.Ms(c.Trace!.Mean), Signed(c.Delta), SignedPct(c.RelativeDelta), Noise(c, settings),
+                MsOrMissing(c.Baseline), MsOrMissing(c.Trace), Signed(c.Delta), SignedPct(c.RelativeDelta), Noise(c, settings),
                 t is null ? "-" : Fmt.Ms(t.Baseline!.Mean), t is null ? "-" : Fmt.Ms(t.Trace!.Mean), Signed(t?.Delta), SignedPct(t?.RelativeDelta), t is null ? "-" : Noise(t, settings));
         }
         return table;
@@ -250,7 +250,7 @@ public static class DiffReport
         {
             var cpu = r.Metric(RowDiff.CpuMs);
             foreach (var t in r.Tags.Where(t => t.Noise.Significant == true))
-                table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t, settings),
+                table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), t.Name, MsOrMissing(t.Baseline), MsOrMissing(t.Trace), Signed(t.Delta), Noise(t, settings),
                     Signed(cpu.Delta), Noise(cpu, settings));
         }
         if (table.Rows.Count == 0) table.Notes.Add("none: no stack tag changed beyond launch-to-launch noise");
@@ -262,7 +262,7 @@ public static class DiffReport
         var table = new TextTable($"{row.Serializer} {row.Operation}{Fmt.NSuffix(row.Objects)}: stack tags, CPU ms per operation sampled under the tag, largest |Δ| first",
             ["Tag", "Base ms", "Trace ms", "Δ ms", "Noise"]);
         foreach (var t in row.Tags.Take(TagsPerRow))
-            table.AddRow(t.Name, Fmt.Ms(t.Baseline!.Mean), Fmt.Ms(t.Trace!.Mean), Signed(t.Delta), Noise(t, settings));
+            table.AddRow(t.Name, MsOrMissing(t.Baseline), MsOrMissing(t.Trace), Signed(t.Delta), Noise(t, settings));
         if (row.Tags.Count > TagsPerRow)
         {
             var rest = row.Tags.Skip(TagsPerRow).ToList();
@@ -280,7 +280,7 @@ public static class DiffReport
             var c = r.Metric(RowDiff.CpuMs);
             var stats = d.Baseline ?? d.Trace!;
             table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), r.Presence == Presence.OnlyInBaseline ? "baseline" : "trace",
-                Fmt.Int(stats.Runs), Fmt.Ms(stats.Mean), Fmt.Ms((c.Baseline ?? c.Trace!).Mean), r.Note ?? "");
+                Fmt.Int(stats.Runs), Fmt.Ms(stats.Mean), MsOrMissing(c.Baseline ?? c.Trace), r.Note ?? "");
         }
         foreach (var (side, serializer, reason) in unsupported)
             table.AddRow(serializer, "-", "-", "neither", "0", "-", "-", $"not run in {side}: {reason}");
@@ -463,6 +463,9 @@ public static class DiffReport
         var text = format is null ? Fmt.Ms(Math.Abs(d)) : Math.Abs(d).ToString(format, CultureInfo.InvariantCulture);
         return (d < 0 && text.Any(c => c is >= '1' and <= '9') ? "-" : "+") + text;
     }
+
+    /// <summary>A side's mean, or - for a side without the figure (no CPU source covered its runs).</summary>
+    private static string MsOrMissing(SampleStats? side) => side is null ? "-" : Fmt.Ms(side.Mean);
 
     private static string SignedPct(double? fraction) => fraction is { } f ? Signed(f * 100, "F0") + "%" : "-";
 

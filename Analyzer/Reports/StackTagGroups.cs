@@ -79,7 +79,8 @@ internal static class StackTagGroups
             {
                 var groups = Group(s.Tags, order);
                 var total = groups.Values.Sum();
-                table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Ms(total),
+                // No CPU source covered the row's runs (a kernel session cut short): missing, never 0.
+                table.AddRow([s.Serializer, Fmt.Objects(s.Objects), s.CpuKnown ? Fmt.Ms(total) : "-",
                     .. order.Select(g => total <= 0 ? "-" : $"{Fmt.Ms(groups[g])} ({Fmt.Pct(groups[g] / total)})"),
                     s.UnnamedShare is { } unnamed ? Fmt.Pct(unnamed) : "-",
                     s.UnexplainedShare is { } unexplained ? Fmt.Pct(unexplained) : "-",

@@ -26,6 +26,8 @@ public sealed record KernelSessionInfo
     public string? ScriptFile { get; init; }
     public long? ScriptBytes { get; init; }
     public long? LostChunks { get; init; }
+    /// <summary>perf ended on its own while the recorded process ran: when and how. Null when it ran to the end.</summary>
+    public KernelSessionDeath? Died { get; init; }
     /// <summary>
     /// Native modules whose frames perf could not name (no symbols where perf looks), with the build id their debug
     /// file is found by: what to fetch for `esp analyze --symbols DIR` (docs/analyzer.md#native-symbols).

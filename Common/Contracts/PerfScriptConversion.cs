@@ -24,9 +24,12 @@ public static class PerfScriptConversion
         foreach (var a in PerfRecording.ScriptArguments(dataPath)) psi.ArgumentList.Add(a);
         using var p = Process.Start(psi) ?? throw new IOException("could not start perf script");
         var stderr = p.StandardError.ReadToEndAsync(CancellationToken.None);
+        // Written beside it and renamed when whole: a conversion cut short (esp killed meanwhile) leaves no half
+        // text for the analyzer to take as the whole session; it converts kernel.perf.data again instead.
+        var partial = scriptPath + ".partial";
         try
         {
-            await using var file = new FileStream(scriptPath, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
+            await using var file = new FileStream(partial, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
             await using var gz = new GZipStream(file, CompressionLevel.Fastest);
             try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
             catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
@@ -35,17 +38,23 @@ public static class PerfScriptConversion
         {
             // A full disk: no half-written text for the analyzer to stumble on.
             try { p.Kill(); } catch (InvalidOperationException) { }
-            try { File.Delete(scriptPath); } catch (IOException) { }
+            try { File.Delete(partial); } catch (IOException) { }
+            throw;
+        }
+        catch (OperationCanceledException)
+        {
+            try { File.Delete(partial); } catch (IOException) { }
             throw;
         }
         await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
         if (p.ExitCode != 0)
         {
-            File.Delete(scriptPath);
+            File.Delete(partial);
             var why = (await stderr.ConfigureAwait(false)).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
                 .LastOrDefault(l => !l.Contains("not valid for", StringComparison.Ordinal)) ?? "";
             throw new IOException($"perf script exited with code {p.ExitCode}: {why}");
         }
+        File.Move(partial, scriptPath, overwrite: true);
         return new FileInfo(scriptPath).Length;
     }
 }

@@ -81,10 +81,19 @@ public static class RecordCommand
             folder.ReleaseReserve();
         }
 
+        // The folder removed after the recording ended (while perf's data was converted): nothing is left to keep either.
+        if (outcome.Cut is null && TraceFolderGone.Reason(traceFile) is { } gone)
+            outcome = outcome with
+            {
+                Status = RecordingStatus.WriteFailed,
+                Cut = new RecordingCut { Reason = gone, AtSeconds = (DateTime.UtcNow - started).TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = outcome.TraceBytes },
+            };
         var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
         var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
         var stackTags = CopyStackTags(folder);
         var kernelInfo = kernel?.Info ?? noKernel;
+        // perf died mid-recording: when, in the manifest's own time (seconds after its startTimeUtc).
+        if (kernelInfo?.Died is { } died) kernelInfo = kernelInfo with { Died = died with { AtSeconds = Math.Max(0, (died.AtUtc - started).TotalSeconds) } };
         var manifest = BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags, kernelInfo) with { HeapSnapshots = heapSnapshots, Kernel = kernelInfo };
         if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
@@ -95,14 +104,16 @@ public static class RecordCommand
             manifestError = ex.Message;
             try { File.Delete(folder.Manifest); } catch (IOException) { }
         }
-        folder.MarkFinished();
+        try { folder.MarkFinished(); } catch (IOException) when (outcome.Cut is not null) { } // the folder removed
 
         if (outcome.Cut is { } cut)
         {
             // One line, whatever else went wrong: the disk is full (or a write failed), where, and what is kept.
             output.WriteLine(CutLine(outcome, cut, folder, manifestError));
-            return (ExitCodes.DiskFull, folder);
+            return (outcome.Status == RecordingStatus.DiskFull ? ExitCodes.DiskFull : ExitCodes.WriteFailed, folder);
         }
+        // The recorded process killed or crashed: one line that says so (the summary below has the rest).
+        if (outcome.Status == RecordingStatus.ChildCrashed) output.WriteLine(CrashLine(outcome, folder));
 
         output.WriteLine($"Trace folder: {folder.Path}");
         output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
@@ -136,8 +147,10 @@ public static class RecordCommand
     }
 
     private static string DescribeKernel(KernelSessionInfo k) => k.Status == KernelSessionInfo.Recorded
-        ? $"  {k.ScriptFile ?? k.DataFile}: kernel session ({k.Tool}: {string.Join(", ", k.Records)}){(k.Missing.Count > 0 ? "; missing: " + string.Join("; ", k.Missing) : "")}{(k.LostChunks > 0 ? $"; perf lost {k.LostChunks} chunks" : "")}"
+        ? $"  {k.ScriptFile ?? k.DataFile}: kernel session ({k.Tool}: {string.Join(", ", k.Records)}){(k.Missing.Count > 0 ? "; missing: " + string.Join("; ", k.Missing) : "")}{(k.LostChunks > 0 ? $"; perf lost {k.LostChunks} chunks" : "")}{DescribeKernelDeath(k)}"
         : $"  kernel session: not recorded ({k.Reason})";
+
+    private static string DescribeKernelDeath(KernelSessionInfo k) => k.Died is { } d ? $"; {d.Describe()}" : "";
 
     public static TextTable ProfilesTable(string? path = null)
     {
@@ -192,9 +205,9 @@ public static class RecordCommand
             File.Copy(source, folder.StackTags, overwrite: true);
             return TraceFolderLayout.StackTags;
         }
-        catch (IOException ex) when (TraceStreamWriter.IsDiskFull(ex))
+        catch (IOException ex) when (TraceStreamWriter.IsDiskFull(ex) || !Directory.Exists(folder.Path))
         {
-            // A full disk: the analyzer falls back to its own copy of the built-in stack tags.
+            // A full disk: the analyzer falls back to its own copy of the built-in stack tags. A removed folder: nothing to keep.
             try { File.Delete(folder.StackTags); } catch (IOException) { }
             return null;
         }
@@ -222,8 +235,20 @@ public static class RecordCommand
         }
     }
 
+    private static string CrashLine(RecordingOutcome outcome, TraceFolder folder) =>
+        $"esp record: the recorded process {outcome.ChildProcessId} {UnixExitStatus.InWords(outcome.ChildExitCode)} {outcome.Duration.TotalSeconds:F1} s into the recording: "
+        + $"sessions stopped, what it had recorded is kept in {folder.Path} (manifest status {outcome.Status}; "
+        + (File.Exists(folder.ResultsJson) ? $"{TraceFolderLayout.ResultsJson} kept" : $"no {TraceFolderLayout.ResultsJson}") + ")";
+
     private static string CutLine(RecordingOutcome outcome, RecordingCut cut, TraceFolder folder, string? manifestError)
     {
+        if (TraceFolderGone.Reason(folder.Trace) is not null && !Directory.Exists(folder.Path))
+        {
+            // Nothing of the recording is left to keep: say so, and where the benchmark's own results went if they survived.
+            var saved = BenchmarkResults.FallbackPath(outcome.ChildProcessId);
+            return $"esp record: {cut.Reason} {cut.AtSeconds:F1} s into the recording: sessions stopped, the recorded process stopped, nothing is kept"
+                + (File.Exists(saved) ? $" (the benchmark's results are in {saved})" : "") + "; record again";
+        }
         var mb = cut.TraceBytes / 1048576.0;
         var what = outcome.Status == RecordingStatus.DiskFull
             ? $"the disk is full at {folder.Path} after {mb:F1} MB of trace in {cut.AtSeconds:F1} s"

@@ -114,12 +114,24 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
                 // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
                 var ticks = 0;
+                var perfDeathSaid = false;
                 while (!exitTask.IsCompleted)
                 {
                     await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
                     cancel.ThrowIfCancellationRequested();
                     if (!writer.Cut.IsCompleted && DiskSpaceCheck.NearlyFull(tracePath) is { } low) writer.CutNow(RecordingStatus.DiskFull, low, started, file);
+                    // A removed folder fails no write on Unix (the open file lives on, unlinked): it is looked for.
+                    if (!writer.Cut.IsCompleted && TraceFolderGone.Reason(tracePath) is { } gone) writer.CutNow(RecordingStatus.WriteFailed, gone, started, file);
                     if (writer.Cut.IsCompleted) break;
+                    // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
+                    // perf also ends by itself as the process exits: that is no death (a moment's grace for a busy machine).
+                    if (companion is { Ended: true } && !perfDeathSaid && !child.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
+                        && companion.NoticeDeath() is { } died)
+                    {
+                        perfDeathSaid = true;
+                        progress?.Report(died);
+                        warnings.Add(died);
+                    }
                     if (!exitTask.IsCompleted && ++ticks % 20 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
                 }
                 if (writer.Cut.IsCompleted && !exitTask.IsCompleted)

@@ -17,6 +17,13 @@ public interface ICompanionSession
     Task PauseAsync();
     /// <summary>--tracing-cost: a session like this one, into a scratch file, until disposed (null when it cannot start).</summary>
     Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel);
+    /// <summary>
+    /// Polled while the recorded process runs: when the session's own process has ended (killed, crashed), it is
+    /// recorded once and said in one line; null while the session records, and after that first line.
+    /// </summary>
+    string? NoticeDeath();
+    /// <summary>The session's own process has ended (for whatever reason).</summary>
+    bool Ended { get; }
 }
 
 /// <summary>
@@ -27,6 +34,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
 {
     private PerfSession? _session;
     private string? _startError;
+    private KernelSessionDeath? _died;
 
     public KernelSessionInfo Info { get; private set; } = KernelSessionInfo.Off("not started");
 
@@ -62,6 +70,21 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             _startError = ex.Message;
             progress?.Report($"kernel session not recorded: {ex.Message}");
         }
+    }
+
+    public bool Ended => _session?.ExitCode is not null;
+
+    public string? NoticeDeath()
+    {
+        if (_died is not null || _session?.ExitCode is not { } code) return null;
+        // perf's own last line says why it stopped, when it stopped by itself (a signal leaves its last chatter, not a reason).
+        var perfSaid = code > 128 ? null : _session.Log.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
+        _died = new KernelSessionDeath
+        {
+            Reason = $"perf (pid {_session.ProcessId}) {UnixExitStatus.InWords(code)}{(perfSaid is null ? "" : $" ({perfSaid})")}",
+            AtUtc = _session.ExitedAtUtc ?? DateTime.UtcNow,
+        };
+        return $"kernel session: {_died.Reason} while the recorded process ran: its data ends here, EventPipe records on";
     }
 
     public async Task PauseAsync()
@@ -105,6 +128,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         var result = await session.StopAsync(interrupted).ConfigureAwait(false);
         var info = new KernelSessionInfo
         {
+            Died = _died,
             Status = KernelSessionInfo.Recorded,
             Tool = $"perf {perf.Version}",
             CommandLine = session.CommandLine,
@@ -120,6 +144,13 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         if (result.DataBytes == 0)
         {
             Info = KernelSessionInfo.Off($"perf wrote no data (exit code {result.ExitCode})") with { Missing = info.Missing };
+            return;
+        }
+        if (_died is not null)
+        {
+            // perf never finished its file (no header, no data size): perf script refuses it as it is. The analyzer
+            // repairs and converts it (Analyzer/Kernel/CutPerfData, LeftoverPerfData), as after a killed recorder.
+            Info = info with { Missing = [.. info.Missing, $"{TraceFolderLayout.KernelScript}: perf died before it finished {TraceFolderLayout.KernelData}; esp analyze repairs and converts it"] };
             return;
         }
         progress?.Report("kernel session: converting perf data (perf script)...");

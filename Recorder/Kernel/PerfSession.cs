@@ -45,7 +45,17 @@ public sealed class PerfSession : IAsyncDisposable
             while (await perf.StandardError.ReadLineAsync().ConfigureAwait(false) is { } line)
                 lock (_log) _log.AppendLine(line);
         });
+        // When perf ended, taken as it ends: a perf killed mid-recording is noticed later (LinuxKernelSession.NoticeDeath).
+        _ = perf.WaitForExitAsync(CancellationToken.None).ContinueWith(_ => ExitedAtUtc = DateTime.UtcNow, TaskScheduler.Default);
     }
+
+    /// <summary>When perf's process ended; null while it runs.</summary>
+    public DateTime? ExitedAtUtc { get; private set; }
+
+    public int ProcessId => _perf.Id;
+
+    /// <summary>perf's exit code once it has ended.</summary>
+    public int? ExitCode => _perf.HasExited ? _perf.ExitCode : null;
 
     /// <summary>Starts perf on the (suspended) process and returns once perf has enabled its events.</summary>
     /// <summary>perf's ring buffer per CPU, in 4 KB pages: it writes what it holds in bursts of up to this much.</summary>

@@ -88,7 +88,13 @@ internal sealed class KernelSessionCpu : ICpuSource
         var lastMs = cpu.Timeline.Clock.ToRelativeMs(lastNs);
         foreach (var run in analysis.Runs)
             if (run.EndMs > lastMs) run.CpuKnown = false;
-        if (analysis.Runs.Count(r => !r.CpuKnown) is var cut and > 0)
+        var cut = analysis.Runs.Count(r => !r.CpuKnown);
+        // perf died while the process ran (the manifest says when and how): one line that names it.
+        if (cpu.Session.Died is { } died)
+            analysis.WarningList.Add($"{died.Describe()}; its records end {lastMs / 1000:F1} s into the trace, " + (cut > 0
+                ? $"before the last {cut:N0} run(s): their CPU columns are missing (-), EventPipe's sampler was off beside it"
+                : "after every run"));
+        else if (cut > 0)
             analysis.WarningList.Add($"the kernel session ends at {lastMs / 1000:F1} s, before the last {cut:N0} run(s): their CPU columns are missing (-)");
     }
 

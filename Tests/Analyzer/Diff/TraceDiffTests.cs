@@ -327,4 +327,48 @@ public sealed class TraceDiffTests
         Assert.Equal("mixed", JsonDocument.Parse(DiffReport.Render(TraceDiffer.CompareLaunches(mixed, [new[] { Run(Stj, "serialize", 0, 10) }, new[] { Run(Stj, "serialize", 0, 11) }], kernel, [new[] { Run(Stj, "serialize", 0, 20) }]), TableFormat.Json))
             .RootElement.GetProperty("baseline").GetProperty("cpuSource").GetString());
     }
+
+    /// <summary>A run no CPU source covers (a kernel session cut short): CpuKnown false, CpuMs and tags 0 by default.</summary>
+    private static RunAnalysis Uncovered(string serializer, string operation, int run, double durationMs)
+    {
+        var r = new RunDraft { Key = new RunKey(serializer, operation, 1000, run), StartMs = 100 * run, EndMs = 100 * run + durationMs, CpuKnown = false };
+        return r.Freeze();
+    }
+
+    [Fact]
+    public void A_run_no_CPU_source_covers_is_missing_from_the_CPU_columns_not_0()
+    {
+        // Baseline: 4 runs of 20 ms CPU. Trace: 2 covered runs of 20 ms and 2 the kernel session never reached
+        // (their CpuMs is 0 in the model). Counted as 0 they would make a -10 ms (-50%) CPU change out of nothing.
+        List<RunAnalysis> b = [.. Enumerable.Range(1, 4).Select(i => Run(Stj, "serialize", i, 21, (@"Serialize" + Stj, 19.5 + 0.25 * i)))];
+        List<RunAnalysis> t = [Run(Stj, "serialize", 1, 21, (@"Serialize" + Stj, 19.75)), Run(Stj, "serialize", 2, 21, (@"Serialize" + Stj, 20.0)),
+            Uncovered(Stj, "serialize", 3, 21), Uncovered(Stj, "serialize", 4, 21)];
+        var row = Assert.Single(TraceDiffer.Compute(Emit, b, Reflection, t).Rows);
+        var cpu = row.Metric(RowDiff.CpuMs);
+        Assert.Equal(4, cpu.Baseline!.Runs);
+        Assert.Equal(2, cpu.Trace!.Runs); // the covered runs only
+        Assert.Equal(19.875, cpu.Trace.Mean, 6);
+        Assert.InRange(cpu.Delta!.Value, -0.5, 0.5);
+        Assert.InRange(Assert.Single(row.Tags).Delta!.Value, -0.5, 0.5);
+        // Duration has no CPU source to miss: every run counts.
+        Assert.Equal(4, row.Metric(RowDiff.DurationMs).Trace!.Runs);
+        Assert.All(row.Explained, e => Assert.InRange(e.Delta, -0.5, 0.5));
+
+        // A side no CPU source covers at all: its CPU is -, never 0, in every format, and nothing is split into tags.
+        List<RunAnalysis> none = [.. Enumerable.Range(1, 4).Select(i => Uncovered(Stj, "serialize", i, 21))];
+        var diff = TraceDiffer.Compute(Emit, b, Reflection, none);
+        var only = Assert.Single(diff.Rows);
+        Assert.Null(only.Metric(RowDiff.CpuMs).Trace);
+        Assert.Null(only.Metric(RowDiff.CpuMs).Delta);
+        Assert.Empty(only.Explained);
+        var text = DiffReport.Render(diff, TableFormat.Text);
+        var cpuRow = text.Split('\n').SkipWhile(l => !l.Contains("CPU, ms per operation", StringComparison.Ordinal)).FirstOrDefault(l => l.StartsWith(Stj, StringComparison.Ordinal));
+        Assert.True(cpuRow is not null, text);
+        var cells = cpuRow.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal("-", cells[5]); // Trace CPU
+        Assert.DoesNotContain("0.000", cells[5..8]);
+        using var json = JsonDocument.Parse(DiffReport.Render(diff, TableFormat.Json));
+        var metric = json.RootElement.GetProperty("rows")[0].GetProperty("metrics").GetProperty(RowDiff.CpuMs);
+        Assert.Equal(JsonValueKind.Null, metric.GetProperty("trace").ValueKind);
+    }
 }
