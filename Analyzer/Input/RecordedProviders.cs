@@ -50,7 +50,8 @@ internal sealed class RecordedProviders
             }
             return new RecordedProviders(providers);
         }
-        catch (JsonException) { return null; }
+        // GetString throws InvalidOperationException on a value of another kind or a string of invalid UTF-8 (a damaged file).
+        catch (Exception ex) when (ex is JsonException or InvalidOperationException) { return null; }
     }
 
     /// <summary>Whether the session enabled <paramref name="keyword"/> of <paramref name="provider"/> at <paramref name="level"/> or more.</summary>
