@@ -22,7 +22,8 @@ public static class AnalysisReport
     /// </summary>
     /// <param name="stacks">The measured runs' stacks from the charge's ledger, for --html and --speedscope.</param>
     /// <param name="tables">Which tables: <see cref="ReportTables.Compact"/> (verdicts, one short table per operation, notes, findings: a terminal's) or all of them.</param>
-    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null, ReportTables tables = ReportTables.All)
+    /// <param name="wrap">Compact text only: wrap notes and findings at this many columns (0: never).</param>
+    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null, ReportTables tables = ReportTables.All, int wrap = 0)
     {
         var wholeTrace = analysis.Runs.Count == 0;
         var onCpu = analysis.Trace.OnCpu;
@@ -33,10 +34,11 @@ public static class AnalysisReport
         {
             parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));
             if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
-            // A terminal's lines: long notes and findings wrap at the verdicts' width instead of running off the screen.
-            parts.Add(new LinesPart([.. TraceNotes(analysis).SelectMany(n => Verdicts.Wrap(n, "  ")), "All tables: --tables all (or --format markdown, json, csv; --html)"], EscapeMarkdown: true));
+            // On a terminal (wrap > 0) long notes and findings wrap instead of running off the screen; piped, a line stays one line for grep.
+            IEnumerable<string> Wrapped(string line, int width) => wrap > 0 ? Verdicts.Wrap(line, "  ", width) : [line];
+            parts.Add(new LinesPart([.. TraceNotes(analysis).SelectMany(n => Wrapped(n, wrap)), "All tables: --tables all (or --format markdown, json, csv; --html)"], EscapeMarkdown: true));
             var findings = FindingsReport.Part(analysis.Findings);
-            parts.Add(findings with { Items = [.. findings.Items.Select(i => string.Join("\n  ", Verdicts.Wrap(i, "  ", Verdicts.Width - 2)))] });
+            parts.Add(findings with { Items = [.. findings.Items.Select(i => string.Join("\n  ", Wrapped(i, wrap - 2)))] });
             return Finish(analysis, top, stacks, parts);
         }
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));

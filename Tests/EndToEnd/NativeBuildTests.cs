@@ -26,7 +26,7 @@ public sealed partial class NativeBuildTests
             try
             {
                 var zip = Repo.CopyGoldenRecording(recording, dir);
-                string[] args = ["analyze", zip, "--format", format, "--top", "15", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
+                string[] args = ["analyze", zip, "--format", format, "--top", "15", "--tables", "all", "--no-cache", .. throughEtlx ? ["--etlx"] : Array.Empty<string>()];
                 var run = NativeEsp.Run(dir, args);
                 Assert.True(run.ExitCode == 0, $"{string.Join(' ', args)}: exit {run.ExitCode}: {run.StdErr}");
                 var expected = File.ReadAllText(Repo.Golden($"{recording}.{(format == "text" ? "txt" : format)}")).ReplaceLineEndings("\n");
