@@ -234,19 +234,22 @@ internal static class Verdicts
         })]);
 
     /// <summary>The verdicts as lines, each at most <see cref="Width"/> characters: a head line per case, its causes, what else, the findings.</summary>
-    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts)
+    /// <param name="width">Cut each line to this many characters (a terminal's); 0 keeps every line and detail whole (the HTML page).</param>
+    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts, int width = Width)
     {
         var lines = new List<string>();
+        string Cut(string line) => width > 0 ? Fit(line, width) : line;
         foreach (var v in verdicts)
         {
-            lines.Add(Fit(Head(v)));
+            lines.Add(Cut(Head(v)));
             for (var i = 0; i < v.Causes.Count; i++)
             {
                 var c = v.Causes[i];
-                lines.Add(Fit($"  {i + 1}. {c.Name} {Fmt.Ms(c.Ms)} ms ({Fmt.Pct(c.Share)})", c.Detail));
+                var head = $"  {i + 1}. {c.Name} {Fmt.Ms(c.Ms)} ms ({Fmt.Pct(c.Share)})";
+                lines.Add(width > 0 ? Fit(head, c.Detail, width) : c.Detail.Count == 0 ? head : head + ": " + string.Join("; ", c.Detail));
             }
-            foreach (var a in v.Also) lines.Add(Fit("  also " + a));
-            if (v.Findings.Count > 0) lines.Add(Fit("  findings: " + string.Join(", ", v.Findings.Select(f => f.Kind).Distinct())));
+            foreach (var a in v.Also) lines.Add(Cut("  also " + a));
+            if (v.Findings.Count > 0) lines.Add(Cut("  findings: " + string.Join(", ", v.Findings.Select(f => f.Kind).Distinct())));
         }
         return lines;
     }
@@ -281,19 +284,19 @@ internal static class Verdicts
         if (line.Length > 0) yield return line;
     }
 
-    /// <summary>A line cut to <see cref="Width"/> characters, ending in "..." when cut.</summary>
-    internal static string Fit(string line) => line.Length <= Width ? line : line[..(Width - 3)] + "...";
+    /// <summary>A line cut to <paramref name="width"/> characters, ending in "..." when cut.</summary>
+    internal static string Fit(string line, int width = Width) => line.Length <= width ? line : line[..(width - 3)] + "...";
 
-    /// <summary>The head, then ": " and as many of the details as fit in <see cref="Width"/> (at least the first, cut if it must be).</summary>
-    internal static string Fit(string head, IReadOnlyList<string> details)
+    /// <summary>The head, then ": " and as many of the details as fit in <paramref name="width"/> (at least the first, cut if it must be).</summary>
+    internal static string Fit(string head, IReadOnlyList<string> details, int width = Width)
     {
-        if (details.Count == 0) return Fit(head);
+        if (details.Count == 0) return Fit(head, width);
         var line = head + ": " + details[0];
         foreach (var d in details.Skip(1))
         {
-            if (line.Length + 2 + d.Length > Width) break;
+            if (line.Length + 2 + d.Length > width) break;
             line += "; " + d;
         }
-        return Fit(line);
+        return Fit(line, width);
     }
 }

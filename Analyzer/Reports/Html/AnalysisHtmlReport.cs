@@ -64,7 +64,7 @@ internal static class AnalysisHtmlReport
             // One line per case, folded: the head and the first cause; the causes, what else and the findings inside.
             foreach (var v in verdicts)
             {
-                var lines = Verdicts.Lines([v]);
+                var lines = Verdicts.Lines([v], width: 0); // whole: the page wraps them
                 using (html.Block("details", ("class", "verdict")))
                 {
                     html.Element("summary", lines[0] + (v.Causes.Count > 0 ? $" · first: {v.Causes[0].Name} {Fmt.Pct(v.Causes[0].Share)}" : ""));
