@@ -123,7 +123,7 @@ public static class AnalysisReport
             {
                 var v = byCase.GetValueOrDefault((s.Serializer, s.Operation, s.Objects));
                 // Its own code is what a serializer is for: the column names what else costs most (the verdict has both).
-                var first = v?.Causes.FirstOrDefault(c => c.Name != s.Serializer + " code");
+                var first = v?.Causes.FirstOrDefault(c => !c.OwnCode);
                 table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s],
                     v is { Fastest: not null, FastestMs: > 0 } ? Fmt.Num(s.MeanDurationMs / v.FastestMs) : "-",
                     s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", Fmt.Mb((long)s.AllocatedBytes), Fmt.Ms(s.GcPauseMs), Fmt.Num(s.Exceptions),

@@ -10,7 +10,8 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// <param name="Name">What the time was ("Custom attributes (Reflection)", "GC", "YamlDotNet code", "off CPU: lock contention").</param>
 /// <param name="Detail">Who is responsible, largest first: APIs and their callers, the allocations, the lock's site; as many as fit a line.</param>
 /// <param name="Tags">The stack tags it adds up (empty for off-CPU and lock causes).</param>
-internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList<string> Detail, IReadOnlyList<string> Tags);
+/// <param name="OwnCode">The serializer's own code (a part of it, by namespace): what it is for, not overhead.</param>
+internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList<string> Detail, IReadOnlyList<string> Tags, bool OwnCode = false);
 
 /// <summary>
 /// Why one case (serializer, operation, N) takes its time, first: its time per operation against the fastest of its
@@ -62,9 +63,13 @@ internal static class Verdicts
                 causes.AddRange(ByLibrary(sites, tags, ms));
                 continue;
             }
+            if (StackTagGroups.GroupOf(tags[0]) == StackTagGroups.SerializerCode)
+            {
+                causes.AddRange(ByNamespace(sites, tags, ms, s.Serializer));
+                continue;
+            }
             var detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)] : Sites(sites, tags, ms);
-            var serializerCode = StackTagGroups.GroupOf(tags[0]) == StackTagGroups.SerializerCode;
-            causes.Add(new Cause(serializerCode ? group.Key! : Named(group.Key!, group), ms, 0, detail, tags));
+            causes.Add(new Cause(Named(group.Key!, group), ms, 0, detail, tags));
         }
         // Waiting for a CPU (preempted, or woken with none free) is the machine's load, not the serializer's time.
         var cpuWait = s.OffCpuByReason.Where(r => r.Key is OffCpuReason.Preempted or OffCpuReason.Ready).Sum(r => r.Value);
@@ -97,6 +102,48 @@ internal static class Verdicts
         if (group == StackTagGroups.SerializerCode) return serializer + " code";
         if (tag == StackTagGroups.Other) return Untagged;
         return group;
+    }
+
+    /// <summary>
+    /// The serializer's own code by the namespace of the method doing the work ("YamlDotNet.Core code"): a
+    /// serializer is several components (a scanner, an emitter, a type inspector), and the one that costs most is the
+    /// answer, not "its code". Samples with no code frame stay the serializer's code.
+    /// </summary>
+    private static IEnumerable<Cause> ByNamespace(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double ms, string serializer)
+    {
+        var own = sites.Where(x => tags.Contains(x.Key.Tag)).ToList();
+        var total = own.Sum(x => x.Value);
+        var name = serializer + " code";
+        if (total <= 0)
+        {
+            yield return new Cause(name, ms, 0, [], tags, OwnCode: true);
+            yield break;
+        }
+        foreach (var ns in own.GroupBy(x => x.Key.Caller is { } c ? NamespaceOf(c.Method) : ""))
+        {
+            var share = ns.Sum(x => x.Value) / total;
+            var mine = ns.ToDictionary(x => x.Key, x => x.Value);
+            yield return new Cause(ns.Key.Length == 0 ? name : ns.Key + " code", ms * share, 0, Sites(mine, tags, ms * share), tags, OwnCode: true);
+        }
+    }
+
+    /// <summary>"YamlDotNet.Core" of "YamlDotNet.Core.Emitter.AnalyzeScalar" (generic arguments dropped; a nested type's is its outer type's); "" for a method without one.</summary>
+    private static string NamespaceOf(string method)
+    {
+        var plain = new System.Text.StringBuilder(method.Length);
+        var depth = 0;
+        foreach (var ch in method)
+        {
+            if (ch is '[' or '<') depth++;
+            else if (ch is ']' or '>') depth = Math.Max(0, depth - 1);
+            else if (depth == 0) plain.Append(ch);
+        }
+        var text = plain.ToString();
+        var plus = text.IndexOf('+');
+        if (plus > 0) text = text[..plus] + ".x";
+        var dot = text.LastIndexOf('.');
+        var typeDot = dot <= 0 ? -1 : text.LastIndexOf('.', dot - 1);
+        return typeDot <= 0 ? "" : text[..typeDot];
     }
 
     /// <summary>
@@ -228,6 +275,7 @@ internal static class Verdicts
                 ["share"] = Math.Round(c.Share, 4),
                 ["detail"] = new JsonArray([.. c.Detail.Select(d => (JsonNode)JsonValue.Create(d)!)]),
                 ["tags"] = new JsonArray([.. c.Tags.Select(t => (JsonNode)JsonValue.Create(t)!)]),
+                ["ownCode"] = c.OwnCode,
             })]),
             ["also"] = new JsonArray([.. v.Also.Select(a => (JsonNode)JsonValue.Create(a)!)]),
             ["findings"] = new JsonArray([.. v.Findings.Select(f => f.Kind).Distinct().Select(k => (JsonNode)JsonValue.Create(k)!)]),

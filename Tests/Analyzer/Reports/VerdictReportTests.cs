@@ -66,16 +66,38 @@ public sealed class VerdictReportTests
             var row = serializers.Single(s => s.GetProperty("serializer").GetString() == v.GetProperty("serializer").GetString()
                 && s.GetProperty("operation").GetString() == v.GetProperty("operation").GetString()
                 && s.GetProperty("objects").GetInt32() == v.GetProperty("objects").GetInt32());
-            // A CPU cause is the sum of the tags it names, as the case's tag table has them (ms per call).
+            // CPU causes add up to the tags they name, as the case's tag table has them (ms per call): a tag group is one
+            // cause, or (own code by namespace, untagged code by library) several that share its tags. The top three
+            // of a split group may leave some out, so a split group adds up to at most its tags.
             var tags = row.GetProperty("tags");
-            // (Untagged code split by library is a part of the Other tag: only its sum is held, in the first assertion.)
-            foreach (var c in causes.Where(c => c.GetProperty("tags").GetArrayLength() > 0 && !c.GetProperty("tags").EnumerateArray().Any(t => t.GetString() == "Other" || t.GetString()!.StartsWith("Test ", StringComparison.Ordinal))))
+            foreach (var g in causes.Where(c => c.GetProperty("tags").GetArrayLength() > 0)
+                         .GroupBy(c => string.Join("|", c.GetProperty("tags").EnumerateArray().Select(t => t.GetString()))))
             {
-                var named = c.GetProperty("tags").EnumerateArray().Select(t => t.GetString()!).ToList();
-                Assert.All(named, t => Assert.True(tags.TryGetProperty(t, out _), $"cause {c.GetProperty("name")} names tag {t}, not in the tables"));
-                Assert.Equal(named.Sum(t => tags.GetProperty(t).GetDouble()), c.GetProperty("ms").GetDouble(), 0.0005 + 1e-3 * c.GetProperty("ms").GetDouble());
+                var named = g.First().GetProperty("tags").EnumerateArray().Select(t => t.GetString()!).ToList();
+                Assert.All(named, t => Assert.True(tags.TryGetProperty(t, out _), $"cause {g.First().GetProperty("name")} names tag {t}, not in the tables"));
+                var tagMs = named.Sum(t => tags.GetProperty(t).GetDouble());
+                var causeMs = g.Sum(c => c.GetProperty("ms").GetDouble());
+                var split = g.Count() > 1 || g.First().GetProperty("ownCode").GetBoolean() || named.Contains("Other") || named.Any(t => t.StartsWith("Test ", StringComparison.Ordinal));
+                if (split) Assert.True(causeMs <= tagMs + 1e-3, $"{g.Key}: causes {causeMs} over their tags' {tagMs}");
+                else Assert.Equal(tagMs, causeMs, 0.0005 + 1e-3 * causeMs);
             }
         }
+    }
+
+    /// <summary>
+    /// YamlDotNet reads custom attributes per property (the seeds' finding): its serialize verdict names the lookups
+    /// down to the method of YamlDotNet that makes them. On this short recording (N=300, tier-0 code) they sit under
+    /// the native runtime; the default recording's N=10,000 verdict puts them first (README).
+    /// </summary>
+    [Fact]
+    public void YamlDotNets_verdict_names_its_custom_attribute_lookups_and_who_makes_them()
+    {
+        var (exit, json) = Analyze("kernel-session", "--format", "json", "--serializers", "YamlDotNet");
+        Assert.Equal(0, exit);
+        using var doc = JsonDocument.Parse(json);
+        var serialize = doc.RootElement.GetProperty("verdicts").EnumerateArray().Single(v => v.GetProperty("operation").GetString() == "serialize");
+        var details = serialize.GetProperty("causes").EnumerateArray().SelectMany(c => c.GetProperty("detail").EnumerateArray().Select(d => d.GetString()!)).ToList();
+        Assert.Contains(details, d => d.Contains("GetCustomAttributes from ", StringComparison.Ordinal) && d.Contains("GetCustomAttribute", StringComparison.Ordinal));
     }
 
     [Fact]
