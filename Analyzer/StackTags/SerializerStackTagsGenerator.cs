@@ -61,6 +61,9 @@ public static class SerializerStackTagsGenerator
     /// <summary>Page faults and system calls explain the kernel frames below them; above the serializers, below reflection.</summary>
     public const int KernelPathPriority = 2;
 
+    /// <summary>The tag of throwing and catching exceptions (a verdict's cause with its thrower).</summary>
+    public const string ExceptionsTag = "Exceptions";
+
     private sealed record Node(string Name, int? Priority, List<Node> Children, List<(string Module, string Method)> Entrypoints)
     {
         public Node(string name, int? priority = null) : this(name, priority, [], []) { }
@@ -133,6 +136,14 @@ public static class SerializerStackTagsGenerator
             .Entry("libclrjit.*", "*")
             .Entry("*", "*ThePreStub*", "*MethodDesc::DoPrestub*");
 
+        // Throwing and catching: the runtime's managed exception dispatch (.NET 9 and later: System.Runtime.EH), the
+        // exception's own stack trace capture, and the runtime's native throw helpers where symbols name them. Ranked
+        // with GC and JIT: a throw's cost is the exception's, whoever threw it (the verdict names the thrower).
+        var exceptions = new Node(ExceptionsTag, RuntimePriority)
+            .Entry("System.Private.CoreLib.*", "System.Runtime.EH::*", "System.Runtime.EH+*", "System.Runtime.ExceptionServices.*", "System.Exception::*", "System.Diagnostics.StackTrace::*", "System.Diagnostics.StackFrameHelper::*")
+            .Entry("coreclr.*", "*IL_Throw*", "*DispatchManagedException*", "*ExceptionTracker*")
+            .Entry("libcoreclr.*", "*IL_Throw*", "*DispatchManagedException*", "*ExceptionTracker*");
+
         // Native code and the kernel, as a kernel session sees them (perf on Linux, ETW's kernel stacks on Windows).
         // EventPipe stacks are managed-only and never reach these. At the serializers' priority, the deepest frame
         // wins, so the serializer's time spent in the runtime's native helpers is shown as such; reflection, which
@@ -171,7 +182,7 @@ public static class SerializerStackTagsGenerator
             .Entry(RunMarkersModulePattern, [.. HarnessCode.Namespaces.Where(n => n.StartsWith("EtwSerializerProfiler.RunMarkers", StringComparison.Ordinal)).Select(n => n + ".*")]);
 
         var root = new Node("");
-        foreach (var node in new[] { serialize, deserialize, libraries, reflection, activator, gc, jit, nativeRuntime, kernel, duration, infrastructure })
+        foreach (var node in new[] { serialize, deserialize, libraries, reflection, activator, gc, jit, exceptions, nativeRuntime, kernel, duration, infrastructure })
             root.Add(node);
 
         var text = new StringBuilder();
