@@ -22,9 +22,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private static readonly Guid RundownGuid = new("a669021c-c450-4609-a035-5af59af4df18");
     private static readonly string[] MarkerMethods = [.. RunEvents.MarkerMethods];
 
-    /// <summary>A method of the benchmark's marker thread (whose waits are run windows).</summary>
-    internal static bool IsMarkerMethod(string method) => method.Contains(RunEvents.MarkerClass, StringComparison.Ordinal);
-
     /// <summary>Stops the kernel session's reader when the analysis ends, however it ends (its load may still be running then).</summary>
     private sealed class KernelStop(Task<Kernel.KernelSession?> load) : IDisposable
     {
@@ -40,7 +37,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     {
         foreach (var f in frames)
         {
-            if (!IsMarkerMethod(f.Method)) continue;
+            if (!RunEvents.IsMarkerMethod(f.Method)) continue;
             if (MarkerMethods.FirstOrDefault(name => f.Method.Contains("." + name + "(", StringComparison.Ordinal)) is { } m) return m;
         }
         return null;
