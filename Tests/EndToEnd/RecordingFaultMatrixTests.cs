@@ -209,7 +209,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         await esp.WaitForLine(after);
         await Task.Delay(delay);
         var children = RecorderKillTests.ChildrenOf(esp.Id);
-        Directory.Delete(folder, recursive: true);
+        RemoveWhileWritten(folder);
         var removedAt = Stopwatch.StartNew();
         var exit = await esp.WaitForExit(TimeSpan.FromSeconds(60));
         output.WriteLine($"esp ended {removedAt.Elapsed.TotalSeconds:F1} s after the folder was removed:\n{esp.Log}");
@@ -227,6 +227,26 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         // Noticed at the recorder's next look (4 a second), then the child gets SIGINT: seconds, not the recording's length.
         Assert.True(removedAt.Elapsed < TimeSpan.FromSeconds(30), $"esp ended {removedAt.Elapsed.TotalSeconds:F0} s after the folder was removed");
         foreach (var saved in children.Select(c => BenchmarkResults.FallbackPath(c.Pid)).Where(File.Exists)) File.Delete(saved);
+    }
+
+    /// <summary>
+    /// rm -rf of a folder being written to: a file made between listing it and removing it ("Directory not empty",
+    /// seen in CI while perf script started its output) is taken on the next try.
+    /// </summary>
+    private static void RemoveWhileWritten(string folder)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            try
+            {
+                Directory.Delete(folder, recursive: true);
+                return;
+            }
+            catch (IOException) when (attempt < 50)
+            {
+                Thread.Sleep(20);
+            }
+        }
     }
 
     private string Analyze(string folder)
