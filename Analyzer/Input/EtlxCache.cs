@@ -172,10 +172,19 @@ internal static class EtlxCache
     /// <summary>A failure to write the .etlx (disk full, read-only) is the cache's problem, not the trace's.</summary>
     /// <remarks>Frames read through <see cref="System.Diagnostics.DiagnosticMethodInfo"/>, which the native esp answers too (no reflection metadata needed).</remarks>
     internal static bool IsWriteFailure(Exception ex) =>
+        IsDiskFull(ex) ||
         ex is IOException or UnauthorizedAccessException
         && new System.Diagnostics.StackTrace(ex).GetFrames().Any(f => System.Diagnostics.DiagnosticMethodInfo.Create(f) is { DeclaringTypeName: { } type } m
             && NamespaceOf(type) is "System.IO" or "System.IO.Strategies"
             && (m.Name.StartsWith("Write", StringComparison.Ordinal) || m.Name.StartsWith("Flush", StringComparison.Ordinal) || m.Name.StartsWith("SetLength", StringComparison.Ordinal)));
+
+    /// <summary>
+    /// No space (ENOSPC 28, or Windows' ERROR_DISK_FULL 112 / ERROR_HANDLE_DISK_FULL 39) or quota (EDQUOT 122) left,
+    /// wherever it was raised: CI saw it from opening TraceEvent's .tmp.new on a full disk, with no Write frame on the stack.
+    /// </summary>
+    private static bool IsDiskFull(Exception ex) =>
+        ex is IOException io && (io.HResult is 28 or 122 || (io.HResult & 0xFFFF) is 0x70 or 0x27
+            || io.Message.Contains("No space left on device", StringComparison.Ordinal) || io.Message.Contains("quota exceeded", StringComparison.OrdinalIgnoreCase));
 
     /// <summary>"System.IO.Strategies.BufferedFileStreamStrategy" (or a nested "...+Inner") is in "System.IO.Strategies".</summary>
     private static string NamespaceOf(string typeName)

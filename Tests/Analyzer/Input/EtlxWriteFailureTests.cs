@@ -29,4 +29,15 @@ public sealed class EtlxWriteFailureTests
         Assert.False(EtlxCache.IsWriteFailure(missing));
         Assert.False(EtlxCache.IsWriteFailure(new IOException("not thrown")));
     }
+
+    /// <summary>
+    /// No space left is a write failure wherever it is raised: CI met it from opening TraceEvent's .tmp.new on a full
+    /// tmpfs (DiskFullTests, 4 MB), with no Write frame on the stack, and the cut trace was called corrupt.
+    /// </summary>
+    [Fact]
+    public void No_space_left_is_a_write_failure_from_any_call()
+    {
+        Assert.True(EtlxCache.IsWriteFailure(new IOException("No space left on device : '/t/trace.nettrace.etlx.1-a.tmp.new'", 28)));
+        Assert.True(EtlxCache.IsWriteFailure(new IOException("There is not enough space on the disk.", unchecked((int)0x80070070))));
+    }
 }
