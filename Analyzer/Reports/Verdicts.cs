@@ -130,15 +130,7 @@ internal static class Verdicts
     /// <summary>"YamlDotNet.Core" of "YamlDotNet.Core.Emitter.AnalyzeScalar" (generic arguments dropped; a nested type's is its outer type's); "" for a method without one.</summary>
     private static string NamespaceOf(string method)
     {
-        var plain = new System.Text.StringBuilder(method.Length);
-        var depth = 0;
-        foreach (var ch in method)
-        {
-            if (ch is '[' or '<') depth++;
-            else if (ch is ']' or '>') depth = Math.Max(0, depth - 1);
-            else if (depth == 0) plain.Append(ch);
-        }
-        var text = plain.ToString();
+        var text = WithoutGenerics(method);
         var plus = text.IndexOf('+');
         if (plus > 0) text = text[..plus] + ".x";
         var dot = text.LastIndexOf('.');
@@ -204,8 +196,8 @@ internal static class Verdicts
         _ => "?",
     };
 
-    /// <summary>"Type.Method" of "Namespace.Outer+Type.Method[generic args]" (generic arguments and outer types dropped).</summary>
-    internal static string Short(string method)
+    /// <summary>A method's name without its generic arguments ("[...]" or "<...>", nested ones too).</summary>
+    private static string WithoutGenerics(string method)
     {
         var plain = new System.Text.StringBuilder(method.Length);
         var depth = 0;
@@ -215,7 +207,13 @@ internal static class Verdicts
             else if (ch is ']' or '>') depth = Math.Max(0, depth - 1);
             else if (depth == 0) plain.Append(ch);
         }
-        var text = plain.ToString();
+        return plain.ToString();
+    }
+
+    /// <summary>"Type.Method" of "Namespace.Outer+Type.Method[generic args]" (generic arguments and outer types dropped).</summary>
+    internal static string Short(string method)
+    {
+        var text = WithoutGenerics(method);
         var dot = text.LastIndexOf('.');
         if (dot <= 0) return text;
         var typeDot = text.LastIndexOf('.', dot - 1);
