@@ -25,8 +25,11 @@ public static class DiskSpaceCheck
     /// <summary>The kernel session's share on top of EventPipe's (docs/recorder.md: a 6 MB folder against 5 MB without it).</summary>
     public const double KernelSessionFactor = 1.2;
 
-    /// <summary>While recording: below this much free space (the reserve apart) the trace is cut, before the disk is full.</summary>
-    public const long LowWaterBytes = 512 << 10;
+    /// <summary>
+    /// While recording: below this much free space (the reserve apart) the trace is cut, before the disk is full.
+    /// Twice what perf holds in flight on a tight disk (2 CPUs x PerfSession.TightDiskMmapPages x 4 KB).
+    /// </summary>
+    public const long LowWaterBytes = 1 << 20;
     /// <summary>Below this much free space perf records with small buffers (PerfSession.TightDiskMmapPages).</summary>
     public const long TightDiskBytes = 256L << 20;
     public static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);

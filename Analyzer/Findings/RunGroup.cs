@@ -4,7 +4,8 @@ namespace EtwSerializerProfiler.Analyzer.Findings;
 
 /// <summary>
 /// The measured runs of one serializer, operation and object count: what a finding is about. Warm-up runs are left
-/// out (one-time costs belong to --test firstcall), unless a group has nothing else (a single run is never a warm-up).
+/// out (one-time costs belong to --test firstcall); outliers only when a group has nothing else. A case with only
+/// warm-up runs (a recording cut during its warm-up) has no group: its findings would describe the warm-up.
 /// </summary>
 internal sealed record RunGroup(string Serializer, string Operation, int Objects, IReadOnlyList<RunAnalysis> Runs)
 {
@@ -36,7 +37,8 @@ internal sealed record RunGroup(string Serializer, string Operation, int Objects
             .Select(g =>
             {
                 var measured = g.Where(r => r.IsMeasured).OrderBy(r => r.Key.Run).ToList();
-                return new RunGroup(g.Key.Serializer, g.Key.Operation, g.Key.Objects, measured.Count > 0 ? measured : [.. g.OrderBy(r => r.Key.Run)]);
+                return new RunGroup(g.Key.Serializer, g.Key.Operation, g.Key.Objects, measured.Count > 0 ? measured : [.. g.Where(r => !r.IsWarmup).OrderBy(r => r.Key.Run)]);
             })
+            .Where(g => g.Runs.Count > 0)
             .OrderBy(g => g.Serializer, StringComparer.Ordinal).ThenBy(g => g.Operation, StringComparer.Ordinal).ThenBy(g => g.Objects)];
 }

@@ -29,7 +29,7 @@ public static class AnalysisReport
         var onCpu = analysis.Trace.OnCpu;
         var parts = new List<ReportPart>();
         var verdicts = Verdicts.Of(analysis);
-        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts));
+        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, analysis.Runs.Count(r => r.IsWarmup)));
         if (tables == ReportTables.Compact && !wholeTrace)
         {
             parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));

@@ -251,8 +251,11 @@ internal static class Verdicts
     public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time)";
 
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
-    public static LinesPart Part(IReadOnlyList<Verdict> verdicts) =>
-        new([Title, .. verdicts.Count == 0 ? ["  no measured runs"] : Lines(verdicts)], EscapeMarkdown: true);
+    /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
+    public static LinesPart Part(IReadOnlyList<Verdict> verdicts, int warmups = 0) =>
+        new([Title, .. verdicts.Count > 0 ? Lines(verdicts)
+            : warmups > 0 ? [$"  no measured runs: the trace holds only {Fmt.Int(warmups)} warm-up run(s); was the recording cut during the warm-up?"]
+            : ["  no measured runs"]], EscapeMarkdown: true);
 
     /// <summary>JSON `verdicts`: per case its time, the fastest of its operation and N, the causes with their tags, the findings' kinds.</summary>
     public static JsonArray Json(IReadOnlyList<Verdict> verdicts) =>

@@ -101,7 +101,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
             await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 0, useAsync: true);
-            var writer = TraceStreamWriter.Start(session.EventStream, file, started);
+            var writer = TraceStreamWriter.Start(session.EventStream, file, started, () => DiskSpaceCheck.NearlyFull(tracePath));
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;

@@ -12,7 +12,13 @@ public sealed class TraceStreamWriter
 {
     private readonly TaskCompletionSource<(RecordingStatus Status, RecordingCut Cut)> _cut = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-    private TraceStreamWriter(Stream source, FileStream file, Stopwatch clock) => Completion = CopyAsync(source, file, clock);
+    private readonly Func<string?>? _nearlyFull;
+
+    private TraceStreamWriter(Stream source, FileStream file, Stopwatch clock, Func<string?>? nearlyFull)
+    {
+        _nearlyFull = nearlyFull;
+        Completion = CopyAsync(source, file, clock);
+    }
 
     /// <summary>Ends when the stream ends; faults only when reading the stream fails.</summary>
     public Task Completion { get; }
@@ -30,7 +36,11 @@ public sealed class TraceStreamWriter
         _cut.TrySetResult((status, new RecordingCut { Reason = reason, AtSeconds = clock.Elapsed.TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = bytes }));
     }
 
-    public static TraceStreamWriter Start(Stream source, FileStream file, Stopwatch clock) => new(source, file, clock);
+    /// <param name="nearlyFull">
+    /// Asked before each block is written: a reason cuts the trace there. A poll alone can be late on a busy machine,
+    /// and then EventPipe takes the last bytes perf needs to finish its file.
+    /// </param>
+    public static TraceStreamWriter Start(Stream source, FileStream file, Stopwatch clock, Func<string?>? nearlyFull = null) => new(source, file, clock, nearlyFull);
 
     private async Task CopyAsync(Stream source, FileStream file, Stopwatch clock)
     {
@@ -39,6 +49,11 @@ public sealed class TraceStreamWriter
         while ((read = await source.ReadAsync(buffer, CancellationToken.None).ConfigureAwait(false)) > 0)
         {
             if (_cut.Task.IsCompleted) continue; // drained: the file keeps what reached the disk
+            if (_nearlyFull?.Invoke() is { } low)
+            {
+                CutNow(RecordingStatus.DiskFull, low, clock, file);
+                continue;
+            }
             try
             {
                 await file.WriteAsync(buffer.AsMemory(0, read), CancellationToken.None).ConfigureAwait(false);

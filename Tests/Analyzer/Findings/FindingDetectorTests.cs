@@ -54,6 +54,18 @@ public sealed class FindingDetectorTests
         Assert.Empty(Detect(new ExceptionsDetector(), runs));
     }
 
+    [Fact]
+    public void A_case_with_only_warm_up_runs_has_no_finding()
+    {
+        // A recording cut during the warm-up: its runs describe the warm-up, not the serializer.
+        var warmups = Enumerable.Range(0, 3).Select(i => Run("DataContract", "deserialize", 100, i, 30, warmup: true,
+            set: r => r.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw")), 500))).ToList();
+        Assert.Empty(Detect(new ExceptionsDetector(), warmups));
+        // One measured run beside them is a finding again: the detector was not blind.
+        Assert.Single(Detect(new ExceptionsDetector(), [.. warmups, Run("DataContract", "deserialize", 100, 3, 30,
+            set: r => r.Counters.CountException(new ExceptionSite("System.FormatException", Sites.Frame("M!T.Throw")), 500))]));
+    }
+
     [Theory]
     [InlineData(0.6, 3.0, true)]     // ServiceStack.Text-like: 20% of the run
     [InlineData(0.004, 1.5, false)]  // clean serializer noise
