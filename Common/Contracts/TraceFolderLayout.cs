@@ -19,6 +19,9 @@ public static class TraceFolderLayout
     public const string ExceptionStacksPattern = ExceptionStacksPrefix + "*.nettrace";
     /// <summary>exception-stacks-001.nettrace: the sampler's window number, so the files sort in time order.</summary>
     public static string ExceptionStacksFile(int window) => $"{ExceptionStacksPrefix}{window:D3}.nettrace";
+    /// <summary>Whether a .nettrace's file name is one of the exception sessions' (beside the trace, never the trace itself).</summary>
+    public static bool IsExceptionsFile(string fileName) =>
+        fileName.Equals(ExceptionsTrace, StringComparison.OrdinalIgnoreCase) || fileName.StartsWith(ExceptionStacksPrefix, StringComparison.OrdinalIgnoreCase);
     /// <summary>The ETW trace (Windows, --backend etw).</summary>
     public const string Etl = "trace.etl";
     public const string Manifest = "manifest.json";
