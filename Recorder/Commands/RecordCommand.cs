@@ -304,7 +304,8 @@ public static class RecordCommand
             TraceFile = TraceFolderLayout.Trace,
             ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,
             ExceptionsFile = File.Exists(Path.Combine(folder.Path, TraceFolderLayout.ExceptionsTrace)) ? TraceFolderLayout.ExceptionsTrace : null,
-            ExceptionStackFiles = Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
+            // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
+            ExceptionStackFiles = Directory.Exists(folder.Path) && Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,
