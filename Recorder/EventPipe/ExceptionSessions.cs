@@ -15,7 +15,7 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 internal sealed class ExceptionSessions : IAsyncDisposable
 {
     public const int FirstWindowMs = 1000;
-    public const int WindowMs = 100;
+    public const int WindowMs = 20;
     public const int PeriodMs = 2000;
 
     private readonly DiagnosticsClient _client;
