@@ -42,6 +42,25 @@ public sealed class TraceFolderLayoutTests
     }
 
     [Fact]
+    public void A_zipped_recording_with_exception_files_opens_its_trace_with_them()
+    {
+        var dir = Path.Combine(Path.GetTempPath(), $"esp-layout-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(dir);
+        var zipPath = Path.Combine(dir, "rec.zip");
+        try
+        {
+            using (var zip = System.IO.Compression.ZipFile.Open(zipPath, System.IO.Compression.ZipArchiveMode.Create))
+                foreach (var name in new[] { TraceFolderLayout.Trace, TraceFolderLayout.ExceptionsTrace, TraceFolderLayout.ExceptionStacksFile(1) })
+                    using (var entry = zip.CreateEntry("rec/" + name).Open()) entry.Write("Nettrace"u8);
+            using var input = TraceInput.Open(zipPath);
+            Assert.Equal(TraceFolderLayout.Trace, Path.GetFileName(input.TracePath));
+            Assert.Equal(TraceFolderLayout.ExceptionsTrace, Path.GetFileName(input.ExceptionsPath));
+            Assert.Equal([TraceFolderLayout.ExceptionStacksFile(1)], input.ExceptionStackPaths.Select(Path.GetFileName));
+        }
+        finally { Directory.Delete(dir, recursive: true); }
+    }
+
+    [Fact]
     public void The_exception_sessions_files_are_companions_not_traces()
     {
         var dir = Path.Combine(Path.GetTempPath(), $"esp-layout-{Guid.NewGuid():N}");
