@@ -54,7 +54,7 @@ public sealed partial class TraceAnalyzer
         /// The exception sessions' files beside the trace (null: none, as in older recordings): their throws are counted
         /// by <see cref="StacklessExceptionCollector"/> as the pass goes, sites named from the sampled stacks at the end.
         /// </summary>
-        public Input.ExceptionFiles? ExceptionFiles
+        public ExceptionFiles? ExceptionFiles
         {
             init
             {

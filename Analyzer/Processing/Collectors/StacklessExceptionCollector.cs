@@ -1,4 +1,3 @@
-using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;

@@ -1,4 +1,4 @@
-using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing.Collectors;
 using static EtwSerializerProfiler.Tests.Analyzer.Processing.Collectors.CollectorInputs;

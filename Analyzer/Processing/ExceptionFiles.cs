@@ -1,8 +1,9 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Stacks;
 using EtwSerializerProfiler.Common;
 using Microsoft.Diagnostics.Tracing;
 
-namespace EtwSerializerProfiler.Analyzer.Input;
+namespace EtwSerializerProfiler.Analyzer.Processing;
 
 /// <summary>
 /// The exception sessions' files beside a recording's trace (docs/recorder.md#exceptions-without-stacks): every throw
