@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// mask per provider per session, and one stack flag per session: so a second session records every such event
 /// without a stack (<see cref="TraceFolderLayout.ExceptionsTrace"/>), and short sessions with stacks sample where they
 /// come from (<see cref="TraceFolderLayout.ExceptionStacksPrefix"/>): the first second, then <see cref="WindowMs"/>
-/// every <see cref="PeriodMs"/>. A stack walk per throw made the seeds' exception scenario 4.5x slower traced
+/// every <see cref="PeriodMs"/>, and the first few at once when throws appear (<see cref="EarlyWindows"/>). A stack walk per throw made the seeds' exception scenario 4.5x slower traced
 /// (docs/recorder.md, "Exceptions without stacks"). Without a folder the events go nowhere: the tracing-cost blocks'
 /// scratch sessions, which only cost what the real ones cost.
 /// </summary>
@@ -17,6 +17,13 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     public const int FirstWindowMs = 1000;
     public const int WindowMs = 20;
     public const int PeriodMs = 2000;
+    /// <summary>
+    /// Windows opened early, as soon as throws appear in the stackless stream (more than <see cref="ThrowsBytes"/>
+    /// since the last look, every <see cref="LookMs"/>): stacks of the first throws, however short the recording.
+    /// </summary>
+    public const int EarlyWindows = 3;
+    public const int ThrowsBytes = 4096;
+    public const int LookMs = 100;
 
     private readonly DiagnosticsClient _client;
     private readonly IReadOnlyList<EventPipeProvider> _providers;
@@ -27,6 +34,8 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _sampler;
     private readonly bool _firstWindow;
+    private int _earlyLeft;
+    private long _stacklessBytes;
     private int _stopped;
 
     /// <summary>Starts the stackless session (before the runtime resumes, so every event is in it) and the sampler's first window.</summary>
@@ -35,8 +44,10 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     public ExceptionSessions(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings)
     {
         (_client, _providers, _folder, _warnings, _firstWindow) = (client, providers, folder, warnings, folder is not null);
+        // A scratch copy measures the steady state: its early windows were spent long before.
+        _earlyLeft = folder is null ? 0 : EarlyWindows;
         _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
-        _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace));
+        _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), counted: true);
         _sampler = Task.Run(SampleAsync);
     }
 
@@ -67,7 +78,24 @@ internal sealed class ExceptionSessions : IAsyncDisposable
                 Stop(session);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
             }
-            await Delay(PeriodMs - WindowMs).ConfigureAwait(false);
+            await UntilNextWindow().ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The rest of the period, cut short while early windows are left and the stackless stream shows throws.</summary>
+    private async Task UntilNextWindow()
+    {
+        var seen = Interlocked.Read(ref _stacklessBytes);
+        for (var waited = 0; waited < PeriodMs - WindowMs && !_stop.IsCancellationRequested; waited += LookMs)
+        {
+            await Delay(Math.Min(LookMs, PeriodMs - WindowMs - waited)).ConfigureAwait(false);
+            var now = Interlocked.Read(ref _stacklessBytes);
+            if (_earlyLeft > 0 && now - seen > ThrowsBytes)
+            {
+                _earlyLeft--;
+                return;
+            }
+            seen = now;
         }
     }
 
@@ -83,13 +111,20 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException) { }
     }
 
-    private async Task CopyAsync(EventPipeSession session, string? path)
+    private async Task CopyAsync(EventPipeSession session, string? path, bool counted = false)
     {
         try
         {
-            if (path is null) { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); return; }
-            await using var file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
-            await session.EventStream.CopyToAsync(file).ConfigureAwait(false);
+            await using var file = path is null ? Stream.Null : new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
+            if (!counted) { await session.EventStream.CopyToAsync(file).ConfigureAwait(false); return; }
+            // The stackless stream's bytes so far: how the sampler sees throws begin.
+            var buffer = new byte[81920];
+            int read;
+            while ((read = await session.EventStream.ReadAsync(buffer).ConfigureAwait(false)) > 0)
+            {
+                await file.WriteAsync(buffer.AsMemory(0, read)).ConfigureAwait(false);
+                Interlocked.Add(ref _stacklessBytes, read);
+            }
         }
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
