@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 public sealed partial class TraceAnalyzer
 {
     /// <summary>
-    /// The spans in which a thread was inside the JIT or the type loader, on every thread of the process: what a CPU
+    /// The spans in which a thread was inside the JIT, the type loader or an exception's dispatch, on every thread of the process: what a CPU
     /// sample in the stripped native runtime was doing (SampleCharger's explanations, docs/analyzer.md "Native runtime").
     /// </summary>
     private sealed partial class PassState
@@ -28,6 +28,16 @@ public sealed partial class TraceAnalyzer
             source.Clr.TypeLoadStop += e =>
             {
                 if (InProcess(e)) _runtimeWork.Stop(e.ThreadID, RuntimeWorkKind.TypeLoad, e.TypeLoadStartID, e.TimeStampRelativeMSec);
+            };
+            // An exception's dispatch: its throw to its end. A throw inside a dispatch (a finally, a filter, a catch)
+            // joins the open span, and the first end closes it.
+            source.Clr.ExceptionStart += e =>
+            {
+                if (InProcess(e)) _runtimeWork.Open(e.ThreadID, RuntimeWorkKind.ExceptionDispatch, e.TimeStampRelativeMSec);
+            };
+            source.Clr.ExceptionStop += e =>
+            {
+                if (InProcess(e)) _runtimeWork.Close(e.ThreadID, RuntimeWorkKind.ExceptionDispatch, e.TimeStampRelativeMSec);
             };
         }
     }

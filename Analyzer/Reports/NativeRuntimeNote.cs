@@ -23,6 +23,6 @@ internal static class NativeRuntimeNote
         if (!analysis.Trace.OnCpu || Shares(analysis.Runs) is not ({ } unnamed, { } unexplained)) return null;
         var typeLoads = analysis.Trace.TypeLoadEvents ? "type loads" : "type loads not told apart (no TypeDiagnostic events in this trace; esp record's default profile has them)";
         return $"Native runtime: {Fmt.Pct(unnamed)} of the measured runs' on-CPU time ends in code without a name; {Fmt.Pct(unexplained)} stays unexplained after the trace's events "
-            + $"(GC pauses, JIT, {typeLoads}, stubs; tag Native runtime\\Runtime (libcoreclr, stripped))";
+            + $"(GC pauses, JIT, {typeLoads}, exceptions, stubs; tag Native runtime\\Runtime (libcoreclr, stripped))";
     }
 }

@@ -73,7 +73,7 @@ internal static class StackTagGroups
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var what = onCpu ? "on-CPU" : "sampled";
-            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per operation by stack tag group, share of all {what} time, GC included; Unnamed: share ending in code without a name, stripped native runtime; Unexplained: the part of it no GC pause, JIT, type load or stub explains{(offCpu ? "; off-CPU time by reason" : "")})",
+            var table = new TextTable($"{op.Key}: where the time goes (mean {what} ms per operation by stack tag group, share of all {what} time, GC included; Unnamed: share ending in code without a name, stripped native runtime; Unexplained: the part of it no GC pause, JIT, type load, exception or stub explains{(offCpu ? "; off-CPU time by reason" : "")})",
                 ["Serializer", "N", onCpu ? "On-CPU ms" : "Sampled ms", .. order, "Unnamed", "Unexplained", .. (offCpu ? new[] { "Off-CPU ms", "Off-CPU reasons" } : [])]);
             foreach (var s in op)
             {

@@ -68,8 +68,13 @@ internal static class Verdicts
                 causes.AddRange(ByNamespace(sites, tags, ms, s.Serializer));
                 continue;
             }
-            var detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)] : Sites(sites, tags, ms);
-            causes.Add(new Cause(Named(group.Key!, group), ms, 0, detail, tags));
+            var name = Named(group.Key!, group);
+            // Memory clearing is the allocator's work (the GC hands out zeroed memory): said with what was allocated.
+            IReadOnlyList<string> detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)]
+                : name.EndsWith(MemoryClearing, StringComparison.Ordinal) || name.Contains(MemoryClearing + ",", StringComparison.Ordinal)
+                    ? [.. Sites(sites, tags, ms).Take(2), Allocations(s, runs)]
+                    : Sites(sites, tags, ms);
+            causes.Add(new Cause(name, ms, 0, detail, tags));
         }
         // Waiting for a CPU (preempted, or woken with none free) is the machine's load, not the serializer's time.
         var cpuWait = s.OffCpuByReason.Where(r => r.Key is OffCpuReason.Preempted or OffCpuReason.Ready).Sum(r => r.Value);
@@ -151,6 +156,7 @@ internal static class Verdicts
     }
 
     private const string Untagged = "untagged code";
+    private const string MemoryClearing = StackTags.SerializerStackTagsGenerator.MemoryClearingTag;
 
     /// <summary>
     /// Code no stack tag names (an app's own library, a serializer the tags do not know; the harness's low-priority tags
@@ -210,6 +216,15 @@ internal static class Verdicts
         return plain.ToString();
     }
 
+    /// <summary>A type as <see cref="Short"/> names it, its array ranks kept: "System.Int64[]", not "System.Int64".</summary>
+    internal static string ShortType(string type)
+    {
+        var end = type.Length;
+        while (end >= 2 && type[end - 1] == ']' && type.LastIndexOf('[', end - 1) is var open and >= 0 && type.AsSpan(open + 1, end - open - 2).Trim(',').IsEmpty)
+            end = open;
+        return Short(type[..end]) + type[end..];
+    }
+
     /// <summary>"Type.Method" of "Namespace.Outer+Type.Method[generic args]" (generic arguments and outer types dropped).</summary>
     internal static string Short(string method)
     {
@@ -230,7 +245,7 @@ internal static class Verdicts
         var byType = runs.SelectMany(r => r.Counters.AllocatedBytesByType).GroupBy(t => t.Key).Select(g => (Type: g.Key, Bytes: g.Sum(x => x.Value))).OrderByDescending(t => t.Bytes).ThenBy(t => t.Type, StringComparer.Ordinal).ToList();
         var total = byType.Sum(t => (double)t.Bytes);
         if (total <= 0) return text;
-        return text + ": " + string.Join(", ", byType.Take(2).Select(t => $"{Short(t.Type)} {Fmt.Pct(t.Bytes / total)}"));
+        return text + ": " + string.Join(", ", byType.Take(2).Select(t => $"{ShortType(t.Type)} {Fmt.Pct(t.Bytes / total)}"));
     }
 
     private static IReadOnlyList<string> LockSites(List<RunAnalysis> runs)

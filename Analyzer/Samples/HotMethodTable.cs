@@ -102,6 +102,7 @@ internal sealed class HotMethodTable(MethodNames names)
         NativeWork.Jit => "JIT",
         NativeWork.TypeLoad => "type loading",
         NativeWork.Stub => "stub",
+        NativeWork.ExceptionDispatch => "exception dispatch",
         _ => "native",
     };
 

@@ -15,12 +15,14 @@ internal enum NativeWork : byte
     TypeLoad,
     /// <summary>Code in no module and in no method the trace's events name: the runtime's stubs (precode, dispatch, call counting).</summary>
     Stub,
+    /// <summary>Native code while the thread was dispatching an exception (its throw to its catch).</summary>
+    ExceptionDispatch,
 }
 
 /// <summary>
 /// The rule that splits native runtime time by what the trace itself can tell apart (docs/analyzer.md, "Native
 /// runtime"): a GC pause holds the sample (the GC's work on that thread); else, when the sample ends in native code
-/// (its leaf is not managed), the thread's JIT or type load span at that time, from the runtime's events; else a leaf
+/// (its leaf is not managed), the thread's JIT, type load or exception dispatch span at that time, from the runtime's events; else a leaf
 /// in anonymous code no method owns is a stub. The answer is given to the classifier as one frame in front of the
 /// stack, named as the runtime's symbols would name that work, so it ranks like any frame: a user's tag ranked
 /// above still claims it, as in WPA. Hot methods and call trees keep the real frames.
@@ -32,6 +34,8 @@ internal static class NativeExplanation
     public static readonly StackFrame JitWork = new("libclrjit.so", "CILJit::compileMethod");
     /// <summary>The type loader's entry point: matched by Native runtime\Type loading.</summary>
     public static readonly StackFrame TypeLoadWork = new("libcoreclr.so", "ClassLoader::LoadTypeHandleForTypeKey");
+    /// <summary>The runtime's exception dispatcher: matched by the Exceptions tag (libcoreclr.*, *DispatchManagedException*).</summary>
+    public static readonly StackFrame ExceptionWork = new("libcoreclr.so", "DispatchManagedException");
     /// <summary>Matched by Native runtime\Stubs; perf names such code "jitted-code" (W^X's double mapping) or "?" (anonymous memory).</summary>
     public static readonly StackFrame StubWork = new("jitted-code", "[stub]");
 
@@ -43,6 +47,7 @@ internal static class NativeExplanation
         {
             case RuntimeWorkKind.Jit: return NativeWork.Jit;
             case RuntimeWorkKind.TypeLoad: return NativeWork.TypeLoad;
+            case RuntimeWorkKind.ExceptionDispatch: return NativeWork.ExceptionDispatch;
         }
         return IsAnonymousCode(framesLeafFirst[0]) ? NativeWork.Stub : NativeWork.None;
     }
@@ -54,6 +59,7 @@ internal static class NativeExplanation
         NativeWork.Jit => JitWork,
         NativeWork.TypeLoad => TypeLoadWork,
         NativeWork.Stub => StubWork,
+        NativeWork.ExceptionDispatch => ExceptionWork,
         _ => null,
     };
 

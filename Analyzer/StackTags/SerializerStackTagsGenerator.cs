@@ -63,6 +63,8 @@ public static class SerializerStackTagsGenerator
 
     /// <summary>The tag of throwing and catching exceptions (a verdict's cause with its thrower).</summary>
     public const string ExceptionsTag = "Exceptions";
+    /// <summary>The allocator's zeroing of new memory (memset), under Native runtime.</summary>
+    public const string MemoryClearingTag = "Memory clearing";
 
     private sealed record Node(string Name, int? Priority, List<Node> Children, List<(string Module, string Method)> Entrypoints)
     {
@@ -158,7 +160,7 @@ public static class SerializerStackTagsGenerator
             .Add(new Node(TypeLoadingTag, RuntimePriority).Entry("libcoreclr.*", TypeLoaderMethods).Entry("coreclr.*", TypeLoaderMethods))
             .Add(new Node(StubsTag).Entry("jitted-code", "[stub]"))
             // Ranked one above the C library's catch-all: both match memset, and on a tie the first rule in the file wins.
-            .Add(new Node("Memory clearing", 1).Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
+            .Add(new Node(MemoryClearingTag, 1).Entry("libc.so*", "*memset*").Entry("ntdll.*", "RtlZeroMemory*", "memset*"))
             .Add(new Node("C library").Entry("libc.so*", "*").Entry("ld-linux*", "*").Entry("libstdc++*", "*").Entry("libgcc_s*", "*").Entry("libm.so*", "*"));
 
         // The kernel's generic frames (irq re-enable, scheduler) are leaves of many paths, so the paths that explain

@@ -110,4 +110,12 @@ public sealed class VerdictReportTests
         var (missing, _) = Analyze("kernel-session", "--n", "7");
         Assert.NotEqual(0, missing);
     }
+
+    [Theory]
+    [InlineData("System.Int64[]", "System.Int64[]")]
+    [InlineData("System.Byte[,]", "System.Byte[,]")]
+    [InlineData("Data.Book[][]", "Data.Book[][]")]
+    [InlineData("System.String", "System.String")]
+    [InlineData("System.Collections.Generic.List`1[System.String]", "Generic.List`1")]
+    public void An_allocated_type_keeps_its_array_ranks(string type, string shown) => Assert.Equal(shown, EtwSerializerProfiler.Analyzer.Reports.Verdicts.ShortType(type));
 }
