@@ -16,11 +16,16 @@ internal sealed class ExceptionFiles
     /// <summary>A throw: its raw clock value, thread and exception type.</summary>
     public readonly record struct Throw(long Qpc, int ThreadId, string Type);
 
+    /// <summary>An exception's dispatch starting (its throw) or ending (Exception/Stop), for the native time it spans.</summary>
+    public readonly record struct DispatchMark(long Qpc, int ThreadId, bool Start);
+
     /// <summary>A sampled throw, with its stack's return addresses, leaf first.</summary>
     public readonly record struct SampledThrow(long Qpc, int ThreadId, string Type, ulong[] LeafFirst);
 
     public required IReadOnlyList<Throw> Throws { get; init; }
     public required IReadOnlyList<SampledThrow> Samples { get; init; }
+    /// <summary>Throws and dispatch ends, in time order (ends only when the file has them: level Informational).</summary>
+    public IReadOnlyList<DispatchMark> Dispatch { get; init; } = [];
     /// <summary>Sampling windows read (files with stacks).</summary>
     public int Windows { get; init; }
     /// <summary>Why a file did not read to its end, if one did not.</summary>
@@ -34,7 +39,12 @@ internal sealed class ExceptionFiles
         string Intern(string s) => types.TryGetValue(s, out var known) ? known : types[s] = s;
         var warnings = new List<string>();
         var throws = new List<Throw>();
-        ReadFile(path, warnings, e => throws.Add(new Throw(Qpc(e), e.ThreadID, Intern(e.ExceptionType))));
+        var dispatch = new List<DispatchMark>();
+        ReadFile(path, warnings, e =>
+        {
+            throws.Add(new Throw(Qpc(e), e.ThreadID, Intern(e.ExceptionType)));
+            dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: true));
+        }, e => dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: false)));
         var samples = new List<SampledThrow>();
         var scratch = new List<ulong>();
         foreach (var file in input.ExceptionStackPaths)
@@ -42,19 +52,22 @@ internal sealed class ExceptionFiles
                 EventStackAddresses.Available ? EventStackAddresses.Of(e, scratch).ToArray() : [])));
         throws.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
         samples.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
-        return new ExceptionFiles { Throws = throws, Samples = samples, Windows = input.ExceptionStackPaths.Count, Warnings = warnings };
+        // Stable: a throw and its end at the same tick keep their order.
+        var marks = dispatch.OrderBy(m => m.Qpc).ToList();
+        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = marks, Windows = input.ExceptionStackPaths.Count, Warnings = warnings };
     }
 
 #pragma warning disable CS0618 // "discouraged": the raw clock value is what puts two files of one process on one time line
     private static long Qpc(TraceEvent e) => e.TimeStampQPC;
 #pragma warning restore CS0618
 
-    private static void ReadFile(string path, List<string> warnings, Action<Microsoft.Diagnostics.Tracing.Parsers.Clr.ExceptionTraceData> onThrow)
+    private static void ReadFile(string path, List<string> warnings, Action<Microsoft.Diagnostics.Tracing.Parsers.Clr.ExceptionTraceData> onThrow, Action<TraceEvent>? onStop = null)
     {
         try
         {
             using var source = new EventPipeEventSource(path);
             source.Clr.ExceptionStart += e => onThrow(e);
+            if (onStop is not null) source.Clr.ExceptionStop += e => onStop(e);
             source.Process();
         }
         catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.TraceEvent) || ex is IOException)

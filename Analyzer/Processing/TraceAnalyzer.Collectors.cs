@@ -49,6 +49,7 @@ public sealed partial class TraceAnalyzer
         private StacklessExceptionCollector? _stackless;
         private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
         private Func<ulong[], int>? _internStack;
+        private Action<long, int, bool>? _dispatch;
 
         /// <summary>
         /// The exception sessions' files beside the trace (null: none, as in older recordings): their throws are counted
@@ -62,6 +63,13 @@ public sealed partial class TraceAnalyzer
                 _stackless = new StacklessExceptionCollector(value);
                 _whereThrown = WhereThrown;
                 _internStack = leafFirst => leafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;
+                // The dispatch spans the main trace's exception events gave before they moved out (TraceAnalyzer.RuntimeWork).
+                _dispatch = (qpc, threadId, start) =>
+                {
+                    var ms = Timeline.Clock.QpcToRelativeMs(qpc);
+                    if (start) _runtimeWork.Open(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                    else _runtimeWork.Close(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                };
                 analysis.WarningList.AddRange(value.Warnings);
             }
         }
@@ -77,7 +85,7 @@ public sealed partial class TraceAnalyzer
         private void CountStacklessExceptions()
         {
             if (_stackless is not { } stackless) return;
-            stackless.Before(long.MaxValue, _whereThrown!, _internStack!);
+            stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
             WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
                 ? new ExceptionSite(type, CodeSite.UnknownFrame)
                 : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack))));

@@ -298,7 +298,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
             // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
-            _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!);
+            _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.

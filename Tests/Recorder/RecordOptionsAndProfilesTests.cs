@@ -78,10 +78,10 @@ public sealed class RecordOptionsAndProfilesTests
 
         var byName = EventPipeProviders.For(ProfileCatalog.Get("default")).ToDictionary(p => p.Name);
         var clr = byName["Microsoft-Windows-DotNETRuntime"];
-        // Exception (0x8000) is left to the stackless sessions (ExceptionSessions): every throw without a stack, at Error level (the throw event alone).
+        // Exception (0x8000) is left to the stackless sessions (ExceptionSessions): every throw and its end without a stack.
         Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000000000 | 0x40000000000, clr.Keywords); // 0x8000000000: TypeDiagnostic (type loads)
         var stackless = Assert.Single(EventPipeProviders.Stackless(ProfileCatalog.Get("default")));
-        Assert.Equal((KeywordNames.ClrProvider, 0x8000L, EventLevel.Error), (stackless.Name, stackless.Keywords, stackless.EventLevel));
+        Assert.Equal((KeywordNames.ClrProvider, 0x8000L, EventLevel.Informational), (stackless.Name, stackless.Keywords, stackless.EventLevel));
         Assert.Empty(EventPipeProviders.Stackless(ProfileCatalog.Get("gc")));
         Assert.Equal(EventLevel.Verbose, clr.EventLevel); // allocation ticks and WaitHandle events are Verbose
         Assert.True(byName.ContainsKey(RunEvents.ProviderName));

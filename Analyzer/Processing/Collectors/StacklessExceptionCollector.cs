@@ -21,6 +21,7 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     private readonly Dictionary<string, List<int>> _allStacks = new(StringComparer.Ordinal);
     private int _next;
     private int _nextSample;
+    private int _nextMark;
 
     /// <summary>Throws counted so far, and of those sampled with a stack.</summary>
     public long Throws { get; private set; }
@@ -31,8 +32,15 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     /// Charges every throw and sampled throw before <paramref name="qpc"/>: <paramref name="where"/> gives the run and
     /// thread a thread's event is charged to now, <paramref name="intern"/> a stack's id (-1 when stacks cannot be named).
     /// </summary>
-    public void Before(long qpc, Func<int, (RunDraft? Run, ThreadDraft? Thread)> where, Func<ulong[], int> intern)
+    /// <param name="dispatch">Each exception's dispatch starting and ending (clock value, thread, start), for the native time it spans.</param>
+    public void Before(long qpc, Func<int, (RunDraft? Run, ThreadDraft? Thread)> where, Func<ulong[], int> intern, Action<long, int, bool>? dispatch = null)
     {
+        var marks = files.Dispatch;
+        while (_nextMark < marks.Count && marks[_nextMark].Qpc < qpc)
+        {
+            var m = marks[_nextMark++];
+            dispatch?.Invoke(m.Qpc, m.ThreadId, m.Start);
+        }
         var throws = files.Throws;
         while (_next < throws.Count && throws[_next].Qpc < qpc)
         {
