@@ -22,12 +22,13 @@ public sealed class TracingCostTests : IDisposable
 
     /// <summary>
     /// The seeds' exception scenario: every FormatException DataContract throws is an event. With a stack each, tracing
-    /// slowed it many times over (+355% to +708% measured); in the stackless session (ExceptionSessions) it costs about
-    /// as much as the throw itself (+97% to +113% measured at N=100, 4 KB, load 6-8; docs/recorder.md, "What tracing
-    /// costs"), while XmlSerializer reads the same input without one (+0.8%). So the traced blocks really trace and the
-    /// untraced ones really do not: a mix-up of the two reads near zero for DataContract. The bound above, +250%, is
-    /// below every cost measured with stacks and 2x above those measured without. The trace's exceptions per run are
-    /// the benchmark's in-process count (AppDomain.FirstChanceException), and the thrower is named from the sampled stacks.
+    /// slowed it many times over (+317% to +708% measured); in the stackless session (ExceptionSessions) it costs about
+    /// as much as the throw itself (+92% to +150% measured at N=100, 4 KB, load 1.4-8; docs/recorder.md, "Exceptions
+    /// without stacks"; +30% once at N=50, 1 KB), while XmlSerializer reads the same input without one (+0.8%). So the
+    /// traced blocks really trace and the untraced ones really do not: a mix-up of the two reads near zero for
+    /// DataContract. The bounds, +10% to +250%, hold every cost measured without stacks and none measured with them.
+    /// The trace's exceptions per run are the benchmark's in-process count (AppDomain.FirstChanceException), and the
+    /// thrower is named from the sampled stacks.
     /// </summary>
     [Fact]
     public void Tracing_cost_is_bounded_for_the_exception_scenario_and_small_beside_it()
