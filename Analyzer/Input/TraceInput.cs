@@ -24,6 +24,10 @@ public sealed class TraceInput : IDisposable
     public string? KernelScriptPath { get; init; }
     /// <summary>perf's own file of the kernel session (TraceFolderLayout.KernelData): `--symbols` runs perf script on it again.</summary>
     public string? KernelDataPath { get; init; }
+    /// <summary>The exceptions without stacks (TraceFolderLayout.ExceptionsTrace); null in older recordings.</summary>
+    public string? ExceptionsPath { get; init; }
+    /// <summary>The sampled exception stacks (TraceFolderLayout.ExceptionStacksPattern), in window order; empty without.</summary>
+    public IReadOnlyList<string> ExceptionStackPaths { get; init; } = [];
     /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
     public bool NetPerf { get; init; }
 
@@ -53,7 +57,7 @@ public sealed class TraceInput : IDisposable
         else
         {
             // Several traces and none named trace.nettrace: which one was meant is the user's call, not ours.
-            var found = Directory.EnumerateFiles(dir, "*.nettrace").Order(StringComparer.Ordinal).ToList();
+            var found = Directory.EnumerateFiles(dir, "*.nettrace").Where(f => !TraceFolderLayout.IsExceptionsFile(Path.GetFileName(f))).Order(StringComparer.Ordinal).ToList();
             if (found.Count == 0) throw new BadInputException($"{dir}: no {TraceFolderLayout.Trace}, {TraceFolderLayout.Etl} or *.nettrace in this folder");
             if (found.Count > 1) throw new BadInputException($"{dir}: {found.Count} traces and no {TraceFolderLayout.Trace} ({Names(found.Select(Path.GetFileName))}): pass one of them");
             trace = found[0];
@@ -74,6 +78,10 @@ public sealed class TraceInput : IDisposable
         ManifestPath = Companion(dir, TraceFolderLayout.Manifest),
         KernelScriptPath = Companion(dir, TraceFolderLayout.KernelScript),
         KernelDataPath = Companion(dir, TraceFolderLayout.KernelData),
+        // Only beside the recording's own trace: another .nettrace in the folder is not the one they were recorded with.
+        ExceptionsPath = Path.GetFileName(trace) == TraceFolderLayout.Trace ? Companion(dir, TraceFolderLayout.ExceptionsTrace) : null,
+        ExceptionStackPaths = Path.GetFileName(trace) == TraceFolderLayout.Trace && Directory.Exists(dir)
+            ? Directory.GetFiles(dir, TraceFolderLayout.ExceptionStacksPattern).Order(StringComparer.Ordinal).ToList() : [],
         _extractedDir = extractedDir,
     };
 
@@ -91,7 +99,8 @@ public sealed class TraceInput : IDisposable
             var entries = zip.Entries.Where(e => e.FullName.Length > 0 && !e.FullName.EndsWith('/') && !e.FullName.EndsWith('\\')).ToList();
             foreach (var e in zip.Entries)
                 if (Escapes(e.FullName)) throw new BadInputException($"{zipPath}: entry '{e.FullName}' would be extracted outside the extraction folder: refused");
-            var traces = entries.Where(e => e.FullName.EndsWith(".nettrace", StringComparison.OrdinalIgnoreCase)).OrderBy(e => e.FullName, StringComparer.Ordinal).ToList();
+            var traces = entries.Where(e => e.FullName.EndsWith(".nettrace", StringComparison.OrdinalIgnoreCase)
+                && !TraceFolderLayout.IsExceptionsFile(Path.GetFileName(e.FullName.Replace('\\', '/')))).OrderBy(e => e.FullName, StringComparer.Ordinal).ToList();
             if (traces.Count == 0)
             {
                 var nested = entries.FirstOrDefault(e => e.FullName.EndsWith(".zip", StringComparison.OrdinalIgnoreCase));
@@ -110,6 +119,9 @@ public sealed class TraceInput : IDisposable
             var tracePath = Extract(zipPath, trace, dir);
             foreach (var name in TraceFolderLayout.AnalyzerCompanions)
                 if (entries.FirstOrDefault(e => e.FullName.Replace('\\', '/') == folder + name) is { } companion) Extract(zipPath, companion, dir);
+            foreach (var side in entries.Where(e => e.FullName.Replace('\\', '/').StartsWith(folder, StringComparison.Ordinal)
+                && TraceFolderLayout.IsExceptionsFile(e.FullName.Replace('\\', '/')[folder.Length..])))
+                Extract(zipPath, side, dir);
             CheckNetTrace(tracePath);
             return WithCompanions(zipPath, tracePath, dir, extractedDir: dir);
         }

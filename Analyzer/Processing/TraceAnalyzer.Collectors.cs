@@ -46,6 +46,54 @@ public sealed partial class TraceAnalyzer
             _untilNamed.Clear();
         }
 
+        private StacklessExceptionCollector? _stackless;
+        private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
+        private Func<ulong[], int>? _internStack;
+        private Action<long, int, bool>? _dispatch;
+
+        /// <summary>
+        /// The exception sessions' files beside the trace (null: none, as in older recordings): their throws are counted
+        /// by <see cref="StacklessExceptionCollector"/> as the pass goes, sites named from the sampled stacks at the end.
+        /// </summary>
+        public ExceptionFiles? ExceptionFiles
+        {
+            init
+            {
+                if (value is null) return;
+                _stackless = new StacklessExceptionCollector(value);
+                _whereThrown = WhereThrown;
+                _internStack = leafFirst => leafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;
+                // The dispatch spans the main trace's exception events gave before they moved out (TraceAnalyzer.RuntimeWork).
+                _dispatch = (qpc, threadId, start) =>
+                {
+                    var ms = Timeline.Clock.QpcToRelativeMs(qpc);
+                    if (start) _runtimeWork.Open(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                    else _runtimeWork.Close(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                };
+                analysis.WarningList.AddRange(value.Warnings);
+            }
+        }
+
+        /// <summary>The run and thread an event of this thread is charged to now: the open run's own threads only (no stack to say more).</summary>
+        private (RunDraft?, ThreadDraft?) WhereThrown(int threadId)
+        {
+            var run = _windows.ChargeableFor(threadId) is { } r && (r.WorkerThreadId == 0 || r.IsRunThread(threadId)) ? r : null;
+            return (run, ThreadOf(threadId));
+        }
+
+        /// <summary>The pass is over: the last throws are charged, and all of them counted by site once stacks are named.</summary>
+        private void CountStacklessExceptions()
+        {
+            if (_stackless is not { } stackless) return;
+            stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
+            WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
+                ? new ExceptionSite(type, CodeSite.UnknownFrame)
+                : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack))));
+            analysis.WarningList.Add(stackless.Throws == 0 ? $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})"
+                : $"exceptions: {stackless.Throws:N0} counted without stacks ({Common.TraceFolderLayout.ExceptionsTrace}); throw sites from the stacks of "
+                  + $"{stackless.Sampled:N0} throws sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)");
+        }
+
         private void SubscribeCollectors(TraceEventDispatcher source)
         {
             _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);

@@ -40,11 +40,13 @@ public sealed partial class TraceAnalyzer
                 analysis.WarningList.Add(line);
         }
 
-        private ThreadDraft? ThreadOf(TraceEvent e)
+        private ThreadDraft? ThreadOf(TraceEvent e) => _scope.InProcess(e) ? ThreadOf(e.ThreadID) : null;
+
+        /// <summary>A thread of the recorded process by id (the exception files' events, which are all its own).</summary>
+        private ThreadDraft ThreadOf(int threadId)
         {
-            if (!_scope.InProcess(e)) return null;
-            if (_threads.TryGetValue(e.ThreadID, out var t)) return t;
-            _threads[e.ThreadID] = t = new ThreadDraft { ThreadId = e.ThreadID };
+            if (_threads.TryGetValue(threadId, out var t)) return t;
+            _threads[threadId] = t = new ThreadDraft { ThreadId = threadId };
             return t;
         }
 

@@ -70,7 +70,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var resultsTask = Task.Run(() => LoadResults(input));
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
-        using var pass = RawPass(input, analysis, matcher, progress) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress);
+        // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
+        var exceptionFiles = ExceptionFiles.Read(input);
+        using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
         var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
@@ -131,13 +133,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// Through TraceLog: an ETW trace (TraceEvent's own reader), or an EventPipe trace the raw pass would not read
     /// alike, converted to .etlx (EtlxCache: cached by content, the conversion's warnings kept with it).
     /// </summary>
-    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress)
+    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles)
     {
         var etlx = OpenTraceLog(input, analysis, progress);
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress);
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles };
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -295,6 +297,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
+            // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
+            _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
@@ -348,6 +352,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             stacks.Code = Code;
             if (stacks is RawEventPipeStacks && (!MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
                 throw new RawPassUnsure();
+            CountStacklessExceptions();
             CountNamedSites();
         }
 

@@ -22,6 +22,9 @@ internal sealed class KernelClock
 
     public bool Known => _firstQpc is not null;
 
+    /// <summary>A raw clock value of the same process near the last event seen (another file's event), on the pass's time line.</summary>
+    public double QpcToRelativeMs(long qpc) => _firstQpc is null ? 0 : _lastMs + (qpc - _lastQpc) / TicksPerMs;
+
     /// <summary>QPC ticks per millisecond: 1e6 on Linux (nanoseconds); measured, in case a runtime ever differs.</summary>
     public double TicksPerMs => _firstQpc is { } first && _lastMs - _firstMs > 1 ? (_lastQpc - first) / (_lastMs - _firstMs) : 1e6;
 

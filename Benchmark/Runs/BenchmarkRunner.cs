@@ -250,6 +250,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         CompiledMethods = m.Jit?.CompiledMethods,
         CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
         ThreadCompilationMs = m.Jit?.ThreadCompilationTime.TotalMilliseconds,
+        Exceptions = m.Exceptions,
         WorkerThreadId = m.WorkerThreadId,
         MarkerThreadId = m.MarkerThreadId,
         Verification = verification,

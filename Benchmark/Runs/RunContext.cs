@@ -45,7 +45,7 @@ public sealed class RunScope
         _probe.Crew = crew;
         var window = _marker.Measure(new RunInfo(run.Serializer, run.Operation, run.Data, run.Objects, run.Run, run.Warmup, run.Operations), body, _probe, crew?.OsThreadIds);
         if (++_completed == _failAfterRuns) Environment.FailFast($"--fail-after-runs {_failAfterRuns}: simulated crash");
-        var (gcs, pauseMs, allocated, processCpuMs) = InProcessCounters.Delta(_probe.Before, _probe.After);
+        var (gcs, pauseMs, allocated, processCpuMs, exceptions) = InProcessCounters.Delta(_probe.Before, _probe.After);
         // One thread: its CPU clock, read next to the Stopwatch. Several: the process's, read outside the window
         // (reading it allocates).
         var cpuMs = _allThreads ? processCpuMs : window.ThreadCpuMs;
@@ -54,7 +54,7 @@ public sealed class RunScope
         double? threadsCpuMs = crew is null ? window.ThreadCpuMs
             : _probe.CrewBefore is { } b && _probe.CrewAfter is { } a ? window.ThreadCpuMs + (a - b).TotalMilliseconds : null;
         return new RunMeasurement(window.DurationMs, window.OuterDurationMs, gcs, pauseMs, allocated, cpuMs, window.WorkerThreadId, window.MarkerThreadId,
-            _probe.JitBefore, _probe.JitAfter) { ThreadsCpuMs = threadsCpuMs, Threads = 1 + (crew?.Count ?? 0) };
+            _probe.JitBefore, _probe.JitAfter) { ThreadsCpuMs = threadsCpuMs, Threads = 1 + (crew?.Count ?? 0), Exceptions = exceptions };
     }
 
     /// <summary>The benchmark's counters, read by the run marker just outside the window: JIT first and last, so the warm-up's clock brackets the rest.</summary>
@@ -98,6 +98,8 @@ public readonly record struct RunMeasurement(double DurationMs, double OuterDura
     public double? ThreadsCpuMs { get; init; }
     /// <summary>Threads that made the run's calls: the crew's (--threads), or the worker alone (1).</summary>
     public int Threads { get; init; } = 1;
+    /// <summary>First-chance exceptions thrown in the process between the two readings (<see cref="FirstChanceExceptions"/>).</summary>
+    public long Exceptions { get; init; }
 
     /// <summary>Methods compiled in the process between the two readings; null without a JIT counter.</summary>
     public JitSnapshot? Jit => JitAfter.Counters is { } a && JitBefore.Counters is { } b ? a - b : null;

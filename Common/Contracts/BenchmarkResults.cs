@@ -163,6 +163,11 @@ public sealed record RunResult
     /// the truth a trace's JIT ms of the run is held to. Null in older results and where the runtime has no counter.
     /// </summary>
     public double? ThreadCompilationMs { get; init; }
+    /// <summary>
+    /// First-chance exceptions thrown in the whole process over the same interval (AppDomain.FirstChanceException):
+    /// the truth a trace's exception count of the run is held to. Null in results written before it existed.
+    /// </summary>
+    public long? Exceptions { get; init; }
     public int WorkerThreadId { get; init; }
     public int MarkerThreadId { get; init; }
     public string? Verification { get; init; }

@@ -9,6 +9,19 @@ public static class TraceFolderLayout
 {
     /// <summary>The EventPipe trace.</summary>
     public const string Trace = "trace.nettrace";
+    /// <summary>
+    /// The profile's stackless events (the runtime's exceptions), from a second EventPipe session without stacks: every
+    /// throw's time, thread and type (docs/recorder.md#exceptions-without-stacks). Absent in older recordings.
+    /// </summary>
+    public const string ExceptionsTrace = "exceptions.nettrace";
+    /// <summary>The same events with stacks, from short sampling windows: one file per window (<see cref="ExceptionStacksFile"/>).</summary>
+    public const string ExceptionStacksPrefix = "exception-stacks-";
+    public const string ExceptionStacksPattern = ExceptionStacksPrefix + "*.nettrace";
+    /// <summary>exception-stacks-001.nettrace: the sampler's window number, so the files sort in time order.</summary>
+    public static string ExceptionStacksFile(int window) => $"{ExceptionStacksPrefix}{window:D3}.nettrace";
+    /// <summary>Whether a .nettrace's file name is one of the exception sessions' (beside the trace, never the trace itself).</summary>
+    public static bool IsExceptionsFile(string fileName) =>
+        fileName.Equals(ExceptionsTrace, StringComparison.OrdinalIgnoreCase) || fileName.StartsWith(ExceptionStacksPrefix, StringComparison.OrdinalIgnoreCase);
     /// <summary>The ETW trace (Windows, --backend etw).</summary>
     public const string Etl = "trace.etl";
     public const string Manifest = "manifest.json";

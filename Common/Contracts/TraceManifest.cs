@@ -51,6 +51,12 @@ public sealed record TraceManifest
     public long? TraceBytes { get; init; }
     public string? TraceFile { get; init; }
     public string? ResultsFile { get; init; }
+    /// <summary>
+    /// The profile's stackless events (exceptions) without stacks (<see cref="TraceFolderLayout.ExceptionsTrace"/>), and how
+    /// many sampling windows recorded them with stacks (<see cref="TraceFolderLayout.ExceptionStacksPattern"/>); null when none.
+    /// </summary>
+    public string? ExceptionsFile { get; init; }
+    public int? ExceptionStackFiles { get; init; }
     public string? StackTagsFile { get; init; }
     /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
     // Settable: generated JSON metadata would assign init-only ones null when a manifest leaves them out.

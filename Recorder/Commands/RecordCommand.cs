@@ -277,7 +277,8 @@ public static class RecordCommand
             Backend = TraceManifest.EventPipeBackend,
             Profile = profile.Name,
             ProfileDescription = profile.Description,
-            Providers = providers.Select(p => new ManifestProvider(
+            // The stackless keywords were enabled too, in sessions of their own (ExceptionSessions).
+            Providers = WithStackless(providers, EventPipeProviders.Stackless(profile)).Select(p => new ManifestProvider(
                 p.Name, $"0x{p.Keywords:X}", p.EventLevel.ToString(),
                 profile.Providers.First(x => x.Name == p.Name).Keywords)).ToList(),
             CommandLine = command.Display,
@@ -302,9 +303,17 @@ public static class RecordCommand
             TraceBytes = outcome.TraceBytes,
             TraceFile = TraceFolderLayout.Trace,
             ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,
+            ExceptionsFile = File.Exists(Path.Combine(folder.Path, TraceFolderLayout.ExceptionsTrace)) ? TraceFolderLayout.ExceptionsTrace : null,
+            // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
+            ExceptionStackFiles = Directory.Exists(folder.Path) && Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,
         };
     }
+
+    private static IEnumerable<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> WithStackless(IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> main,
+        IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> stackless) =>
+        main.Select(p => stackless.FirstOrDefault(s => s.Name == p.Name) is { } s ? new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider(p.Name, p.EventLevel, p.Keywords | s.Keywords) : p)
+            .Concat(stackless.Where(s => main.All(p => p.Name != s.Name)));
 }

@@ -12,7 +12,18 @@ public static class EventPipeProviders
         profile.Providers
             .Where(p => !IsSampler(p) || (sampler ?? (profile.CpuSamplingMs > 0 && !(kernelSamplesCpu && p.ReplacedByKernelSampling))))
             .Where(p => IsSampler(p) || !(kernelSamplesCpu && p.ReplacedByKernelSampling))
-            .Select(p => new EventPipeProvider(p.Name, p.Level, p.KeywordMask))
+            .Select(p => new EventPipeProvider(p.Name, p.Level, p.KeywordMask & ~p.StacklessMask))
+            .Where(p => p.Keywords != 0)
+            .ToList();
+
+    /// <summary>
+    /// The profile's stackless keywords (<see cref="ProviderSpec.StacklessKeywords"/>), one provider each, for the
+    /// second session (<see cref="ExceptionSessions"/>); empty when the profile has none. <see cref="For"/> leaves them out.
+    /// </summary>
+    public static IReadOnlyList<EventPipeProvider> Stackless(TraceProfile profile) =>
+        profile.Providers
+            .Where(p => p.StacklessMask != 0)
+            .Select(p => new EventPipeProvider(p.Name, p.StacklessLevel, p.StacklessMask))
             .ToList();
 
     private static bool IsSampler(ProviderSpec p) => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase);

@@ -82,21 +82,28 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             if (companion is not null) await companion.StartAsync(child.Id, cancel).ConfigureAwait(false);
             var providerList = providers ?? EventPipeProviders.For(profile);
             var config = new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true);
+            // The profile's stackless keywords (exceptions) in sessions of their own, started before the runtime resumes too.
+            var stackless = EventPipeProviders.Stackless(profile);
+            var warnings = new List<string>();
             EventPipeSession session;
+            ExceptionSessions? exceptions = null;
             try
             {
                 session = client.StartEventPipeSession(config);
+                exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
                 client.ResumeRuntime();
             }
             catch
             {
                 // Neither the suspended child nor the kernel session may outlive a recording that never started.
+                if (exceptions is not null) await exceptions.DisposeAsync().ConfigureAwait(false);
                 KillTree(child);
                 if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
                 CleanupPort(port, sessionPort);
                 throw;
             }
             using var sessionScope = session;
+            await using var exceptionsScope = exceptions;
             progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
@@ -105,8 +112,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            var warnings = new List<string>();
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
             try
             {
@@ -145,6 +151,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     onCut?.Invoke();
                     progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
                     TryStop(session, warnings);
+                    if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
                     Interrupt(child);
                     if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(15)).ConfigureAwait(false)) KillTree(child);
                 }
@@ -155,6 +162,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 progress?.Report("Ctrl+C: stopping the session (rundown) and the child...");
                 // Stop first so rundown resolves method names; the child may already be exiting on its own SIGINT.
                 TryStop(session, warnings);
+                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
                 Interrupt(child);
                 if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillTree(child);
             }
@@ -168,6 +176,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     warnings.Add("the trace stream did not end within 90 s after the child exited; the file may be truncated");
             }
             if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
+            // The child has exited (its sessions ended with it) or was stopped: the sampler stops, the files are complete.
+            if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
             // A write that failed as the child was ending (its last events, rundown) cuts the trace too.
             if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 

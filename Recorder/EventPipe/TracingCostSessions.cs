@@ -6,12 +6,16 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// <summary>
 /// Tracing off and on for the benchmark's tracing-cost blocks. The first "off" ends the recording's own sessions: the
 /// EventPipe session is stopped (its rundown names the code) and the kernel session stops recording. Each "on" starts
-/// scratch sessions like them, whose data is thrown away: they only cost what the real ones cost.
+/// scratch sessions like them, whose data is thrown away: they only cost what the real ones cost. So do the
+/// exception sessions (<see cref="ExceptionSessions"/>): the real ones stop with the main one, scratch ones run in each
+/// traced block, their stack sampler's duty cycle included.
 /// </summary>
 internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, IReadOnlyList<EventPipeProvider> providers,
-    ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings) : IAsyncDisposable
+    ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings,
+    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null) : IAsyncDisposable
 {
     private bool _mainStopped;
+    private ExceptionSessions? _scratchExceptions;
     private EventPipeSession? _scratch;
     private Task? _scratchCopy;
     private IAsyncDisposable? _scratchKernel;
@@ -26,6 +30,7 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
                 lock (warnings) EventPipeRecorder.TryStop(main, warnings);
                 if (!await EventPipeRecorder.WaitQuietly(mainCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
                     return "the trace did not end within 60 s of stopping its session";
+                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
                 if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
                 progress?.Report("tracing cost: the trace ends here; each case runs again with tracing off and on");
             }
@@ -34,6 +39,7 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
             // Without rundown: a scratch session's stop then costs nothing the blocks would see.
             _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: true));
             _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
+            if (stackless is not null) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings);
             if (companion is not null)
             {
                 _scratchKernel = await companion.StartScratchAsync(processId, CancellationToken.None).ConfigureAwait(false);
@@ -49,6 +55,11 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
 
     public async Task StopScratchAsync()
     {
+        if (_scratchExceptions is { } scratchExceptions)
+        {
+            _scratchExceptions = null;
+            await scratchExceptions.DisposeAsync().ConfigureAwait(false);
+        }
         if (_scratch is { } scratch)
         {
             _scratch = null;

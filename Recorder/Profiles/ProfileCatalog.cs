@@ -21,7 +21,12 @@ public static class ProfileCatalog
             if (profiles.Count == 0) throw new BadInputException($"{path}: no profiles defined");
             foreach (var p in profiles)
                 foreach (var provider in p.Providers)
+                {
                     _ = provider.KeywordMask; // validate keyword names at load, not mid-recording
+                    if (provider.StacklessKeywords.Except(provider.Keywords, StringComparer.OrdinalIgnoreCase).FirstOrDefault() is { } stray)
+                        throw new BadInputException($"{path}: profile '{p.Name}', provider {provider.Name}: stackless keyword '{stray}' is not one of its keywords");
+                    _ = provider.StacklessMask;
+                }
             return profiles;
         }
         catch (JsonException ex)

@@ -34,9 +34,24 @@ public sealed record ProviderSpec
     /// <summary>Left out when a kernel session samples the CPU (EventPipe's SampleProfiler: see docs/recorder.md for the numbers).</summary>
     public bool ReplacedByKernelSampling { get; init; }
     public EtwFilterSpec? Etw { get; init; }
+    /// <summary>
+    /// EventPipe: keywords (also in <see cref="Keywords"/>) recorded in a second session without stacks, whose stacks are
+    /// only sampled (a short window every few seconds): high-rate events, such as the runtime's exceptions, whose
+    /// stack walks would cost more than the code traced (docs/recorder.md, "Exceptions without stacks"). ETW: ignored.
+    /// </summary>
+    public List<string> StacklessKeywords { get; set; } = [];
+    /// <summary>
+    /// The stackless sessions' level: Error by default, so the runtime's exceptions are their throws alone
+    /// (ExceptionThrown_V1); the catch, finally and filter events (Informational) would triple the events and go unread.
+    /// </summary>
+    [JsonConverter(typeof(JsonStringEnumConverter<EventLevel>))]
+    public EventLevel StacklessLevel { get; set; } = EventLevel.Error;
 
     /// <summary>Keyword names resolved to the provider's mask; hex literals ("0x4000") pass through.</summary>
     public long KeywordMask => KeywordNames.Resolve(Name, Keywords);
+
+    /// <summary><see cref="StacklessKeywords"/> resolved to a mask; 0 when there are none.</summary>
+    public long StacklessMask => StacklessKeywords.Count == 0 ? 0 : KeywordNames.Resolve(Name, StacklessKeywords);
 }
 
 /// <summary>ETW-only refinements (TraceEventProviderOptions / tracelog -stackwalkFilter / -EventIdFilter).</summary>

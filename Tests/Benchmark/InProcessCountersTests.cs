@@ -11,7 +11,7 @@ public sealed class InProcessCountersTests
         GC.Collect(2, GCCollectionMode.Forced, blocking: true);
         GC.Collect(0, GCCollectionMode.Forced, blocking: true);
         var after = InProcessCounters.Take(allThreads: false);
-        var (gcs, pause, _, _) = InProcessCounters.Delta(before, after);
+        var (gcs, pause, _, _, _) = InProcessCounters.Delta(before, after);
         // Other tests may collect concurrently; at least our two, classified by condemned generation.
         Assert.True(gcs.Gen2 >= 1, $"gen2 {gcs.Gen2}");
         Assert.True(gcs.Gen0 + gcs.Gen1 >= 1, $"gen0 {gcs.Gen0} gen1 {gcs.Gen1}"); // the GC may escalate a gen0 request
@@ -25,7 +25,7 @@ public sealed class InProcessCountersTests
         var keep = new byte[1_000_000];
         var after = InProcessCounters.Take(allThreads: false);
         GC.KeepAlive(keep);
-        var (_, _, allocated, _) = InProcessCounters.Delta(before, after);
+        var (_, _, allocated, _, _) = InProcessCounters.Delta(before, after);
         Assert.InRange(allocated, 1_000_000, 1_100_000);
     }
 
@@ -42,5 +42,19 @@ public sealed class InProcessCountersTests
         while (InProcessCounters.Delta(t1, InProcessCounters.Take(allThreads: false)).CpuMs < 30 && DateTime.UtcNow < deadline) x++;
         GC.KeepAlive(x);
         Assert.True(DateTime.UtcNow < deadline, "the thread CPU clock did not advance while spinning");
+    }
+
+    [Fact]
+    public void Exceptions_count_each_first_chance_exception_thrown_between_two_readings()
+    {
+        var before = InProcessCounters.Take(allThreads: false);
+        for (var i = 0; i < 7; i++)
+        {
+            try { throw new FormatException(); }
+            catch (FormatException) { }
+        }
+        var after = InProcessCounters.Take(allThreads: false);
+        // Other tests may throw in parallel: at least the 7 thrown here, and nothing lost.
+        Assert.True(InProcessCounters.Delta(before, after).Exceptions >= 7);
     }
 }

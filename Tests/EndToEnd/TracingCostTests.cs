@@ -21,13 +21,17 @@ public sealed class TracingCostTests : IDisposable
     }
 
     /// <summary>
-    /// The seeds' exception scenario: every FormatException DataContract throws is an event with a stack, so tracing
-    /// slows it many times over (measured +708% on a loaded machine, the issue's untraced/traced launches 10x), while
-    /// XmlSerializer reads the same input without one (+0.8%). So the traced blocks really trace and the untraced ones
-    /// really do not: a mix-up of the two reads near zero for DataContract.
+    /// The seeds' exception scenario: every FormatException DataContract throws is an event. With a stack each, tracing
+    /// slowed it many times over (+317% to +708% measured); in the stackless session (ExceptionSessions) it costs about
+    /// as much as the throw itself (+92% to +150% measured at N=100, 4 KB, load 1.4-8; docs/recorder.md, "Exceptions
+    /// without stacks"; +30% once at N=50, 1 KB), while XmlSerializer reads the same input without one (+0.8%). So the
+    /// traced blocks really trace and the untraced ones really do not: a mix-up of the two reads near zero for
+    /// DataContract. The bounds, +10% to +250%, hold every cost measured without stacks and none measured with them.
+    /// The trace's exceptions per run are the benchmark's in-process count (AppDomain.FirstChanceException), and the
+    /// thrower is named from the sampled stacks.
     /// </summary>
     [Fact]
-    public void Tracing_cost_is_large_for_the_exception_scenario_and_small_beside_it()
+    public void Tracing_cost_is_bounded_for_the_exception_scenario_and_small_beside_it()
     {
         var rec = ScenarioRecording.Record(Path.Combine(_dir, "exceptions"), "--test", "deserialize", "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1",
             "--payload-bytes", "1024", "--scenario", "base64-indented-linebreaks", "--serializers", "DataContract,XmlSerializer", "--tracing-cost");
@@ -38,13 +42,17 @@ public sealed class TracingCostTests : IDisposable
         var xml = costs[("XmlSerializer", "deserialize", 50)];
         Assert.Equal(12, dataContract.UntracedRuns); // 6 untraced blocks of 2 runs kept (the settling block is not)
         Assert.Equal(12, dataContract.TracedRuns);
-        Assert.True(dataContract.Percent > 200, $"DataContract: {dataContract.Describe()}");
-        Assert.True(xml.Percent < dataContract.Percent / 4, $"XmlSerializer {xml.Describe()} against DataContract {dataContract.Describe()}");
+        Assert.True(dataContract.Cpu!.Percent is > 10 and < 250, $"DataContract: {dataContract.Cpu.Describe()}");
+        Assert.True(xml.Percent < dataContract.Percent / 2, $"XmlSerializer {xml.Describe()} against DataContract {dataContract.Describe()}");
         var finding = Assert.Single(rec.Of(FindingKinds.TracingCost, "DataContract"));
         Assert.Equal(50, finding.Objects);
         // The trace itself ends before the blocks: its measured runs are the benchmark's, with their exceptions.
         Assert.Equal(2, rec.Runs("DataContract").Count(r => r.IsMeasured));
         Assert.All(rec.Runs("DataContract").Where(r => r.IsMeasured), r => Assert.True(r.Counters.Exceptions > 0));
+        // Counted from the stackless file, run by run: exactly the benchmark's own count (warm-up runs too).
+        Assert.All(rec.Runs("DataContract").Concat(rec.Runs("XmlSerializer")), r => Assert.Equal(r.InProcess!.Exceptions, r.Counters.Exceptions));
+        Assert.Equal("System.Private.DataContractSerialization!System.Text.Base64Encoding.GetBytes", Assert.Single(rec.Of(FindingKinds.Exceptions, "DataContract")).Frame);
+        Assert.Contains(rec.Analysis.Warnings, w => w.StartsWith("exceptions: ", StringComparison.Ordinal) && w.Contains("throw sites from the stacks of", StringComparison.Ordinal));
     }
 
     /// <summary>
@@ -62,6 +70,7 @@ public sealed class TracingCostTests : IDisposable
         minus["name"] = "default-minus-exception";
         var keywords = minus["providers"]![0]!["keywords"]!.AsArray();
         keywords.Remove(keywords.Single(k => (string?)k == "Exception"));
+        minus["providers"]![0]!.AsObject().Remove("stacklessKeywords");
         var file = Path.Combine(_dir, "profiles.json");
         File.WriteAllText(file, new JsonObject { ["profiles"] = new JsonArray(minus) }.ToJsonString());
 

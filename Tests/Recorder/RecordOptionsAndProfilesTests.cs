@@ -78,7 +78,11 @@ public sealed class RecordOptionsAndProfilesTests
 
         var byName = EventPipeProviders.For(ProfileCatalog.Get("default")).ToDictionary(p => p.Name);
         var clr = byName["Microsoft-Windows-DotNETRuntime"];
-        Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000 | 0x8000000000 | 0x40000000000, clr.Keywords); // 0x8000000000: TypeDiagnostic (type loads)
+        // Exception (0x8000) is left to the stackless sessions (ExceptionSessions): every throw and its end without a stack.
+        Assert.Equal(0x1 | 0x8 | 0x10 | 0x4000 | 0x8000000000 | 0x40000000000, clr.Keywords); // 0x8000000000: TypeDiagnostic (type loads)
+        var stackless = Assert.Single(EventPipeProviders.Stackless(ProfileCatalog.Get("default")));
+        Assert.Equal((KeywordNames.ClrProvider, 0x8000L, EventLevel.Informational), (stackless.Name, stackless.Keywords, stackless.EventLevel));
+        Assert.Empty(EventPipeProviders.Stackless(ProfileCatalog.Get("gc")));
         Assert.Equal(EventLevel.Verbose, clr.EventLevel); // allocation ticks and WaitHandle events are Verbose
         Assert.True(byName.ContainsKey(RunEvents.ProviderName));
         Assert.True(byName.ContainsKey("Microsoft-DotNETCore-SampleProfiler"));
@@ -89,6 +93,19 @@ public sealed class RecordOptionsAndProfilesTests
 
         var startup = EventPipeProviders.For(ProfileCatalog.Get("STARTUP")).ToDictionary(p => p.Name);
         Assert.NotEqual(0, startup["Microsoft-Windows-DotNETRuntime"].Keywords & 0x80000); // Type
+    }
+
+    [Fact]
+    public void A_stackless_keyword_must_be_one_of_the_providers_keywords()
+    {
+        var file = Path.Combine(Path.GetTempPath(), $"esp-profiles-{Guid.NewGuid():N}.json");
+        File.WriteAllText(file, """{ "profiles": [ { "name": "p", "description": "d", "providers": [ { "name": "Microsoft-Windows-DotNETRuntime", "keywords": ["GC"], "stacklessKeywords": ["Exception"] } ] } ] }""");
+        try
+        {
+            var ex = Assert.Throws<BadInputException>(() => ProfileCatalog.Load(file));
+            Assert.Contains("stackless keyword 'Exception'", ex.Message, StringComparison.Ordinal);
+        }
+        finally { File.Delete(file); }
     }
 
     [Fact]

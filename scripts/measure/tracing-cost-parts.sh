@@ -24,9 +24,13 @@ out = [default]
 def part(name, change):
     p = copy.deepcopy(default); p["name"] = name; change(p); out.append(p)
 def without(*keywords):
-    def change(p): p["providers"][0]["keywords"] = [k for k in p["providers"][0]["keywords"] if k not in keywords]
+    def change(p):
+        for key in ("keywords", "stacklessKeywords"):
+            if key in p["providers"][0]: p["providers"][0][key] = [k for k in p["providers"][0][key] if k not in keywords]
     return change
 part("minus-exception", without("Exception"))
+# The exceptions' events with stacks in the main session, as before the stackless sessions (docs/recorder.md#exceptions-without-stacks).
+part("exceptions-with-stacks", lambda p: p["providers"][0].pop("stacklessKeywords", None))
 part("minus-jit-loader", without("Jit", "Loader", "TypeDiagnostic"))
 part("minus-gc", without("GC"))
 part("minus-contention", without("Contention"))
@@ -56,7 +60,7 @@ EOF
 }
 
 printf '%-22s %-18s %-11s %6s  %s\n' part serializer operation N "cost (Stopwatch, 95% interval), thread CPU, exceptions counted"
-for p in default minus-exception minus-jit-loader minus-gc minus-contention minus-waithandle minus-verbose minus-switch-stacks minus-switches minus-cpu-samples samples-every-10ms; do
+for p in default exceptions-with-stacks minus-exception minus-jit-loader minus-gc minus-contention minus-waithandle minus-verbose minus-switch-stacks minus-switches minus-cpu-samples samples-every-10ms; do
   run "$p" --profiles "$profiles" --profile "$p"
 done
 run "no-perf" --kernel off --eventpipe-samples off

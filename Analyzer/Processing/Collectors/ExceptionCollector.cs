@@ -8,11 +8,11 @@ internal sealed class ExceptionCollector
 {
     public bool Seen { get; private set; }
 
-    public void Thrown(RunDraft? run, ThreadDraft? thread, ExceptionSite site)
+    public void Thrown(RunDraft? run, ThreadDraft? thread, ExceptionSite site, int count = 1)
     {
         Seen = true;
-        run?.Counters.CountException(site);
-        thread?.Counters.CountException(site);
+        run?.Counters.CountException(site, count);
+        thread?.Counters.CountException(site, count);
     }
 
     /// <summary>

@@ -35,6 +35,54 @@ public sealed class TraceFolderLayoutTests
             Assert.Equal(folder.StackTags, input.StackTagsPath);
             Assert.Equal(folder.Manifest, input.ManifestPath);
             Assert.Equal(folder.KernelScript, input.KernelScriptPath);
+            Assert.Null(input.ExceptionsPath);
+            Assert.Empty(input.ExceptionStackPaths);
+        }
+        finally { Directory.Delete(dir, recursive: true); }
+    }
+
+    [Fact]
+    public void A_zipped_recording_with_exception_files_opens_its_trace_with_them()
+    {
+        var dir = Path.Combine(Path.GetTempPath(), $"esp-layout-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(dir);
+        var zipPath = Path.Combine(dir, "rec.zip");
+        try
+        {
+            using (var zip = System.IO.Compression.ZipFile.Open(zipPath, System.IO.Compression.ZipArchiveMode.Create))
+                foreach (var name in new[] { TraceFolderLayout.Trace, TraceFolderLayout.ExceptionsTrace, TraceFolderLayout.ExceptionStacksFile(1) })
+                    using (var entry = zip.CreateEntry("rec/" + name).Open()) entry.Write("Nettrace"u8);
+            using var input = TraceInput.Open(zipPath);
+            Assert.Equal(TraceFolderLayout.Trace, Path.GetFileName(input.TracePath));
+            Assert.Equal(TraceFolderLayout.ExceptionsTrace, Path.GetFileName(input.ExceptionsPath));
+            Assert.Equal([TraceFolderLayout.ExceptionStacksFile(1)], input.ExceptionStackPaths.Select(Path.GetFileName));
+        }
+        finally { Directory.Delete(dir, recursive: true); }
+    }
+
+    [Fact]
+    public void The_exception_sessions_files_are_companions_not_traces()
+    {
+        var dir = Path.Combine(Path.GetTempPath(), $"esp-layout-{Guid.NewGuid():N}");
+        try
+        {
+            var folder = TraceFolder.CreateExplicit(dir);
+            File.WriteAllBytes(folder.Trace, "Nettrace"u8.ToArray());
+            foreach (var name in new[] { TraceFolderLayout.ExceptionsTrace, TraceFolderLayout.ExceptionStacksFile(2), TraceFolderLayout.ExceptionStacksFile(1) })
+                File.WriteAllBytes(Path.Combine(dir, name), "Nettrace"u8.ToArray());
+            using (var input = TraceInput.Open(dir))
+            {
+                Assert.Equal(folder.Trace, input.TracePath);
+                Assert.Equal(Path.Combine(folder.Path, "exceptions.nettrace"), input.ExceptionsPath);
+                Assert.Equal(["exception-stacks-001.nettrace", "exception-stacks-002.nettrace"], input.ExceptionStackPaths.Select(Path.GetFileName));
+            }
+            // Without trace.nettrace the folder's one other trace is the trace: the exception files are never taken for it.
+            File.Move(folder.Trace, Path.Combine(dir, "other.nettrace"));
+            using (var other = TraceInput.Open(dir))
+            {
+                Assert.Equal("other.nettrace", Path.GetFileName(other.TracePath));
+                Assert.Null(other.ExceptionsPath);
+            }
         }
         finally { Directory.Delete(dir, recursive: true); }
     }

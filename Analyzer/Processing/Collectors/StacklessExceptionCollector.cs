@@ -1,0 +1,129 @@
+using EtwSerializerProfiler.Analyzer.Model;
+
+namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;
+
+/// <summary>
+/// Exceptions recorded beside the trace (<see cref="ExceptionFiles"/>): every throw without its stack, and a sample of
+/// throws with theirs. The pass hands it its position on the clock (<see cref="Before"/>, before each of its events):
+/// the throws up to there are charged to the run and thread the pass would charge an event of theirs, as one stage with
+/// its own state. Each run's (and thread's) count by type is exact; its sites are the sampled stacks' sites of that type
+/// in that run, scaled to the count (<see cref="Shares"/>), or the whole trace's when the run has none.
+/// </summary>
+internal sealed class StacklessExceptionCollector(ExceptionFiles files)
+{
+    private sealed class Tally
+    {
+        public readonly Dictionary<string, long> Counts = new(StringComparer.Ordinal);
+        public readonly Dictionary<string, List<int>> Stacks = new(StringComparer.Ordinal);
+    }
+
+    private readonly Dictionary<object, Tally> _tallies = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<string, List<int>> _allStacks = new(StringComparer.Ordinal);
+    private int _next;
+    private int _nextSample;
+    private int _nextMark;
+
+    /// <summary>Throws counted so far, and of those sampled with a stack.</summary>
+    public long Throws { get; private set; }
+    public long Sampled { get; private set; }
+    public int Windows => files.Windows;
+
+    /// <summary>
+    /// Charges every throw and sampled throw before <paramref name="qpc"/>: <paramref name="where"/> gives the run and
+    /// thread a thread's event is charged to now, <paramref name="intern"/> a stack's id (-1 when stacks cannot be named).
+    /// </summary>
+    /// <param name="dispatch">Each exception's dispatch starting and ending (clock value, thread, start), for the native time it spans.</param>
+    public void Before(long qpc, Func<int, (RunDraft? Run, ThreadDraft? Thread)> where, Func<ulong[], int> intern, Action<long, int, bool>? dispatch = null)
+    {
+        var marks = files.Dispatch;
+        while (_nextMark < marks.Count && marks[_nextMark].Qpc < qpc)
+        {
+            var m = marks[_nextMark++];
+            dispatch?.Invoke(m.Qpc, m.ThreadId, m.Start);
+        }
+        var throws = files.Throws;
+        while (_next < throws.Count && throws[_next].Qpc < qpc)
+        {
+            var t = throws[_next++];
+            var (run, thread) = where(t.ThreadId);
+            Count(run, t.Type);
+            Count(thread, t.Type);
+            Throws++;
+        }
+        var samples = files.Samples;
+        while (_nextSample < samples.Count && samples[_nextSample].Qpc < qpc)
+        {
+            var s = samples[_nextSample++];
+            var stack = intern(s.LeafFirst);
+            var (run, thread) = where(s.ThreadId);
+            Sample(run, s.Type, stack);
+            Sample(thread, s.Type, stack);
+            StacksOf(_allStacks, s.Type).Add(stack);
+            Sampled++;
+        }
+    }
+
+    private void Count(object? target, string type)
+    {
+        if (target is null) return;
+        var counts = TallyOf(target).Counts;
+        counts[type] = counts.GetValueOrDefault(type) + 1;
+    }
+
+    private void Sample(object? target, string type, int stack)
+    {
+        if (target is not null) StacksOf(TallyOf(target).Stacks, type).Add(stack);
+    }
+
+    private Tally TallyOf(object target)
+    {
+        if (!_tallies.TryGetValue(target, out var tally)) _tallies[target] = tally = new Tally();
+        return tally;
+    }
+
+    private static List<int> StacksOf(Dictionary<string, List<int>> byType, string type)
+    {
+        if (!byType.TryGetValue(type, out var list)) byType[type] = list = [];
+        return list;
+    }
+
+    /// <summary>
+    /// Counts every run's and thread's throws into <paramref name="exceptions"/>, by site, once stacks are named:
+    /// <paramref name="siteOf"/> names a sampled stack's site (type, thrower, tag).
+    /// </summary>
+    public void CountInto(ExceptionCollector exceptions, Func<string, int, ExceptionSite> siteOf)
+    {
+        foreach (var (target, tally) in _tallies)
+            foreach (var (type, count) in tally.Counts)
+            {
+                var stacks = tally.Stacks.GetValueOrDefault(type) is { Count: > 0 } own ? own : _allStacks.GetValueOrDefault(type) ?? [];
+                foreach (var (site, n) in Shares(count, stacks.Select(s => siteOf(type, s)).ToList(), type))
+                {
+                    if (target is RunDraft run) exceptions.Thrown(run, null, site, n);
+                    else exceptions.Thrown(null, (ThreadDraft)target, site, n);
+                }
+            }
+    }
+
+    /// <summary>
+    /// <paramref name="count"/> throws shared among the sampled sites in proportion to their samples (largest
+    /// remainder, ties to the site sampled first), so the shares add up to the count. No sample: one unknown site.
+    /// </summary>
+    internal static IEnumerable<(ExceptionSite Site, int Count)> Shares(long count, IReadOnlyList<ExceptionSite> sampled, string type)
+    {
+        if (sampled.Count == 0) return [(new ExceptionSite(type, CodeSite.UnknownFrame), (int)count)];
+        var bySite = new Dictionary<ExceptionSite, int>();
+        var order = new List<ExceptionSite>();
+        foreach (var site in sampled)
+        {
+            if (!bySite.ContainsKey(site)) order.Add(site);
+            bySite[site] = bySite.GetValueOrDefault(site) + 1;
+        }
+        var shares = order.Select(site => (Site: site, Exact: (double)count * bySite[site] / sampled.Count)).ToList();
+        var whole = shares.Select(s => (long)Math.Floor(s.Exact)).ToArray();
+        var left = count - whole.Sum();
+        foreach (var i in Enumerable.Range(0, shares.Count).OrderByDescending(i => shares[i].Exact - whole[i]).ThenBy(i => i).Take((int)left))
+            whole[i]++;
+        return Enumerable.Range(0, shares.Count).Where(i => whole[i] > 0).Select(i => (shares[i].Site, (int)whole[i]));
+    }
+}

@@ -1,0 +1,78 @@
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Stacks;
+using EtwSerializerProfiler.Common;
+using Microsoft.Diagnostics.Tracing;
+
+namespace EtwSerializerProfiler.Analyzer.Processing;
+
+/// <summary>
+/// The exception sessions' files beside a recording's trace (docs/recorder.md#exceptions-without-stacks): every throw
+/// without a stack (<see cref="TraceFolderLayout.ExceptionsTrace"/>), and the throws of the short sampling windows with
+/// theirs (<see cref="TraceFolderLayout.ExceptionStacksPattern"/>). Read whole before the pass, in time order. Their
+/// times are the process's monotonic clock, as the trace's are: raw QPC values, comparable across the files.
+/// </summary>
+internal sealed class ExceptionFiles
+{
+    /// <summary>A throw: its raw clock value, thread and exception type.</summary>
+    public readonly record struct Throw(long Qpc, int ThreadId, string Type);
+
+    /// <summary>An exception's dispatch starting (its throw) or ending (Exception/Stop), for the native time it spans.</summary>
+    public readonly record struct DispatchMark(long Qpc, int ThreadId, bool Start);
+
+    /// <summary>A sampled throw, with its stack's return addresses, leaf first.</summary>
+    public readonly record struct SampledThrow(long Qpc, int ThreadId, string Type, ulong[] LeafFirst);
+
+    public required IReadOnlyList<Throw> Throws { get; init; }
+    public required IReadOnlyList<SampledThrow> Samples { get; init; }
+    /// <summary>Throws and dispatch ends, in time order (ends only when the file has them: level Informational).</summary>
+    public IReadOnlyList<DispatchMark> Dispatch { get; init; } = [];
+    /// <summary>Sampling windows read (files with stacks).</summary>
+    public int Windows { get; init; }
+    /// <summary>Why a file did not read to its end, if one did not.</summary>
+    public IReadOnlyList<string> Warnings { get; init; } = [];
+
+    /// <summary>Null when the recording has no stackless exceptions file (older recordings, other profiles).</summary>
+    public static ExceptionFiles? Read(TraceInput input)
+    {
+        if (input.ExceptionsPath is not { } path) return null;
+        var types = new Dictionary<string, string>(StringComparer.Ordinal);
+        string Intern(string s) => types.TryGetValue(s, out var known) ? known : types[s] = s;
+        var warnings = new List<string>();
+        var throws = new List<Throw>();
+        var dispatch = new List<DispatchMark>();
+        ReadFile(path, warnings, e =>
+        {
+            throws.Add(new Throw(Qpc(e), e.ThreadID, Intern(e.ExceptionType)));
+            dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: true));
+        }, e => dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: false)));
+        var samples = new List<SampledThrow>();
+        var scratch = new List<ulong>();
+        foreach (var file in input.ExceptionStackPaths)
+            ReadFile(file, warnings, e => samples.Add(new SampledThrow(Qpc(e), e.ThreadID, Intern(e.ExceptionType),
+                EventStackAddresses.Available ? EventStackAddresses.Of(e, scratch).ToArray() : [])));
+        throws.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
+        samples.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
+        // Stable: a throw and its end at the same tick keep their order.
+        var marks = dispatch.OrderBy(m => m.Qpc).ToList();
+        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = marks, Windows = input.ExceptionStackPaths.Count, Warnings = warnings };
+    }
+
+#pragma warning disable CS0618 // "discouraged": the raw clock value is what puts two files of one process on one time line
+    private static long Qpc(TraceEvent e) => e.TimeStampQPC;
+#pragma warning restore CS0618
+
+    private static void ReadFile(string path, List<string> warnings, Action<Microsoft.Diagnostics.Tracing.Parsers.Clr.ExceptionTraceData> onThrow, Action<TraceEvent>? onStop = null)
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(path);
+            source.Clr.ExceptionStart += e => onThrow(e);
+            if (onStop is not null) source.Clr.ExceptionStop += e => onStop(e);
+            source.Process();
+        }
+        catch (Exception ex) when (ReaderFault.IsFrom(ex, ReaderFault.TraceEvent) || ex is IOException)
+        {
+            warnings.Add($"{Path.GetFileName(path)}: read up to a fault ({ReaderFault.Describe(ex)}): exceptions after it are not counted");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+using EtwSerializerProfiler.Common;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace EtwSerializerProfiler.Recorder.EventPipe;
+
+/// <summary>
+/// The profile's stackless keywords (the runtime's exceptions) in sessions of their own, beside the main one. One keyword
+/// mask per provider per session, and one stack flag per session: so a second session records every such event
+/// without a stack (<see cref="TraceFolderLayout.ExceptionsTrace"/>), and short sessions with stacks sample where they
+/// come from (<see cref="TraceFolderLayout.ExceptionStacksPrefix"/>): the first second, then <see cref="WindowMs"/>
+/// every <see cref="PeriodMs"/>, and the first few at once when throws appear (<see cref="EarlyWindows"/>). A stack walk per throw made the seeds' exception scenario 4.5x slower traced
+/// (docs/recorder.md, "Exceptions without stacks"). Without a folder the events go nowhere: the tracing-cost blocks'
+/// scratch sessions, which only cost what the real ones cost.
+/// </summary>
+internal sealed class ExceptionSessions : IAsyncDisposable
+{
+    public const int FirstWindowMs = 1000;
+    public const int WindowMs = 20;
+    public const int PeriodMs = 2000;
+    /// <summary>
+    /// Windows opened early, as soon as throws appear in the stackless stream (more than <see cref="ThrowsBytes"/>
+    /// since the last look, every <see cref="LookMs"/>): stacks of the first throws, however short the recording.
+    /// </summary>
+    public const int EarlyWindows = 3;
+    public const int ThrowsBytes = 4096;
+    public const int LookMs = 100;
+
+    private readonly DiagnosticsClient _client;
+    private readonly IReadOnlyList<EventPipeProvider> _providers;
+    private readonly string? _folder;
+    private readonly List<string> _warnings;
+    private readonly EventPipeSession _stackless;
+    private readonly Task _stacklessCopy;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task _sampler;
+    private readonly bool _firstWindow;
+    private int _earlyLeft;
+    private long _stacklessBytes;
+    private int _stopped;
+
+    /// <summary>Starts the stackless session (before the runtime resumes, so every event is in it) and the sampler's first window.</summary>
+    /// <param name="folder">The trace folder; null: a scratch copy for the tracing-cost blocks, which writes nothing and
+    /// has no first long window (a block measures the steady state: a window every <see cref="PeriodMs"/>, at a random phase).</param>
+    public ExceptionSessions(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings)
+    {
+        (_client, _providers, _folder, _warnings, _firstWindow) = (client, providers, folder, warnings, folder is not null);
+        // A scratch copy measures the steady state: its early windows were spent long before.
+        _earlyLeft = folder is null ? 0 : EarlyWindows;
+        _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
+        _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), counted: true);
+        _sampler = Task.Run(SampleAsync);
+    }
+
+    /// <summary>Null when the profile has no stackless keywords.</summary>
+    public static ExceptionSessions? Start(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings) =>
+        providers.Count == 0 ? null : new ExceptionSessions(client, providers, folder, warnings);
+
+    private async Task SampleAsync()
+    {
+        // A scratch copy starts at a random point of the cycle: over many blocks, each sees the recording's duty cycle.
+        if (!_firstWindow) await Delay(Random.Shared.Next(PeriodMs)).ConfigureAwait(false);
+        for (var window = 1; !_stop.IsCancellationRequested; window++)
+        {
+            var length = window == 1 && _firstWindow ? FirstWindowMs : WindowMs;
+            EventPipeSession session;
+            try
+            {
+                session = _client.StartEventPipeSession(new EventPipeSessionConfiguration(_providers, EventPipeRecorder.CircularBufferMB / 4, requestRundown: false, requestStackwalk: true));
+            }
+            catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException)
+            {
+                return; // the process has ended (or is ending): nothing left to sample
+            }
+            using (session)
+            {
+                var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)));
+                await Delay(length).ConfigureAwait(false);
+                Stop(session);
+                await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+            }
+            await UntilNextWindow().ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The rest of the period, cut short while early windows are left and the stackless stream shows throws.</summary>
+    private async Task UntilNextWindow()
+    {
+        var seen = Interlocked.Read(ref _stacklessBytes);
+        for (var waited = 0; waited < PeriodMs - WindowMs && !_stop.IsCancellationRequested; waited += LookMs)
+        {
+            await Delay(Math.Min(LookMs, PeriodMs - WindowMs - waited)).ConfigureAwait(false);
+            var now = Interlocked.Read(ref _stacklessBytes);
+            if (_earlyLeft > 0 && now - seen > ThrowsBytes)
+            {
+                _earlyLeft--;
+                return;
+            }
+            seen = now;
+        }
+    }
+
+    private async Task Delay(int ms)
+    {
+        try { await Task.Delay(ms, _stop.Token).ConfigureAwait(false); }
+        catch (OperationCanceledException) { }
+    }
+
+    private void Stop(EventPipeSession session)
+    {
+        try { session.Stop(); }
+        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException) { }
+    }
+
+    private async Task CopyAsync(EventPipeSession session, string? path, bool counted = false)
+    {
+        try
+        {
+            await using var file = path is null ? Stream.Null : new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
+            if (!counted) { await session.EventStream.CopyToAsync(file).ConfigureAwait(false); return; }
+            // The stackless stream's bytes so far: how the sampler sees throws begin.
+            var buffer = new byte[81920];
+            int read;
+            while ((read = await session.EventStream.ReadAsync(buffer).ConfigureAwait(false)) > 0)
+            {
+                await file.WriteAsync(buffer.AsMemory(0, read)).ConfigureAwait(false);
+                Interlocked.Add(ref _stacklessBytes, read);
+            }
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
+        {
+            if (path is not null) lock (_warnings) _warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
+        }
+    }
+
+    /// <summary>Stops every session and waits for their files (idempotent: every exit path calls it).</summary>
+    public async Task StopAsync()
+    {
+        if (Interlocked.Exchange(ref _stopped, 1) != 0) return;
+        await _stop.CancelAsync().ConfigureAwait(false);
+        await EventPipeRecorder.WaitQuietly(_sampler, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+        Stop(_stackless);
+        await EventPipeRecorder.WaitQuietly(_stacklessCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
+        _stackless.Dispose();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync().ConfigureAwait(false);
+        _stop.Dispose();
+    }
+}
