@@ -26,5 +26,15 @@ public static class EventPipeProviders
             .Select(p => new EventPipeProvider(p.Name, p.StacklessLevel, p.StacklessMask))
             .ToList();
 
+    /// <summary>
+    /// The main session's providers with the stackless ones folded back in (keywords or-ed, the higher level): for a
+    /// runtime that cannot start a session without stacks (.NET 8 refuses it), as before stackless keywords existed.
+    /// </summary>
+    public static IReadOnlyList<EventPipeProvider> WithStackless(IReadOnlyList<EventPipeProvider> main, IReadOnlyList<EventPipeProvider> stackless) =>
+        [.. main.Select(p => stackless.FirstOrDefault(x => x.Name == p.Name) is { } x
+                ? new EventPipeProvider(p.Name, (System.Diagnostics.Tracing.EventLevel)Math.Max((int)p.EventLevel, (int)x.EventLevel), p.Keywords | x.Keywords, p.Arguments)
+                : p),
+            .. stackless.Where(x => main.All(p => p.Name != x.Name))];
+
     private static bool IsSampler(ProviderSpec p) => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase);
 }

@@ -81,7 +81,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             // The runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
             if (companion is not null) await companion.StartAsync(child.Id, cancel).ConfigureAwait(false);
             var providerList = providers ?? EventPipeProviders.For(profile);
-            var config = new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true);
             // The profile's stackless keywords (exceptions) in sessions of their own, started before the runtime resumes too.
             var stackless = EventPipeProviders.Stackless(profile);
             var warnings = new List<string>();
@@ -89,8 +88,21 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             ExceptionSessions? exceptions = null;
             try
             {
+                try
+                {
+                    exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
+                }
+                catch (UnsupportedCommandException ex)
+                {
+                    // .NET 8 refuses a session without stacks: its keywords go back into the main session, with stacks.
+                    var said = $"this runtime cannot record without stacks ({ex.Message}): exceptions are recorded with a stack each, in the main trace (costlier on exception-heavy code)";
+                    progress?.Report(said);
+                    warnings.Add(said);
+                    providerList = EventPipeProviders.WithStackless(providerList, stackless);
+                    stackless = [];
+                }
+                var config = new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true);
                 session = client.StartEventPipeSession(config);
-                exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
                 client.ResumeRuntime();
             }
             catch
