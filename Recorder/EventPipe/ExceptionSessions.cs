@@ -63,11 +63,14 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         {
             var length = window == 1 && _firstWindow ? FirstWindowMs : WindowMs;
             EventPipeSession session;
+            // Bounded: on a reverse-connected port a request to a process that has ended waits for it forever.
+            using var bound = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
+            bound.CancelAfter(IpcBound);
             try
             {
-                session = _client.StartEventPipeSession(new EventPipeSessionConfiguration(_providers, EventPipeRecorder.CircularBufferMB / 4, requestRundown: false, requestStackwalk: true));
+                session = await _client.StartEventPipeSessionAsync(new EventPipeSessionConfiguration(_providers, EventPipeRecorder.CircularBufferMB / 4, requestRundown: false, requestStackwalk: true), bound.Token).ConfigureAwait(false);
             }
-            catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException)
+            catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException or OperationCanceledException)
             {
                 return; // the process has ended (or is ending): nothing left to sample
             }
@@ -75,7 +78,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             {
                 var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)));
                 await Delay(length).ConfigureAwait(false);
-                Stop(session);
+                await StopAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
             }
             await UntilNextWindow().ConfigureAwait(false);
@@ -105,10 +108,17 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         catch (OperationCanceledException) { }
     }
 
-    private void Stop(EventPipeSession session)
+    /// <summary>
+    /// How long a stop or start may wait for the runtime. Without a bound, a stop sent after the process ended waited
+    /// forever on a reverse-connected port: a CI run's scenario test hung 10 minutes and more.
+    /// </summary>
+    private static readonly TimeSpan IpcBound = TimeSpan.FromSeconds(5);
+
+    private static async Task StopAsync(EventPipeSession session)
     {
-        try { session.Stop(); }
-        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException) { }
+        using var bound = new CancellationTokenSource(IpcBound);
+        try { await session.StopAsync(bound.Token).ConfigureAwait(false); }
+        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException or OperationCanceledException) { }
     }
 
     private async Task CopyAsync(EventPipeSession session, string? path, bool counted = false)
@@ -138,7 +148,8 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (Interlocked.Exchange(ref _stopped, 1) != 0) return;
         await _stop.CancelAsync().ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_sampler, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
-        Stop(_stackless);
+        // A stream that has ended (the process exited) needs no stop.
+        if (!_stacklessCopy.IsCompleted) await StopAsync(_stackless).ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_stacklessCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
         _stackless.Dispose();
     }
