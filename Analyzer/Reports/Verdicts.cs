@@ -124,11 +124,12 @@ internal static class Verdicts
             yield return new Cause(name, ms, 0, [], tags, OwnCode: true);
             yield break;
         }
-        foreach (var ns in own.GroupBy(x => x.Key.Caller is { } c ? NamespaceOf(c.Method) : ""))
+        // By the name shown: code without a namespace (dynamic methods) and the serializer's own namespace are one cause.
+        foreach (var ns in own.GroupBy(x => x.Key.Caller is { } c && NamespaceOf(c.Method) is { Length: > 0 } n ? n + " code" : name))
         {
             var share = ns.Sum(x => x.Value) / total;
             var mine = ns.ToDictionary(x => x.Key, x => x.Value);
-            yield return new Cause(ns.Key.Length == 0 ? name : ns.Key + " code", ms * share, 0, Sites(mine, tags, ms * share), tags, OwnCode: true);
+            yield return new Cause(ns.Key, ms * share, 0, Sites(mine, tags, ms * share), tags, OwnCode: true);
         }
     }
 

@@ -60,6 +60,8 @@ public sealed class VerdictReportTests
             var off = v.GetProperty("offCpuMs").GetDouble();
             var causes = v.GetProperty("causes").EnumerateArray().ToList();
             Assert.InRange(causes.Count, 1, 3);
+            // One line per cause: no two share a name (a serializer's dynamic methods join its own namespace's code).
+            Assert.Equal(causes.Count, causes.Select(c => c.GetProperty("name").GetString()).Distinct().Count());
             Assert.True(causes.Sum(c => c.GetProperty("ms").GetDouble()) <= onCpu + off + 1e-3); // the JSON rounds each cause to 4 places
             var ms = causes.Select(c => c.GetProperty("ms").GetDouble()).ToList();
             Assert.Equal(ms.OrderByDescending(x => x), ms);
