@@ -29,8 +29,11 @@ public sealed class RunEventSource : EventSource
     public const int RunThreadId = 5;
     /// <summary>Version of RunEnd: 1 added StartTimestamp and StopTimestamp (version 0 had no payload).</summary>
     public const int RunEndVersion = 1;
-    /// <summary>Version of RunStart and RunStop: 1 appended Warmup and Operations to version 0's fields.</summary>
-    public const int RunStartStopVersion = 1;
+    /// <summary>
+    /// Version of RunStart and RunStop: 1 appended Warmup and Operations to version 0's fields; 2 appended RunStop's
+    /// Exceptions (RunStart's fields are those of version 1).
+    /// </summary>
+    public const int RunStartStopVersion = 2;
 
     /// <summary>The one instance; EventSource wants one per provider and process.</summary>
     public static readonly RunEventSource Log = new();
@@ -67,9 +70,12 @@ public sealed class RunEventSource : EventSource
     [MethodImpl(Harness.Optimized)]
     public void RunEnd(long StartTimestamp, long StopTimestamp) => WriteEvent(RunEndId, StartTimestamp, StopTimestamp);
 
-    /// <summary>A run is over: RunStart's fields again, with the Stopwatch's DurationMs before Warmup and Operations.</summary>
+    /// <summary>
+    /// A run is over: RunStart's fields again, with the Stopwatch's DurationMs before Warmup and Operations, and the
+    /// first-chance exceptions the process threw from RunStart to RunStop (version 2).
+    /// </summary>
     [Event(RunStopId, Level = EventLevel.Informational, Opcode = EventOpcode.Info, Version = RunStartStopVersion)]
     [MethodImpl(Harness.Optimized)]
-    public void RunStop(string Serializer, string Operation, string Data, int Objects, int Run, int MarkerThreadId, int WorkerThreadId, double DurationMs, bool Warmup, int Operations) =>
-        WriteEvent(RunStopId, Serializer, Operation, Data, Objects, Run, MarkerThreadId, WorkerThreadId, DurationMs, Warmup, Operations);
+    public void RunStop(string Serializer, string Operation, string Data, int Objects, int Run, int MarkerThreadId, int WorkerThreadId, double DurationMs, bool Warmup, int Operations, long Exceptions) =>
+        WriteEvent(RunStopId, Serializer, Operation, Data, Objects, Run, MarkerThreadId, WorkerThreadId, DurationMs, Warmup, Operations, Exceptions);
 }

@@ -86,9 +86,11 @@ public sealed class RunMarker : IDisposable
         if (Interlocked.Exchange(ref _busy, 1) != 0)
             throw new InvalidOperationException($"a run is already open on this marker: runs are measured one at a time (opening {run.Name} {run.Operation} run {run.Run})");
         int worker;
+        long exceptions;
         try
         {
             worker = NativeThreadInfo.CurrentOsThreadId();
+            exceptions = FirstChanceCount.Now;
             RunEventSource.Log.RunStart(run.Name, run.Operation, run.Data, run.N, run.Run, _marker.OsThreadId, worker, run.Warmup, run.Operations);
             if (threads is not null)
                 for (var i = 0; i < threads.Count; i++) RunEventSource.Log.RunThread(threads[i]);
@@ -104,7 +106,7 @@ public sealed class RunMarker : IDisposable
         RunEventSource.Log.RunBegin();
         var cpu = NativeThreadInfo.CurrentThreadCpuTime();
         var start = Stopwatch.GetTimestamp();
-        return new OpenRun(run, probe, worker, _marker.OsThreadId, outerStart, start, cpu);
+        return new OpenRun(run, probe, worker, _marker.OsThreadId, outerStart, start, cpu, exceptions);
     }
 
     /// <summary>Everything after the Stopwatch's stop, which the caller reads first thing after the body.</summary>
@@ -120,7 +122,8 @@ public sealed class RunMarker : IDisposable
             _marker.End();
             open.Probe?.AfterRun();
             var run = open.Run;
-            RunEventSource.Log.RunStop(run.Name, run.Operation, run.Data, run.N, run.Run, open.MarkerThreadId, open.WorkerThreadId, window.DurationMs, run.Warmup, run.Operations);
+            RunEventSource.Log.RunStop(run.Name, run.Operation, run.Data, run.N, run.Run, open.MarkerThreadId, open.WorkerThreadId, window.DurationMs, run.Warmup, run.Operations,
+                FirstChanceCount.Now - open.Exceptions);
         }
         finally
         {
@@ -142,6 +145,7 @@ public sealed class RunMarker : IDisposable
         foreach (var method in typeof(RunMarker).GetMethods(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
             if (Array.IndexOf(names, method.Name) >= 0) RuntimeHelpers.PrepareMethod(method.MethodHandle);
         RunEventSource.Log.RunBegin();
+        _ = FirstChanceCount.Now; // adds the handler: every run's count starts from a counting process
         NativeThreadInfo.CurrentThreadCpuTime();
         NativeThreadInfo.CurrentOsThreadId();
         RunEventSource.Log.RunEnd(0, 0);

@@ -24,6 +24,8 @@ internal sealed class RunDraft
     public WindowSource Source { get; set; }
     public string? Stage { get; set; }
     public double? StopwatchMs { get; set; }
+    /// <summary>RunStop version 2: the process's first-chance exceptions during the run, counted in-process; null before.</summary>
+    public long? InProcessExceptions { get; set; }
     public double DurationMs => EndMs - StartMs;
     public double? MarkerWaitStartMs { get; set; }
     public double? MarkerWaitEndMs { get; set; }
@@ -81,6 +83,7 @@ internal sealed class RunDraft
         Source = Source,
         Stage = Stage,
         StopwatchMs = StopwatchMs,
+        InProcessExceptions = InProcessExceptions,
         MarkerWaitStartMs = MarkerWaitStartMs,
         MarkerWaitEndMs = MarkerWaitEndMs,
         PinnedToStopwatch = PinnedToStopwatch,

@@ -44,7 +44,7 @@ public sealed partial class TraceAnalyzer
         {
             var stopwatch = PayloadFields.Double(e, RunEvents.Fields.DurationMs) ?? 0;
             var key = new RunKey(Str(e, RunEvents.Fields.Serializer), Str(e, RunEvents.Fields.Operation), Int(e, RunEvents.Fields.Objects), Int(e, RunEvents.Fields.Run));
-            _windows.RunStop(Int(e, RunEvents.Fields.MarkerThreadId), key, e.TimeStampRelativeMSec, stopwatch);
+            _windows.RunStop(Int(e, RunEvents.Fields.MarkerThreadId), key, e.TimeStampRelativeMSec, stopwatch, PayloadFields.Int64(e, RunEvents.Fields.Exceptions));
         }
 
         private void OnWaitStart(TraceEvent e)

@@ -88,7 +88,8 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
         if (stopwatchTicks is { } sw && _runBeginClock is { } begin) StopwatchPin.Apply(open, begin, at, sw.Start, sw.Stop);
     }
 
-    public void RunStop(int markerThreadId, RunKey key, double timeMs, double stopwatchMs)
+    /// <param name="exceptions">RunStop version 2: the process's first-chance exceptions during the run, counted in-process.</param>
+    public void RunStop(int markerThreadId, RunKey key, double timeMs, double stopwatchMs, long? exceptions = null)
     {
         if (_pendingByMarker.Remove(markerThreadId, out var pending) && pending.Key == key)
         {
@@ -105,7 +106,9 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
             Open = null;
         }
         var run = runs.LastOrDefault(r => r.Key == key && r.MarkerThreadId == markerThreadId);
-        if (run is not null) run.StopwatchMs = stopwatchMs;
+        if (run is null) return;
+        run.StopwatchMs = stopwatchMs;
+        run.InProcessExceptions = exceptions;
     }
 
     /// <summary>A WaitHandle wait began (EventPipe).</summary>

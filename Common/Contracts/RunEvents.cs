@@ -29,9 +29,10 @@ public static class RunEvents
     /// Version of RunStart and RunStop. 0: the fields up to WorkerThreadId (RunStop: DurationMs). 1: Warmup and
     /// Operations appended (EventSource's rule: new payload fields only at the end, and a new version with them).
     /// A reader of a version-0 trace sees neither field: treat such runs as one operation each, with run 0 of each
-    /// (serializer, operation, N) the warm-up when there are more runs, as that benchmark did.
+    /// (serializer, operation, N) the warm-up when there are more runs, as that benchmark did. 2: RunStop appended
+    /// <see cref="Fields.Exceptions"/>.
     /// </summary>
-    public const int RunStartStopVersion = 1;
+    public const int RunStartStopVersion = 2;
 
     /// <summary>Version of RunEnd. 0: no payload. 1: StartTimestamp and StopTimestamp, the Stopwatch's reads (the analyzer's window edges).</summary>
     public const int RunEndVersion = 1;
@@ -52,6 +53,11 @@ public static class RunEvents
         public const string Warmup = "Warmup";
         /// <summary>Version 1+: serializer calls inside the run's window; DurationMs and every counter cover all of them.</summary>
         public const string Operations = "Operations";
+        /// <summary>
+        /// RunStop version 2+: first-chance exceptions the process threw from RunStart to RunStop, counted in-process
+        /// (every thread's). Exact without an event per throw.
+        /// </summary>
+        public const string Exceptions = "Exceptions";
         /// <summary>RunEnd version 1: the Stopwatch's start and stop reads (Stopwatch.GetTimestamp ticks), on the trace's clock.</summary>
         public const string StartTimestamp = "StartTimestamp";
         public const string StopTimestamp = "StopTimestamp";

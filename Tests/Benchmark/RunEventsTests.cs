@@ -41,9 +41,28 @@ public sealed class RunEventsTests
         var start = events.Where(e => e.EventId == RunEvents.RunStartId).ToList();
         var stop = events.Where(e => e.EventId == RunEvents.RunStopId).ToList();
         Assert.All(start, e => Assert.Equal([.. common, RunEvents.Fields.Warmup, RunEvents.Fields.Operations], e.PayloadNames));
-        Assert.All(stop, e => Assert.Equal([.. common, RunEvents.Fields.DurationMs, RunEvents.Fields.Warmup, RunEvents.Fields.Operations], e.PayloadNames));
+        Assert.All(stop, e => Assert.Equal([.. common, RunEvents.Fields.DurationMs, RunEvents.Fields.Warmup, RunEvents.Fields.Operations, RunEvents.Fields.Exceptions], e.PayloadNames));
         object? Field(EventWrittenEventArgs e, string name) => e.Payload![e.PayloadNames!.IndexOf(name)];
         Assert.Equal([(7, true, 3), (8, false, 3)], start.Select(e => ((int)Field(e, RunEvents.Fields.Run)!, (bool)Field(e, RunEvents.Fields.Warmup)!, (int)Field(e, RunEvents.Fields.Operations)!)));
         Assert.Equal([(7, true, 3), (8, false, 3)], stop.Select(e => ((int)Field(e, RunEvents.Fields.Run)!, (bool)Field(e, RunEvents.Fields.Warmup)!, (int)Field(e, RunEvents.Fields.Operations)!)));
+    }
+
+    /// <summary>
+    /// RunStop version 2 carries the run's first-chance exceptions, counted in-process. The count is the process's:
+    /// tests running beside this one may add theirs, so at least the run's own five.
+    /// </summary>
+    [Fact]
+    public void RunStop_counts_the_exceptions_the_run_threw()
+    {
+        using var listener = new Listener();
+        using var marker = new MarkerThread();
+        var scope = new RunScope(marker, allThreads: false);
+        scope.Measure(new RunContext("S", "deserialize", "BookShelf", 10, Run: 1, Warmup: false, Operations: 1), () =>
+        {
+            for (var i = 0; i < 5; i++)
+                try { throw new FormatException(); } catch (FormatException) { }
+        });
+        var stop = Assert.Single(listener.Events, e => e.EventId == RunEvents.RunStopId);
+        Assert.InRange((long)stop.Payload![stop.PayloadNames!.IndexOf(RunEvents.Fields.Exceptions)]!, 5L, long.MaxValue);
     }
 }

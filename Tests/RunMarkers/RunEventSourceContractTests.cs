@@ -14,19 +14,24 @@ namespace EtwSerializerProfiler.Tests.RunMarkers;
 /// Since then one change, by EventSource's rule: RunEnd version 1 appended StartTimestamp and StopTimestamp (the
 /// Stopwatch's reads, issue 22), pinned in RunEventSource.v2.manifest.xml; everything else is v1's, line for line.
 /// Then one more: RunThread (id 5, issue 42), a thread working for the run besides the worker (the --threads crew),
-/// pinned in RunEventSource.v3.manifest.xml: only added lines, v2's all kept.
+/// pinned in RunEventSource.v3.manifest.xml: only added lines, v2's all kept. Then RunStop's Exceptions (version 2 of
+/// RunStart and RunStop: the run's first-chance exceptions, counted in-process), pinned in RunEventSource.v4.manifest.xml.
 /// </summary>
 public sealed class RunEventSourceContractTests
 {
     [Fact]
-    public void The_manifest_is_the_benchmarks_from_before_the_move_byte_for_byte_but_RunEnds_appended_fields_and_RunThread()
+    public void The_manifest_is_the_benchmarks_from_before_the_move_byte_for_byte_but_appended_fields_and_RunThread()
     {
         string Read(string name) => File.ReadAllText(Path.Combine(Repo.Root, "Tests", "RunMarkers", name)).ReplaceLineEndings("\n");
         var now = EventSource.GenerateManifest(typeof(RunEventSource), null)!.ReplaceLineEndings("\n");
-        Assert.Equal(Read("RunEventSource.v3.manifest.xml"), now);
+        Assert.Equal(Read("RunEventSource.v4.manifest.xml"), now);
+        // v3 to v4: RunStop's Exceptions appended, RunStart and RunStop at version 2; nothing else changed.
+        var v3 = Read("RunEventSource.v3.manifest.xml").Split('\n');
+        var v4 = now.Split('\n');
+        Assert.All(v3.Except(v4), line => Assert.Matches("symbol=\"RunSt(art|op)\".*version|version=\"1\".*symbol=\"RunSt(art|op)\"", line));
+        Assert.All(v4.Except(v3), line => Assert.Matches("version=\"2\".*symbol=\"RunSt(art|op)\"|name=\"Exceptions\"", line));
         // v2 to v3: RunThread's task, event, template and string added; nothing of v2 changed or gone.
         var v2 = Read("RunEventSource.v2.manifest.xml").Split('\n');
-        var v3 = now.Split('\n');
         Assert.Empty(v2.Except(v3));
         Assert.All(v3.Except(v2), line => Assert.Matches("RunThread|ThreadId|</template>", line));
         // v1 to v2: only RunEnd's line and its new template.

@@ -64,6 +64,7 @@ public sealed class DraftFreezeTests
     {
         _ when type == typeof(int) => i,
         _ when type == typeof(long) => (long)i,
+        _ when type == typeof(long?) => (long?)(i + 1000),
         _ when type == typeof(double) => i + 0.25,
         _ when type == typeof(double?) => (double?)(i + 0.5),
         _ when type == typeof(bool) => true,
