@@ -26,6 +26,12 @@ internal sealed class ExceptionFiles
     public required IReadOnlyList<SampledThrow> Samples { get; init; }
     /// <summary>Throws and dispatch ends, in time order (ends only when the file has them: level Informational).</summary>
     public IReadOnlyList<DispatchMark> Dispatch { get; init; } = [];
+    /// <summary>
+    /// The windows saw throws after the stackless file's last one: its session stopped at a high throw rate
+    /// (ExceptionSessions), so later throws are counted only where runs count their own (RunStop version 2).
+    /// </summary>
+    public bool StoppedEarly => Throws.Count > 0 && Samples.Count > 0 && Samples[^1].Qpc > Throws[^1].Qpc;
+
     /// <summary>Sampling windows read (files with stacks).</summary>
     public int Windows { get; init; }
     /// <summary>Why a file did not read to its end, if one did not.</summary>
@@ -47,13 +53,18 @@ internal sealed class ExceptionFiles
         }, e => dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: false)));
         var samples = new List<SampledThrow>();
         var scratch = new List<ulong>();
+        // The windows' throws and ends mark dispatch spans too: after a stackless session stopped for its rate, theirs
+        // are the only ones (the same throw in both files is one mark).
         foreach (var file in input.ExceptionStackPaths)
-            ReadFile(file, warnings, e => samples.Add(new SampledThrow(Qpc(e), e.ThreadID, Intern(e.ExceptionType),
-                EventStackAddresses.Available ? EventStackAddresses.Of(e, scratch).ToArray() : [])));
+            ReadFile(file, warnings, e =>
+            {
+                samples.Add(new SampledThrow(Qpc(e), e.ThreadID, Intern(e.ExceptionType), EventStackAddresses.Available ? EventStackAddresses.Of(e, scratch).ToArray() : []));
+                dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: true));
+            }, e => dispatch.Add(new DispatchMark(Qpc(e), e.ThreadID, Start: false)));
         throws.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
         samples.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
         // Stable: a throw and its end at the same tick keep their order.
-        var marks = dispatch.OrderBy(m => m.Qpc).ToList();
+        var marks = dispatch.Distinct().OrderBy(m => m.Qpc).ToList();
         return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = marks, Windows = input.ExceptionStackPaths.Count, Warnings = warnings };
     }
 

@@ -47,6 +47,7 @@ public sealed partial class TraceAnalyzer
         }
 
         private StacklessExceptionCollector? _stackless;
+        private ExceptionFiles? _exceptionFiles;
         private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
         private Func<ulong[], int>? _internStack;
         private Action<long, int, bool>? _dispatch;
@@ -60,6 +61,7 @@ public sealed partial class TraceAnalyzer
             init
             {
                 if (value is null) return;
+                _exceptionFiles = value;
                 _stackless = new StacklessExceptionCollector(value);
                 _whereThrown = WhereThrown;
                 _internStack = leafFirst => leafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;
@@ -88,10 +90,20 @@ public sealed partial class TraceAnalyzer
             stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
             WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
                 ? new ExceptionSite(type, CodeSite.UnknownFrame)
-                : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack))));
-            analysis.WarningList.Add(stackless.Throws == 0 ? $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})"
-                : $"exceptions: {stackless.Throws:N0} counted without stacks ({Common.TraceFolderLayout.ExceptionsTrace}); throw sites from the stacks of "
-                  + $"{stackless.Sampled:N0} throws sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)");
+                : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack)), analysis.Runs));
+            WhenNamed(() => analysis.WarningList.Add(StacklessWarning(stackless)));
+        }
+
+        private static string StacklessWarning(StacklessExceptionCollector stackless)
+        {
+            if (stackless.Throws == 0 && stackless.ToppedUp == 0) return $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})";
+            var sites = $"throw sites from the stacks of {stackless.Sampled:N0} throws sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)";
+            var counted = $"{stackless.Throws:N0} counted without stacks ({Common.TraceFolderLayout.ExceptionsTrace})";
+            if (stackless.ToppedUp > 0)
+                return $"exceptions: {counted}, {stackless.ToppedUp:N0} more in runs counted by the process (RunStop) after that session stopped at a high throw rate; {sites}";
+            return stackless.StoppedEarly
+                ? $"exceptions: {counted} until that session stopped at a high throw rate; the windows saw throws after it, which only runs count (RunStop version 2); {sites}"
+                : $"exceptions: {counted}; {sites}";
         }
 
         private void SubscribeCollectors(TraceEventDispatcher source)

@@ -69,9 +69,10 @@ internal static class Verdicts
                 continue;
             }
             var name = Named(group.Key!, group);
-            // Memory clearing is the allocator's work (the GC hands out zeroed memory): said with what was allocated.
+            // Memory clearing is the allocator's work (the GC hands out zeroed memory): said with what was allocated
+            // when it is a tenth of the cause or more, named first or not.
             IReadOnlyList<string> detail = group.Key == StackTagGroups.Gc ? [Allocations(s, runs)]
-                : name.EndsWith(MemoryClearing, StringComparison.Ordinal) || name.Contains(MemoryClearing + ",", StringComparison.Ordinal)
+                : group.Any(t => t.Key.EndsWith(MemoryClearing, StringComparison.Ordinal) && t.Value >= 0.1 * ms)
                     ? [.. Sites(sites, tags, ms).Take(2), Allocations(s, runs)]
                     : Sites(sites, tags, ms);
             causes.Add(new Cause(name, ms, 0, detail, tags));

@@ -15,7 +15,7 @@ internal enum NativeWork : byte
     TypeLoad,
     /// <summary>Code in no module and in no method the trace's events name: the runtime's stubs (precode, dispatch, call counting).</summary>
     Stub,
-    /// <summary>Native code while the thread was dispatching an exception (its throw to its catch).</summary>
+    /// <summary>Native code while the thread was dispatching an exception (its throw to its catch), or called from a throw site.</summary>
     ExceptionDispatch,
 }
 
@@ -39,7 +39,9 @@ internal static class NativeExplanation
     /// <summary>Matched by Native runtime\Stubs; perf names such code "jitted-code" (W^X's double mapping) or "?" (anonymous memory).</summary>
     public static readonly StackFrame StubWork = new("jitted-code", "[stub]");
 
-    public static NativeWork Of(bool inGc, RuntimeWork? work, int threadId, double timeMs, StackFrame[] framesLeafFirst)
+    /// <param name="throwSite">Whether the sample's first managed frame returns to a throw call site (<see cref="ThrowCallSites"/>): asked only
+    /// for native samples no span explains.</param>
+    public static NativeWork Of(bool inGc, RuntimeWork? work, int threadId, double timeMs, StackFrame[] framesLeafFirst, ThrowSiteTest throwSite = default)
     {
         if (inGc) return NativeWork.GcPause;
         if (framesLeafFirst.Length == 0 || !IsNative(framesLeafFirst[0])) return NativeWork.None;
@@ -49,7 +51,14 @@ internal static class NativeExplanation
             case RuntimeWorkKind.TypeLoad: return NativeWork.TypeLoad;
             case RuntimeWorkKind.ExceptionDispatch: return NativeWork.ExceptionDispatch;
         }
-        return IsAnonymousCode(framesLeafFirst[0]) ? NativeWork.Stub : NativeWork.None;
+        if (IsAnonymousCode(framesLeafFirst[0])) return NativeWork.Stub;
+        return throwSite.Holds() ? NativeWork.ExceptionDispatch : NativeWork.None;
+    }
+
+    /// <summary>A sample's stack against the throw call sites, asked lazily (a stack walk per native sample no span explains).</summary>
+    public readonly struct ThrowSiteTest(ThrowCallSites? sites, Stacks.ISampleStacks? stacks, int stackId)
+    {
+        public bool Holds() => sites is not null && stacks is not null && stackId >= 0 && sites.Contains(stacks.ManagedCallerAddress(stackId));
     }
 
     /// <returns>The frame that says it, or null for <see cref="NativeWork.None"/>.</returns>

@@ -37,6 +37,9 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Each thread's JIT and type load spans from the runtime's events: what its native runtime samples were doing.</summary>
     public RuntimeWork? Work { get; init; }
 
+    /// <summary>Where sampled throws were thrown from, by return address: native samples called from there are exception work.</summary>
+    public ThrowCallSites? ThrowSites { get; init; }
+
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
@@ -182,7 +185,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             }
             var weight = weightMs;
             var frames = chunk.Stacks.Frames(s.StackId, run.Key);
-            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
+            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames, new(ThrowSites, chunk.Stacks, s.StackId));
             var tag = Tag(why, frames);
             account.Add(tag, weight);
             var (api, caller, outer) = Site(frames);
@@ -242,7 +245,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var account = charges.Thread(s.ThreadId);
             account.Samples++;
             var frames = chunk.Stacks.Frames(s.StackId, null);
-            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames);
+            var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames, new(ThrowSites, chunk.Stacks, s.StackId));
             account.Add(Tag(tags, why, frames), weight);
             if (wholeTrace)
             {

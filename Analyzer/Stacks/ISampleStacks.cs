@@ -27,6 +27,12 @@ internal interface ISampleStacks
     /// <summary>The stack runs one of the benchmark's measured calls: how a --threads helper thread's samples join a run.</summary>
     bool IsMeasuredWork(int stackId);
 
+    /// <summary>
+    /// The address of the first managed frame of a stack whose leaf is native code: where that code returns to, a call
+    /// site (<see cref="Samples.ThrowCallSites"/>). 0 when the source keeps no addresses, or the stack has no such frame.
+    /// </summary>
+    ulong ManagedCallerAddress(int stackId) => 0;
+
     /// <summary>The leaf is a GC-poll helper: a safe-point sampler stopped the thread there; the caller did the work.</summary>
     bool LeafIsGcPoll(int stackId);
 }

@@ -136,6 +136,17 @@ internal sealed class PerfStacks(KernelTrace kernel, KernelFrameNamer namer, Per
 
     public bool LeafIsGcPoll(int stackId) => false;
 
+    public ulong ManagedCallerAddress(int stackId)
+    {
+        if (stackId < 0 || namer.IsManaged(kernel.Stacks.Leaf(stackId))) return 0;
+        for (var node = kernel.Stacks.Caller(stackId); node >= 0; node = kernel.Stacks.Caller(node))
+        {
+            var frame = kernel.Stacks.Leaf(node);
+            if (namer.IsManaged(frame)) return kernel.Frames[frame].Address;
+        }
+        return 0;
+    }
+
     public bool IsMeasuredWork(int stackId) => stackId >= 0 && MeasuredAt(Plain(stackId)) >= 0;
 
     /// <summary>Where the plain stack's measured call is, or -1; once per named array, for the repair and for helper threads alike.</summary>

@@ -26,6 +26,11 @@ public static class EventPipeProviders
             .Select(p => new EventPipeProvider(p.Name, p.StacklessLevel, p.StacklessMask))
             .ToList();
 
+    /// <summary>The lowest <see cref="ProviderSpec.StacklessMaxMBPerSecond"/> of the stackless providers, in bytes a second; null: no limit.</summary>
+    public static double? StacklessMaxBytesPerSecond(TraceProfile profile) =>
+        profile.Providers.Where(p => p.StacklessMask != 0 && p.StacklessMaxMBPerSecond is > 0)
+            .Select(p => p.StacklessMaxMBPerSecond!.Value * 1048576).DefaultIfEmpty().Min() is var min and > 0 ? min : null;
+
     /// <summary>
     /// The main session's providers with the stackless ones folded back in (keywords or-ed, the higher level): for a
     /// runtime that cannot start a session without stacks (.NET 8 refuses it), as before stackless keywords existed.

@@ -90,7 +90,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             {
                 try
                 {
-                    exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
+                    exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings, EventPipeProviders.StacklessMaxBytesPerSecond(profile));
                 }
                 catch (UnsupportedCommandException ex)
                 {

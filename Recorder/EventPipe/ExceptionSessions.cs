@@ -22,15 +22,20 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// since the last look, every <see cref="LookMs"/>): stacks of the first throws, however short the recording.
     /// </summary>
     public const int EarlyWindows = 3;
-    public const int ThrowsBytes = 4096;
-    public const int LookMs = 100;
+    public const int ThrowsBytes = 2048;
+    public const int LookMs = 50;
 
     private readonly DiagnosticsClient _client;
     private readonly IReadOnlyList<EventPipeProvider> _providers;
     private readonly string? _folder;
     private readonly List<string> _warnings;
-    private readonly EventPipeSession _stackless;
+    private readonly EventPipeSession? _stackless;
     private readonly Task _stacklessCopy;
+    private readonly double? _maxBytesPerSecond;
+    private readonly long _startTicks = Environment.TickCount64;
+    private long _lookBytes;
+    private long _lookTicks = Environment.TickCount64;
+    private int _stacklessStopped;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _sampler;
     private readonly bool _firstWindow;
@@ -41,19 +46,38 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// <summary>Starts the stackless session (before the runtime resumes, so every event is in it) and the sampler's first window.</summary>
     /// <param name="folder">The trace folder; null: a scratch copy for the tracing-cost blocks, which writes nothing and
     /// has no first long window (a block measures the steady state: a window every <see cref="PeriodMs"/>, at a random phase).</param>
-    public ExceptionSessions(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings)
+    /// <param name="maxBytesPerSecond">The stackless stream's rate above which its session stops (<see cref="ProviderSpec.StacklessMaxMBPerSecond"/>); null: never.</param>
+    /// <param name="continuous">False: sampling windows only, as the real sessions run once the stackless one has stopped.</param>
+    public ExceptionSessions(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings,
+        double? maxBytesPerSecond = null, bool continuous = true)
     {
-        (_client, _providers, _folder, _warnings, _firstWindow) = (client, providers, folder, warnings, folder is not null);
+        (_client, _providers, _folder, _warnings, _firstWindow, _maxBytesPerSecond) = (client, providers, folder, warnings, folder is not null, maxBytesPerSecond);
         // A scratch copy measures the steady state: its early windows were spent long before.
         _earlyLeft = folder is null ? 0 : EarlyWindows;
-        _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
-        _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), counted: true);
+        if (continuous)
+        {
+            _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
+            _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), counted: true);
+        }
+        else
+        {
+            _stacklessStopped = 1;
+            _stacklessCopy = Task.CompletedTask;
+        }
         _sampler = Task.Run(SampleAsync);
     }
 
     /// <summary>Null when the profile has no stackless keywords.</summary>
-    public static ExceptionSessions? Start(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings) =>
-        providers.Count == 0 ? null : new ExceptionSessions(client, providers, folder, warnings);
+    public static ExceptionSessions? Start(DiagnosticsClient client, IReadOnlyList<EventPipeProvider> providers, string? folder, List<string> warnings,
+        double? maxBytesPerSecond = null, bool continuous = true) =>
+        providers.Count == 0 ? null : new ExceptionSessions(client, providers, folder, warnings, maxBytesPerSecond, continuous);
+
+    /// <summary>
+    /// The stackless session stopped because its stream ran faster than the profile allows (a throw rate at which
+    /// its events cost about as much as the throws): from then on only the windows sample, and runs take their
+    /// counts from the process (RunStop version 2).
+    /// </summary>
+    public bool StoppedForRate { get; private set; }
 
     private async Task SampleAsync()
     {
@@ -77,12 +101,43 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             using (session)
             {
                 var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)));
-                await Delay(length).ConfigureAwait(false);
+                await WindowAsync(length).ConfigureAwait(false);
                 await StopAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
             }
+            await RefreshAsync().ConfigureAwait(false);
             await UntilNextWindow().ConfigureAwait(false);
         }
+    }
+
+    /// <summary>
+    /// A window with stacks: <paramref name="length"/>, or <see cref="WindowMs"/> once the throws come so fast that
+    /// the stackless session stopped (the first long window would otherwise walk every stack of a second of them).
+    /// </summary>
+    private async Task WindowAsync(int length)
+    {
+        for (var waited = 0; waited < length && !_stop.IsCancellationRequested; waited += LookMs)
+        {
+            await Delay(Math.Min(LookMs, length - waited)).ConfigureAwait(false);
+            await CheckRateAsync().ConfigureAwait(false);
+            if (StoppedForRate && waited + LookMs >= WindowMs) return;
+        }
+    }
+
+    /// <summary>Stops the stackless session when its stream ran above the allowed rate since the last look.</summary>
+    private async Task CheckRateAsync()
+    {
+        var (bytes, ticks) = (Interlocked.Read(ref _stacklessBytes), Environment.TickCount64);
+        var (deltaBytes, deltaMs) = (bytes - _lookBytes, Math.Max(1, ticks - _lookTicks));
+        (_lookBytes, _lookTicks) = (bytes, ticks);
+        if (_maxBytesPerSecond is not { } max || _stackless is null || deltaBytes * 1000.0 / deltaMs <= max) return;
+        if (Interlocked.Exchange(ref _stacklessStopped, 1) != 0) return;
+        StoppedForRate = true;
+        await StopAsync(_stackless).ConfigureAwait(false);
+        await RefreshAsync().ConfigureAwait(false);
+        var said = FormattableString.Invariant($"{TraceFolderLayout.ExceptionsTrace}: stopped {(ticks - _startTicks) / 1000.0:F1} s in, at {deltaBytes * 1000.0 / deltaMs / 1048576:F1} MB/s ")
+            + FormattableString.Invariant($"(above {max / 1048576:F1}): later throws are counted per run by the process (RunStop) and sampled in windows (docs/recorder.md#exceptions-without-stacks)");
+        lock (_warnings) _warnings.Add(said);
     }
 
     /// <summary>The rest of the period, cut short while early windows are left and the stackless stream shows throws.</summary>
@@ -92,6 +147,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         for (var waited = 0; waited < PeriodMs - WindowMs && !_stop.IsCancellationRequested; waited += LookMs)
         {
             await Delay(Math.Min(LookMs, PeriodMs - WindowMs - waited)).ConfigureAwait(false);
+            await CheckRateAsync().ConfigureAwait(false);
             var now = Interlocked.Read(ref _stacklessBytes);
             if (_earlyLeft > 0 && now - seen > ThrowsBytes)
             {
@@ -121,6 +177,30 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException or OperationCanceledException) { }
     }
 
+    /// <summary>
+    /// A session of the runtime's provider with no keyword, started and stopped at once. The runtime keeps firing the
+    /// events of a keyword whose session stopped while another session still runs (measured: the exception scenario
+    /// stayed 2x slower after the stackless session or a window stopped, until every session ended); starting a session
+    /// makes it compute its keywords from the sessions that remain.
+    /// </summary>
+    private async Task RefreshAsync()
+    {
+        using var bound = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token);
+        bound.CancelAfter(IpcBound);
+        try
+        {
+            var session = await _client.StartEventPipeSessionAsync(new EventPipeSessionConfiguration(
+                [new EventPipeProvider(Profiles.KeywordNames.ClrProvider, System.Diagnostics.Tracing.EventLevel.Critical, 0)], 1, requestRundown: false, requestStackwalk: false), bound.Token).ConfigureAwait(false);
+            using (session)
+            {
+                var copy = session.EventStream.CopyToAsync(Stream.Null);
+                await StopAsync(session).ConfigureAwait(false);
+                await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            }
+        }
+        catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException or OperationCanceledException) { }
+    }
+
     private async Task CopyAsync(EventPipeSession session, string? path, bool counted = false)
     {
         try
@@ -148,10 +228,10 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (Interlocked.Exchange(ref _stopped, 1) != 0) return;
         await _stop.CancelAsync().ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_sampler, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
-        // A stream that has ended (the process exited) needs no stop.
-        if (!_stacklessCopy.IsCompleted) await StopAsync(_stackless).ConfigureAwait(false);
+        // A stream that has ended (the process exited) or a session stopped for its rate needs no stop.
+        if (!_stacklessCopy.IsCompleted && Interlocked.Exchange(ref _stacklessStopped, 1) == 0) await StopAsync(_stackless!).ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_stacklessCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
-        _stackless.Dispose();
+        _stackless?.Dispose();
     }
 
     public async ValueTask DisposeAsync()

@@ -39,7 +39,8 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
             // Without rundown: a scratch session's stop then costs nothing the blocks would see.
             _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: true));
             _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
-            if (stackless is not null) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings);
+            // As the real ones run now: windows only once the stackless session stopped for its rate.
+            if (stackless is not null) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings, continuous: exceptions?.StoppedForRate != true);
             if (companion is not null)
             {
                 _scratchKernel = await companion.StartScratchAsync(processId, CancellationToken.None).ConfigureAwait(false);

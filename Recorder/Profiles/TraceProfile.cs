@@ -47,6 +47,13 @@ public sealed record ProviderSpec
     [JsonConverter(typeof(JsonStringEnumConverter<EventLevel>))]
     public EventLevel StacklessLevel { get; set; } = EventLevel.Error;
 
+    /// <summary>
+    /// The stackless session's stream rate, in MB a second, above which it stops (null: it never does). At that rate
+    /// its events cost about as much as the throws they count; runs then take their counts from the process
+    /// (RunStop version 2: RunMarkers counts first-chance exceptions) and their sites from the sampled windows.
+    /// </summary>
+    public double? StacklessMaxMBPerSecond { get; set; }
+
     /// <summary>Keyword names resolved to the provider's mask; hex literals ("0x4000") pass through.</summary>
     public long KeywordMask => KeywordNames.Resolve(Name, Keywords);
 

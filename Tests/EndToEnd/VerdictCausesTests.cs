@@ -24,7 +24,10 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
     /// the cause's share by that much too, as in ReflectionAttributionTests. Measured at load 6.8 (a CI run beside):
     /// lookups 36.8% against 45.9% with 13.8% ambiguous; exceptions 24.6% against 30.5%; the allocator's native work
     /// 19.8% against 23.6%. Before exception dispatch spans, the throws' runtime work was "Native runtime" (42% of the
-    /// base64 scenario), and the exceptions came last.
+    /// base64 scenario), and the exceptions came last. Since the exception session stops at a high throw rate (this
+    /// workload's 8.9 MB/s), the throw call sites name that work: lookups 36% against 46% (22.8% ambiguous), exceptions
+    /// 30% against 35.4%, the allocator's native work 20.5% against 18.6%. Its name then led with the stripped runtime
+    /// and the C library: Memory clearing is one of its tags, not always one of the two named.
     /// </summary>
     [Fact]
     public void The_verdict_names_lookups_exceptions_and_allocation_in_their_measured_order_and_shares()
@@ -61,7 +64,7 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
             // The allocator's work in the stripped runtime, said with what was allocated (per call, from the trace's
             // allocation events: within 20% of the thread's own count, GC.GetAllocatedBytesForCurrentThread).
             Assert.StartsWith("Native runtime:", allocation.Name, StringComparison.Ordinal);
-            Assert.Contains("Memory clearing", allocation.Name, StringComparison.Ordinal);
+            Assert.Contains(allocation.Tags, t => t.EndsWith("Memory clearing", StringComparison.Ordinal));
             var allocated = Assert.Single(allocation.Detail, d => d.Contains("MB allocated per call", StringComparison.Ordinal));
             Assert.Contains("Int64[]", allocated, StringComparison.Ordinal);
             var bytesPerRun = truth.Average(t => (double)t.AllocatedBytes);

@@ -83,6 +83,9 @@ public sealed class RecordOptionsAndProfilesTests
         var stackless = Assert.Single(EventPipeProviders.Stackless(ProfileCatalog.Get("default")));
         Assert.Equal((KeywordNames.ClrProvider, 0x8000L, EventLevel.Informational), (stackless.Name, stackless.Keywords, stackless.EventLevel));
         Assert.Empty(EventPipeProviders.Stackless(ProfileCatalog.Get("gc")));
+        // Above 8 MB/s (about 14,000 throws a second) the stackless session stops: runs count their throws in-process.
+        Assert.Equal(8.0 * 1048576, EventPipeProviders.StacklessMaxBytesPerSecond(ProfileCatalog.Get("default")));
+        Assert.Null(EventPipeProviders.StacklessMaxBytesPerSecond(ProfileCatalog.Get("gc")));
         Assert.Equal(EventLevel.Verbose, clr.EventLevel); // allocation ticks and WaitHandle events are Verbose
         Assert.True(byName.ContainsKey(RunEvents.ProviderName));
         Assert.True(byName.ContainsKey("Microsoft-DotNETCore-SampleProfiler"));

@@ -22,8 +22,7 @@ internal sealed class ExceptionCollector
     public static StackFrame ThrowerOf(IEnumerable<StackFrame> framesLeafFirst)
     {
         foreach (var f in framesLeafFirst)
-            if (f.Method != StackFrame.Unresolved && !f.Method.StartsWith("System.Runtime.ExceptionServices", StringComparison.Ordinal)
-                && !f.Method.StartsWith("System.Runtime.EH.", StringComparison.Ordinal))
+            if (f.Method != StackFrame.Unresolved && !Samples.ThrowCallSites.IsThrowMachinery(f.Method))
                 return f;
         return CodeSite.UnknownFrame;
     }

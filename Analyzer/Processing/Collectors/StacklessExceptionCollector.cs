@@ -27,6 +27,8 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     public long Throws { get; private set; }
     public long Sampled { get; private set; }
     public int Windows => files.Windows;
+    /// <summary>The stackless file stopped before the throws did (<see cref="ExceptionFiles.StoppedEarly"/>).</summary>
+    public bool StoppedEarly => files.StoppedEarly;
 
     /// <summary>
     /// Charges every throw and sampled throw before <paramref name="qpc"/>: <paramref name="where"/> gives the run and
@@ -87,12 +89,27 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
         return list;
     }
 
+    /// <summary>Throws the process counted in runs (RunStop version 2) beyond the file's: counted from the process.</summary>
+    public long ToppedUp { get; private set; }
+
     /// <summary>
     /// Counts every run's and thread's throws into <paramref name="exceptions"/>, by site, once stacks are named:
-    /// <paramref name="siteOf"/> names a sampled stack's site (type, thrower, tag).
+    /// <paramref name="siteOf"/> names a sampled stack's site (type, thrower, tag). A run whose own count (RunStop's,
+    /// in-process) is above the file's gets the rest too (the session stops at a high throw rate: ExceptionSessions),
+    /// shared among the sites sampled in that run, or in the whole trace, by type and site.
     /// </summary>
-    public void CountInto(ExceptionCollector exceptions, Func<string, int, ExceptionSite> siteOf)
+    public void CountInto(ExceptionCollector exceptions, Func<string, int, ExceptionSite> siteOf, IEnumerable<RunDraft>? runs = null)
     {
+        foreach (var run in runs ?? [])
+        {
+            var counted = _tallies.TryGetValue(run, out var own) ? own.Counts.Values.Sum() : 0;
+            if (run.InProcessExceptions is not { } all || all <= counted) continue;
+            var sampled = own?.Stacks.Count > 0 ? own.Stacks : _allStacks;
+            var sites = sampled.SelectMany(kv => kv.Value.Select(stack => siteOf(kv.Key, stack))).ToList();
+            foreach (var (site, n) in Shares(all - counted, sites, own?.Counts.Keys.FirstOrDefault() ?? UnknownType))
+                exceptions.Thrown(run, null, site, n);
+            ToppedUp += all - counted;
+        }
         foreach (var (target, tally) in _tallies)
             foreach (var (type, count) in tally.Counts)
             {
@@ -104,6 +121,9 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
                 }
             }
     }
+
+    /// <summary>The type of throws counted with neither an event nor a sampled stack of their run or trace.</summary>
+    public const string UnknownType = "?";
 
     /// <summary>
     /// <paramref name="count"/> throws shared among the sampled sites in proportion to their samples (largest

@@ -54,6 +54,8 @@ public sealed class NativeExplanationTests
         public bool LeafUnnamed(int stackId) => stackId >= 0 && s_stacks[stackId][0].Method == StackFrame.Unresolved;
         public bool IsMeasuredWork(int stackId) => true;
         public bool LeafIsGcPoll(int stackId) => false;
+        /// <summary>Stack 0's serializer frame returns to 0x1010 (a throw's call site below); the page fault's (6) to 0x1020.</summary>
+        public ulong ManagedCallerAddress(int stackId) => stackId switch { 0 => 0x1010, 6 => 0x1020, _ => 0 };
     }
 
     /// <summary>Worker: JIT 10-20 ms with a type load it asked for at 12-14; type loads 30-40 (one nested at 32-33); GC pause 15-16; the other thread nothing.</summary>
@@ -176,6 +178,38 @@ public sealed class NativeExplanationTests
         Assert.Equal(1.0, callers[$"type loading, called from {Caller}"], 9);
         Assert.Equal(1.0, callers[$"native, called from {Caller}"], 9);
         Assert.Equal(3.0, hot["libcoreclr!?"].ExclusiveMs, 9);
+    }
+
+    /// <summary>
+    /// After the stackless session stopped (a high throw rate), no throw event spans a dispatch: a native sample is
+    /// exception work when its serializer frame returns to where a sampled throw was thrown from (0x1010: the throw
+    /// helper's call), and stays the stripped runtime when it returns elsewhere (0x1020: another native call).
+    /// </summary>
+    [Fact]
+    public void Native_time_called_from_a_sampled_throws_call_site_is_exception_work()
+    {
+        var method = new ManagedCodeMap.Method(0x1000, 0x100, "EtwSerializerProfiler.Benchmark.Serializers.NewtonsoftJsonSerializer.Deserialize(class System.IO.Stream)", "SerializerBenchmark.dll", CodeTier.Tier1, 0);
+        var dispatch = new ManagedCodeMap.Method(0x2000, 0x100, "System.Runtime.EH.DispatchEx(class System.Runtime.StackFrameIterator&)", "System.Private.CoreLib.dll", CodeTier.Tier1, 0);
+        var code = ManagedCodeMap.FromMethods([method, dispatch]);
+        // Leaf first: native (event), the runtime's dispatch (skipped), the thrower at 0x1010.
+        var sites = ThrowCallSites.From([[0x7f00_0000, 0x2010, 0x7f00_0100, 0x1010, 0x3000]], code)!;
+        Assert.Equal(1, sites.Count);
+        Assert.True(sites.Contains(0x1010));
+        Assert.Null(ThrowCallSites.From([[0x7f00_0000]], code)); // no managed thrower: no sites
+
+        string Tag(double ms, int stack)
+        {
+            var run = new RunDraft { Key = new RunKey("Newtonsoft.Json", "deserialize", 1, 1), StartMs = 0, EndMs = 100, WorkerThreadId = Other };
+            var charges = new SampleCharger(new SampleStream(CpuSourceKind.Perf, [new CpuSample(Other, ms, stack, false, ms, 1.0)], new Stacks(), 1.0), s_tags, new GcPauses([]))
+            {
+                Work = Work(),
+                ThrowSites = sites,
+            }.Charge([run]);
+            return Assert.Single(charges.Of(run)!.Tags).Key;
+        }
+        Assert.Equal("Exceptions", Tag(50, 0));
+        Assert.Equal(Stripped, Charge(Other, 50, 0).Tag); // without the sites
+        Assert.Equal(Charge(Other, 50, 6).Tag, Tag(50, 6)); // returns elsewhere: as without the sites
     }
 
     [Fact]

@@ -53,6 +53,44 @@ public sealed class StacklessExceptionCollectorTests
         Assert.Equal(2, t2.Counters.Freeze().ExceptionsBySite.Values.Sum());
     }
 
+    /// <summary>
+    /// The stackless session stopped at a high throw rate: the file has 2 of a run's throws, the process counted 9
+    /// (RunStop version 2). The 7 left are shared among the run's own sampled sites; a run with neither file throws nor
+    /// samples takes the whole trace's; a run the file already covers gets nothing more.
+    /// </summary>
+    [Fact]
+    public void Throws_the_process_counted_beyond_the_file_are_added_at_the_sampled_sites()
+    {
+        ExceptionFiles.Throw T(long qpc) => new(qpc, 1, Format);
+        var files = new ExceptionFiles
+        {
+            Throws = [T(110), T(120), T(310)],
+            Samples = [new(115, 1, Format, [10]), new(125, 1, Format, [11]), new(135, 1, Format, [10])],
+            Windows = 1,
+        };
+        var collector = new StacklessExceptionCollector(files);
+        var (first, second, third) = (Run(100, 200, 1), Run(200, 300, 2), Run(300, 400, 3));
+        first.InProcessExceptions = 9;
+        second.InProcessExceptions = 4;
+        third.InProcessExceptions = 1;
+        RunDraft? open = null;
+        (RunDraft?, ThreadDraft?) Where(int thread) => (open, null);
+        foreach (var (run, until) in new[] { (first, 200L), (second, 300L), (third, 400L) })
+        {
+            open = run;
+            collector.Before(until, Where, leafFirst => (int)leafFirst[0]);
+        }
+        collector.CountInto(new ExceptionCollector(), (type, stack) => stack == 10 ? GetBytes : Other, [first, second, third]);
+        Assert.Equal(9, first.Counters.Freeze().Exceptions);
+        Assert.Equal([(GetBytes, 6), (Other, 3)], first.Counters.Freeze().ExceptionsBySite.Select(p => (p.Key, p.Value)).OrderBy(p => p.Key.Frame, StringComparer.Ordinal));
+        Assert.Equal(4, second.Counters.Freeze().Exceptions); // the whole trace's samples: 2 GetBytes, 1 Other
+        Assert.Equal(1, third.Counters.Freeze().Exceptions); // the file's own
+        Assert.Equal(7 + 4, collector.ToppedUp);
+        // The file's last throw (310) follows the windows' last (135): it ran to the end. A window's throw at 500 after it: it stopped early.
+        Assert.False(files.StoppedEarly);
+        Assert.True(new ExceptionFiles { Throws = files.Throws, Samples = [.. files.Samples, new(500, 1, Format, [10])] }.StoppedEarly);
+    }
+
     [Fact]
     public void Shares_add_up_to_the_count_and_no_sample_leaves_one_unknown_site()
     {
