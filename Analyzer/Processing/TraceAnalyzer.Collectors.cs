@@ -94,6 +94,21 @@ public sealed partial class TraceAnalyzer
             WhenNamed(() => analysis.WarningList.Add(StacklessWarning(stackless)));
         }
 
+        /// <summary>
+        /// Once warm-ups are known: measured runs that threw while every throw still had an event (before the rate limit, or in a stack window):
+        /// their times hold the events' cost, which the tracing-cost blocks (steady state) do not show.
+        /// </summary>
+        private void WarnRunsWithThrowEvents()
+        {
+            if (_stackless is not { } stackless) return;
+            var runs = stackless.RunsWithThrowEvents([.. analysis.Runs.Where(r => r.IsMeasured)]);
+            if (runs.Count == 0) return;
+            var cases = runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
+                .Select(g => $"{g.Key.Serializer} {g.Key.Operation} N={g.Key.Objects:N0} run{(g.Count() == 1 ? "" : "s")} {string.Join(", ", g.Select(r => r.Key.Run))}");
+            analysis.WarningList.Add($"exceptions: {runs.Count} measured run{(runs.Count == 1 ? "" : "s")} threw while each throw still had an event (before the rate limit stopped that session, or in a stack window): "
+                + $"{string.Join("; ", cases)}. Their times hold that cost (about as much as the throws); the tracing-cost column does not (docs/recorder.md#exceptions-without-stacks)");
+        }
+
         private static string StacklessWarning(StacklessExceptionCollector stackless)
         {
             if (stackless.Throws == 0 && stackless.ToppedUp == 0) return $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})";

@@ -400,6 +400,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             else if (analysis.Runs.Count > 0 && analysis.Trace.RunSource == RunSource.None) analysis.Trace = analysis.Trace with { RunSource = RunSource.MarkerWaits };
             NameUnnamedRuns();
             MarkWarmups();
+            WarnRunsWithThrowEvents();
             CollectHotMethods();
         }
 

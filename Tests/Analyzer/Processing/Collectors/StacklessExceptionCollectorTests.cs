@@ -86,6 +86,8 @@ public sealed class StacklessExceptionCollectorTests
         Assert.Equal(4, second.Counters.Freeze().Exceptions); // the whole trace's samples: 2 GetBytes, 1 Other
         Assert.Equal(1, third.Counters.Freeze().Exceptions); // the file's own
         Assert.Equal(7 + 4, collector.ToppedUp);
+        // The runs whose throws had events (the file's, or a window's) are said apart: their times hold that cost.
+        Assert.Equal([first, third], collector.RunsWithThrowEvents([first, second, third]));
         // The file's last throw (310) follows the windows' last (135): it ran to the end. A window's throw at 500 after it: it stopped early.
         Assert.False(files.StoppedEarly);
         Assert.True(new ExceptionFiles { Throws = files.Throws, Samples = [.. files.Samples, new(500, 1, Format, [10])] }.StoppedEarly);
