@@ -13,4 +13,6 @@ public sealed record RecordingOutcome
     /// <summary>DiskFull/WriteFailed: where the trace was cut.</summary>
     public RecordingCut? Cut { get; init; }
     public List<string> Warnings { get; init; } = [];
+    /// <summary>When the exception session without stacks stopped at a high throw rate (seconds after its start); null: it did not.</summary>
+    public double? ExceptionsStoppedAtSeconds { get; init; }
 }

@@ -27,10 +27,10 @@ internal sealed class ExceptionFiles
     /// <summary>Throws and dispatch ends, in time order (ends only when the file has them: level Informational).</summary>
     public IReadOnlyList<DispatchMark> Dispatch { get; init; } = [];
     /// <summary>
-    /// The windows saw throws after the stackless file's last one: its session stopped at a high throw rate
-    /// (ExceptionSessions), so later throws are counted only where runs count their own (RunStop version 2).
+    /// The stackless session stopped at a high throw rate (the manifest's exceptionsStoppedAtSeconds), so later throws
+    /// are counted only where runs count their own (RunStop version 2).
     /// </summary>
-    public bool StoppedEarly => Throws.Count > 0 && Samples.Count > 0 && Samples[^1].Qpc > Throws[^1].Qpc;
+    public bool StoppedEarly { get; init; }
 
     /// <summary>Sampling windows read (files with stacks).</summary>
     public int Windows { get; init; }
@@ -38,7 +38,8 @@ internal sealed class ExceptionFiles
     public IReadOnlyList<string> Warnings { get; init; } = [];
 
     /// <summary>Null when the recording has no stackless exceptions file (older recordings, other profiles).</summary>
-    public static ExceptionFiles? Read(TraceInput input)
+    /// <param name="stoppedEarly">The recorder stopped the stackless session at a high throw rate (manifest.json).</param>
+    public static ExceptionFiles? Read(TraceInput input, bool stoppedEarly = false)
     {
         if (input.ExceptionsPath is not { } path) return null;
         var types = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -65,7 +66,7 @@ internal sealed class ExceptionFiles
         samples.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
         // Stable: a throw and its end at the same tick keep their order.
         var marks = dispatch.Distinct().OrderBy(m => m.Qpc).ToList();
-        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = marks, Windows = input.ExceptionStackPaths.Count, Warnings = warnings };
+        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = marks, Windows = input.ExceptionStackPaths.Count, Warnings = warnings, StoppedEarly = stoppedEarly };
     }
 
 #pragma warning disable CS0618 // "discouraged": the raw clock value is what puts two files of one process on one time line

@@ -114,11 +114,11 @@ public sealed partial class TraceAnalyzer
             if (stackless.Throws == 0 && stackless.ToppedUp == 0) return $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})";
             var sites = $"throw sites from the stacks of {stackless.Sampled:N0} throws sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)";
             var counted = $"{stackless.Throws:N0} counted without stacks ({Common.TraceFolderLayout.ExceptionsTrace})";
-            if (stackless.ToppedUp > 0)
-                return $"exceptions: {counted}, {stackless.ToppedUp:N0} more in runs counted by the process (RunStop) after that session stopped at a high throw rate; {sites}";
-            return stackless.StoppedEarly
-                ? $"exceptions: {counted} until that session stopped at a high throw rate; the windows saw throws after it, which only runs count (RunStop version 2); {sites}"
-                : $"exceptions: {counted}; {sites}";
+            var more = stackless.ToppedUp == 0 ? "" : stackless.StoppedEarly
+                ? $", {stackless.ToppedUp:N0} more in runs counted by the process (RunStop) after that session stopped at a high throw rate"
+                : $", {stackless.ToppedUp:N0} more in runs counted by the process (RunStop; other threads' throws during a run count there)";
+            var after = stackless.StoppedEarly && stackless.ToppedUp == 0 ? " until that session stopped at a high throw rate; later ones only runs count (RunStop version 2)" : "";
+            return $"exceptions: {counted}{more}{after}; {sites}";
         }
 
         private void SubscribeCollectors(TraceEventDispatcher source)

@@ -71,7 +71,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
-        var exceptionFiles = ExceptionFiles.Read(input);
+        var exceptionFiles = ExceptionFiles.Read(input, Common.TraceManifest.TryLoad(input.ManifestPath)?.ExceptionsStoppedAtSeconds is not null);
         using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();

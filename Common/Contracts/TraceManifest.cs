@@ -57,6 +57,12 @@ public sealed record TraceManifest
     /// </summary>
     public string? ExceptionsFile { get; init; }
     public int? ExceptionStackFiles { get; init; }
+    /// <summary>
+    /// Seconds after the recording started when the session without stacks stopped at a high throw rate (the
+    /// profile's stacklessMaxMBPerSecond); null when it recorded to the end. Later throws are counted by runs
+    /// (RunStop version 2) and sampled in windows.
+    /// </summary>
+    public double? ExceptionsStoppedAtSeconds { get; init; }
     public string? StackTagsFile { get; init; }
     /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
     // Settable: generated JSON metadata would assign init-only ones null when a manifest leaves them out.

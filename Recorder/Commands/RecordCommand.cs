@@ -306,6 +306,7 @@ public static class RecordCommand
             ExceptionsFile = File.Exists(Path.Combine(folder.Path, TraceFolderLayout.ExceptionsTrace)) ? TraceFolderLayout.ExceptionsTrace : null,
             // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
             ExceptionStackFiles = Directory.Exists(folder.Path) && Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
+            ExceptionsStoppedAtSeconds = outcome.ExceptionsStoppedAtSeconds,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,

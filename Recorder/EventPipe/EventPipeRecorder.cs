@@ -206,6 +206,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 TraceBytes = TraceBytes(file, tracePath),
                 Duration = started.Elapsed,
                 Warnings = warnings,
+                ExceptionsStoppedAtSeconds = exceptions?.StoppedAtSeconds,
                 // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };

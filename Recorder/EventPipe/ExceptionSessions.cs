@@ -79,6 +79,9 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// </summary>
     public bool StoppedForRate { get; private set; }
 
+    /// <summary>When that happened, in seconds after the sessions started; null while it has not.</summary>
+    public double? StoppedAtSeconds { get; private set; }
+
     private async Task SampleAsync()
     {
         // A scratch copy starts at a random point of the cycle: over many blocks, each sees the recording's duty cycle.
@@ -133,6 +136,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (_maxBytesPerSecond is not { } max || _stackless is null || deltaBytes * 1000.0 / deltaMs <= max) return;
         if (Interlocked.Exchange(ref _stacklessStopped, 1) != 0) return;
         StoppedForRate = true;
+        StoppedAtSeconds = (ticks - _startTicks) / 1000.0;
         await StopAsync(_stackless).ConfigureAwait(false);
         await RefreshAsync().ConfigureAwait(false);
         var said = FormattableString.Invariant($"{TraceFolderLayout.ExceptionsTrace}: stopped {(ticks - _startTicks) / 1000.0:F1} s in, at {deltaBytes * 1000.0 / deltaMs / 1048576:F1} MB/s ")

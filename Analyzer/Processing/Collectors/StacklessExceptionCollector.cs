@@ -93,12 +93,8 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     /// The runs whose throws were recorded one event each (in the stackless file, or with a stack in a window) while
     /// the file stopped before the throws did: their times hold those events' cost, the later runs' do not.
     /// </summary>
-    public IReadOnlyList<RunDraft> RunsWithThrowEvents(IReadOnlyList<RunDraft> runs)
-    {
-        long Counted(RunDraft r) => _tallies.TryGetValue(r, out var t) ? t.Counts.Values.Sum() : 0;
-        if (!files.StoppedEarly && !runs.Any(r => r.InProcessExceptions > Counted(r))) return [];
-        return [.. runs.Where(r => _tallies.TryGetValue(r, out var t) && (t.Counts.Count > 0 || t.Stacks.Count > 0))];
-    }
+    public IReadOnlyList<RunDraft> RunsWithThrowEvents(IReadOnlyList<RunDraft> runs) =>
+        !files.StoppedEarly ? [] : [.. runs.Where(r => _tallies.TryGetValue(r, out var t) && (t.Counts.Count > 0 || t.Stacks.Count > 0))];
 
     /// <summary>Throws the process counted in runs (RunStop version 2) beyond the file's: counted from the process.</summary>
     public long ToppedUp { get; private set; }

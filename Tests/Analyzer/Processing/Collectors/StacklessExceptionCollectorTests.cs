@@ -67,6 +67,7 @@ public sealed class StacklessExceptionCollectorTests
             Throws = [T(110), T(120), T(310)],
             Samples = [new(115, 1, Format, [10]), new(125, 1, Format, [11]), new(135, 1, Format, [10])],
             Windows = 1,
+            StoppedEarly = true,
         };
         var collector = new StacklessExceptionCollector(files);
         var (first, second, third) = (Run(100, 200, 1), Run(200, 300, 2), Run(300, 400, 3));
@@ -88,9 +89,8 @@ public sealed class StacklessExceptionCollectorTests
         Assert.Equal(7 + 4, collector.ToppedUp);
         // The runs whose throws had events (the file's, or a window's) are said apart: their times hold that cost.
         Assert.Equal([first, third], collector.RunsWithThrowEvents([first, second, third]));
-        // The file's last throw (310) follows the windows' last (135): it ran to the end. A window's throw at 500 after it: it stopped early.
-        Assert.False(files.StoppedEarly);
-        Assert.True(new ExceptionFiles { Throws = files.Throws, Samples = [.. files.Samples, new(500, 1, Format, [10])] }.StoppedEarly);
+        // A file that ran to the end (the recorder did not stop it): a run's count above it is other threads' throws.
+        Assert.Empty(new StacklessExceptionCollector(new ExceptionFiles { Throws = files.Throws, Samples = files.Samples }).RunsWithThrowEvents([first, second, third]));
     }
 
     [Fact]
