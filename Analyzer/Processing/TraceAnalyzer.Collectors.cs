@@ -112,7 +112,7 @@ public sealed partial class TraceAnalyzer
         private static string StacklessWarning(StacklessExceptionCollector stackless)
         {
             if (stackless.Throws == 0 && stackless.ToppedUp == 0) return $"exceptions: none thrown ({Common.TraceFolderLayout.ExceptionsTrace})";
-            var sites = $"throw sites from the stacks of {stackless.Sampled:N0} throws sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)";
+            var sites = $"throw sites from the stacks of {stackless.Sampled:N0} throw{(stackless.Sampled == 1 ? "" : "s")} sampled in {stackless.Windows} window{(stackless.Windows == 1 ? "" : "s")}, scaled to the counts (docs/recorder.md#exceptions-without-stacks)";
             var counted = $"{stackless.Throws:N0} counted without stacks ({Common.TraceFolderLayout.ExceptionsTrace})";
             var more = stackless.ToppedUp == 0 ? "" : stackless.StoppedEarly
                 ? $", {stackless.ToppedUp:N0} more in runs counted by the process (RunStop) after that session stopped at a high throw rate"

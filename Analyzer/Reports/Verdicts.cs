@@ -79,7 +79,7 @@ internal static class Verdicts
         }
         // Waiting for a CPU (preempted, or woken with none free) is the machine's load, not the serializer's time.
         var cpuWait = s.OffCpuByReason.Where(r => r.Key is OffCpuReason.Preempted or OffCpuReason.Ready).Sum(r => r.Value);
-        off -= cpuWait;
+        off = Math.Max(0, off - cpuWait); // the waits are part of the off-CPU time: rounding must not leave it below 0
         time -= cpuWait;
         foreach (var (reason, ms) in s.OffCpuByReason.Where(r => r.Key is not (OffCpuReason.Preempted or OffCpuReason.Ready)))
             causes.Add(new Cause("off CPU: " + (reason == OffCpuReason.Suspension ? WireNames.Of(reason) : Plain(WireNames.Of(reason))), ms, 0, reason == OffCpuReason.Lock ? LockSites(runs) : [], []));
