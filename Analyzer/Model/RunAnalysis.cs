@@ -33,9 +33,9 @@ public sealed record RunAnalysis
     public WindowSource Source { get; init; }
     /// <summary>Another harness's iteration kind (BenchmarkDotNet: "workload actual", "workload pilot", ...); null for the benchmark's runs.</summary>
     public string? Stage { get; init; }
-    /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
     /// <summary>RunStop version 2: the process's first-chance exceptions during the run, counted in-process (RunMarkers); null before.</summary>
     public long? InProcessExceptions { get; init; }
+    /// <summary>The benchmark's own Stopwatch duration, carried by RunStop.</summary>
     public double? StopwatchMs { get; init; }
     public double DurationMs => EndMs - StartMs;
     /// <summary>The marker thread's own wait, as WPA shows it; the window itself is refined by RunBegin/RunEnd.</summary>

@@ -47,7 +47,6 @@ public sealed partial class TraceAnalyzer
         }
 
         private StacklessExceptionCollector? _stackless;
-        private ExceptionFiles? _exceptionFiles;
         private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
         private Func<ulong[], int>? _internStack;
         private Action<long, int, bool>? _dispatch;
@@ -61,7 +60,6 @@ public sealed partial class TraceAnalyzer
             init
             {
                 if (value is null) return;
-                _exceptionFiles = value;
                 _stackless = new StacklessExceptionCollector(value);
                 _whereThrown = WhereThrown;
                 _internStack = leafFirst => leafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;

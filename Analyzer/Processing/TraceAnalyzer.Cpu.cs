@@ -39,7 +39,7 @@ public sealed partial class TraceAnalyzer
             var charger = new SampleCharger(plan.Stream, Matcher, pauses)
             {
                 Work = _runtimeWork.Build(),
-                ThrowSites = ThrowCallSites.From(_exceptionFiles?.Samples.Select(t => t.LeafFirst), Code),
+                ThrowSites = ThrowCallSites.From(_stackless?.SampledStacks, Code),
                 KeepLedger = options.KeepChargedSamples,
                 WholeTraceHotMethods = options.CollectHotMethods,
                 PreciseRunMs = plan.PreciseRunMs,

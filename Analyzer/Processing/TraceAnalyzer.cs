@@ -70,12 +70,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var resultsTask = Task.Run(() => LoadResults(input));
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
+        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
-        var exceptionFiles = ExceptionFiles.Read(input, Common.TraceManifest.TryLoad(input.ManifestPath)?.ExceptionsStoppedAtSeconds is not null);
+        var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
         using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
-        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
         if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };

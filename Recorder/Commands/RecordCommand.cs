@@ -278,7 +278,7 @@ public static class RecordCommand
             Profile = profile.Name,
             ProfileDescription = profile.Description,
             // The stackless keywords were enabled too, in sessions of their own (ExceptionSessions).
-            Providers = WithStackless(providers, EventPipeProviders.Stackless(profile)).Select(p => new ManifestProvider(
+            Providers = EventPipeProviders.WithStackless(providers, EventPipeProviders.Stackless(profile)).Select(p => new ManifestProvider(
                 p.Name, $"0x{p.Keywords:X}", p.EventLevel.ToString(),
                 profile.Providers.First(x => x.Name == p.Name).Keywords)).ToList(),
             CommandLine = command.Display,
@@ -312,9 +312,4 @@ public static class RecordCommand
             Warnings = outcome.Warnings,
         };
     }
-
-    private static IEnumerable<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> WithStackless(IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> main,
-        IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> stackless) =>
-        main.Select(p => stackless.FirstOrDefault(s => s.Name == p.Name) is { } s ? new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider(p.Name, p.EventLevel, p.Keywords | s.Keywords) : p)
-            .Concat(stackless.Where(s => main.All(p => p.Name != s.Name)));
 }

@@ -77,7 +77,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// its events cost about as much as the throws): from then on only the windows sample, and runs take their
     /// counts from the process (RunStop version 2).
     /// </summary>
-    public bool StoppedForRate { get; private set; }
+    public bool StoppedForRate => StoppedAtSeconds is not null;
 
     /// <summary>When that happened, in seconds after the sessions started; null while it has not.</summary>
     public double? StoppedAtSeconds { get; private set; }
@@ -135,7 +135,6 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         (_lookBytes, _lookTicks) = (bytes, ticks);
         if (_maxBytesPerSecond is not { } max || _stackless is null || deltaBytes * 1000.0 / deltaMs <= max) return;
         if (Interlocked.Exchange(ref _stacklessStopped, 1) != 0) return;
-        StoppedForRate = true;
         StoppedAtSeconds = (ticks - _startTicks) / 1000.0;
         await StopAsync(_stackless).ConfigureAwait(false);
         await RefreshAsync().ConfigureAwait(false);

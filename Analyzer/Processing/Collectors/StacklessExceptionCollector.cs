@@ -27,6 +27,8 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     public long Throws { get; private set; }
     public long Sampled { get; private set; }
     public int Windows => files.Windows;
+    /// <summary>The sampled throws' stacks, leaf first (<see cref="Samples.ThrowCallSites"/> finds the call sites in them).</summary>
+    public IEnumerable<ulong[]> SampledStacks => files.Samples.Select(t => t.LeafFirst);
     /// <summary>The stackless file stopped before the throws did (<see cref="ExceptionFiles.StoppedEarly"/>).</summary>
     public bool StoppedEarly => files.StoppedEarly;
 
