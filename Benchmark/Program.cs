@@ -5,6 +5,11 @@ using EtwSerializerProfiler.Benchmark.Runs;
 using EtwSerializerProfiler.Benchmark.Serializers;
 using EtwSerializerProfiler.Common;
 
+// First of all: a recorder that stops early (a full disk) sends Ctrl+C as soon as it can; until this handler is on,
+// that signal ends the process without its results.
+using var cancel = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
+
 BenchmarkOptions options;
 try
 {
@@ -37,8 +42,6 @@ if (options.List)
 
 foreach (var warning in BuildInfo.Warnings()) Console.Error.WriteLine(warning);
 
-using var cancel = new CancellationTokenSource();
-Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
 // Synchronous on purpose: Progress<T> posts to the thread pool, whose spinning workers would run during measured runs.
 IProgress<string>? progress = options.Quiet ? null : new StderrProgress();
 var started = DateTime.UtcNow;

@@ -28,6 +28,8 @@ public sealed class TraceInput : IDisposable
     public string? ExceptionsPath { get; init; }
     /// <summary>The sampled exception stacks (TraceFolderLayout.ExceptionStacksPattern), in window order; empty without.</summary>
     public IReadOnlyList<string> ExceptionStackPaths { get; init; } = [];
+    /// <summary>The stack keywords' events, with stacks (TraceFolderLayout.StacksTrace), when the trace has none; null in older recordings.</summary>
+    public string? StacksPath { get; init; }
     /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
     public bool NetPerf { get; init; }
 
@@ -57,7 +59,7 @@ public sealed class TraceInput : IDisposable
         else
         {
             // Several traces and none named trace.nettrace: which one was meant is the user's call, not ours.
-            var found = Directory.EnumerateFiles(dir, "*.nettrace").Where(f => !TraceFolderLayout.IsExceptionsFile(Path.GetFileName(f))).Order(StringComparer.Ordinal).ToList();
+            var found = Directory.EnumerateFiles(dir, "*.nettrace").Where(f => !TraceFolderLayout.IsSideFile(Path.GetFileName(f))).Order(StringComparer.Ordinal).ToList();
             if (found.Count == 0) throw new BadInputException($"{dir}: no {TraceFolderLayout.Trace}, {TraceFolderLayout.Etl} or *.nettrace in this folder");
             if (found.Count > 1) throw new BadInputException($"{dir}: {found.Count} traces and no {TraceFolderLayout.Trace} ({Names(found.Select(Path.GetFileName))}): pass one of them");
             trace = found[0];
@@ -82,6 +84,7 @@ public sealed class TraceInput : IDisposable
         ExceptionsPath = Path.GetFileName(trace) == TraceFolderLayout.Trace ? Companion(dir, TraceFolderLayout.ExceptionsTrace) : null,
         ExceptionStackPaths = Path.GetFileName(trace) == TraceFolderLayout.Trace && Directory.Exists(dir)
             ? Directory.GetFiles(dir, TraceFolderLayout.ExceptionStacksPattern).Order(StringComparer.Ordinal).ToList() : [],
+        StacksPath = Path.GetFileName(trace) == TraceFolderLayout.Trace ? Companion(dir, TraceFolderLayout.StacksTrace) : null,
         _extractedDir = extractedDir,
     };
 
@@ -100,7 +103,7 @@ public sealed class TraceInput : IDisposable
             foreach (var e in zip.Entries)
                 if (Escapes(e.FullName)) throw new BadInputException($"{zipPath}: entry '{e.FullName}' would be extracted outside the extraction folder: refused");
             var traces = entries.Where(e => e.FullName.EndsWith(".nettrace", StringComparison.OrdinalIgnoreCase)
-                && !TraceFolderLayout.IsExceptionsFile(Path.GetFileName(e.FullName.Replace('\\', '/')))).OrderBy(e => e.FullName, StringComparer.Ordinal).ToList();
+                && !TraceFolderLayout.IsSideFile(Path.GetFileName(e.FullName.Replace('\\', '/')))).OrderBy(e => e.FullName, StringComparer.Ordinal).ToList();
             if (traces.Count == 0)
             {
                 var nested = entries.FirstOrDefault(e => e.FullName.EndsWith(".zip", StringComparison.OrdinalIgnoreCase));
@@ -120,7 +123,7 @@ public sealed class TraceInput : IDisposable
             foreach (var name in TraceFolderLayout.AnalyzerCompanions)
                 if (entries.FirstOrDefault(e => e.FullName.Replace('\\', '/') == folder + name) is { } companion) Extract(zipPath, companion, dir);
             foreach (var side in entries.Where(e => e.FullName.Replace('\\', '/').StartsWith(folder, StringComparison.Ordinal)
-                && TraceFolderLayout.IsExceptionsFile(e.FullName.Replace('\\', '/')[folder.Length..])))
+                && TraceFolderLayout.IsSideFile(e.FullName.Replace('\\', '/')[folder.Length..])))
                 Extract(zipPath, side, dir);
             CheckNetTrace(tracePath);
             return WithCompanions(zipPath, tracePath, dir, extractedDir: dir);

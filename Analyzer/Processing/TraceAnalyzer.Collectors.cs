@@ -84,6 +84,7 @@ public sealed partial class TraceAnalyzer
         /// <summary>The pass is over: the last throws are charged, and all of them counted by site once stacks are named.</summary>
         private void CountStacklessExceptions()
         {
+            StackFileBefore(long.MaxValue);
             if (_stackless is not { } stackless) return;
             stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
             WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
@@ -133,27 +134,61 @@ public sealed partial class TraceAnalyzer
                     _exceptions.Thrown(run, thread, new ExceptionSite(type, frame, stacks.Tag(stack)));
                 });
             };
-            source.Clr.ContentionStart += e =>
-            {
-                var stack = stacks.StackOf(e);
-                var (threadId, ms, inRun) = (e.ThreadID, e.TimeStampRelativeMSec, RunOf(e, stack) is not null);
-                WhenNamed(() =>
-                {
-                    var taker = !Named || stack < 0 ? CodeSite.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
-                    _contention.Start(threadId, ms, CodeSite.At(taker, stacks.Tag(stack)), inRun);
-                });
-            };
-            source.Clr.ContentionStop += e =>
-            {
-                var (threadId, ms, open, thread) = (e.ThreadID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e));
-                WhenNamed(() => _contention.Stop(threadId, ms, open, thread));
-            };
+            source.Clr.ContentionStart += e => ContentionStart(e.ThreadID, e.TimeStampRelativeMSec, stacks.StackOf(e));
+            source.Clr.ContentionStop += e => ContentionStop(e.ThreadID, e.TimeStampRelativeMSec, ThreadOf(e));
             source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
             source.Clr.MethodLoadVerbose += e =>
             {
                 if (_jit.Loaded(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e)) is { } compiled && InProcess(e))
                     _runtimeWork.Add(e.ThreadID, Samples.RuntimeWorkKind.Jit, compiled);
             };
+        }
+
+        private void ContentionStart(int threadId, double ms, int stack)
+        {
+            var inRun = RunOf(threadId, stack) is not null;
+            WhenNamed(() =>
+            {
+                var taker = !Named || stack < 0 ? CodeSite.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
+                _contention.Start(threadId, ms, CodeSite.At(taker, stacks.Tag(stack)), inRun);
+            });
+        }
+
+        private void ContentionStop(int threadId, double ms, ThreadDraft? thread)
+        {
+            var open = _windows.Open;
+            WhenNamed(() => _contention.Stop(threadId, ms, open, thread));
+        }
+
+        private StackFile? _stackFile;
+        private int _nextLockWait;
+
+        /// <summary>
+        /// The stack keywords' file beside a trace recorded without stacks (null: none, as in older recordings): its
+        /// lock waits go through the pass as the trace's own did, at their place on the clock (<see cref="StackFileBefore"/>).
+        /// </summary>
+        public StackFile? StackFile
+        {
+            init
+            {
+                if (value is null) return;
+                _stackFile = value;
+                analysis.WarningList.AddRange(value.Warnings);
+            }
+        }
+
+        /// <summary>Every lock wait of the stacks file before <paramref name="qpc"/> (long.MaxValue: the rest, at the pass's end).</summary>
+        private void StackFileBefore(long qpc)
+        {
+            if (_stackFile is not { } file) return;
+            var waits = file.LockWaits;
+            while (_nextLockWait < waits.Count && waits[_nextLockWait].Qpc < qpc)
+            {
+                var w = waits[_nextLockWait++];
+                var ms = Timeline.Clock.QpcToRelativeMs(w.Qpc);
+                if (w.Start) ContentionStart(w.ThreadId, ms, w.LeafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(w.LeafFirst) : -1);
+                else ContentionStop(w.ThreadId, ms, ThreadOf(w.ThreadId));
+            }
         }
 
         /// <summary>Stack tags were given: the pass names code from stacks (without them it never did).</summary>

@@ -73,7 +73,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
         var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
-        using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles);
+        // The lock waits with their stacks, beside a trace recorded without stacks.
+        var stackFile = StackFile.Read(input);
+        using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles, stackFile) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles, stackFile);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
@@ -133,13 +135,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// Through TraceLog: an ETW trace (TraceEvent's own reader), or an EventPipe trace the raw pass would not read
     /// alike, converted to .etlx (EtlxCache: cached by content, the conversion's warnings kept with it).
     /// </summary>
-    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles)
+    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles, StackFile? stackFile)
     {
         var etlx = OpenTraceLog(input, analysis, progress);
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles };
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile };
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -293,12 +295,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             return stacks.IsMeasuredWork(stack ?? stacks.StackOf(e)) ? run : null;
         }
 
+        /// <summary>The same for an event read beside the trace, by its thread and stack (-1: none).</summary>
+        private RunDraft? RunOf(int threadId, int stack)
+        {
+            if (_windows.ChargeableFor(threadId) is not { } run) return null;
+            if (run.WorkerThreadId == 0 || run.IsRunThread(threadId)) return run;
+            return stacks.IsMeasuredWork(stack) ? run : null;
+        }
+
         private void OnEvent(TraceEvent e)
         {
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
             // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
             _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
+            StackFileBefore(e.TimeStampQPC);
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.

@@ -19,9 +19,15 @@ public static class TraceFolderLayout
     public const string ExceptionStacksPattern = ExceptionStacksPrefix + "*.nettrace";
     /// <summary>exception-stacks-001.nettrace: the sampler's window number, so the files sort in time order.</summary>
     public static string ExceptionStacksFile(int window) => $"{ExceptionStacksPrefix}{window:D3}.nettrace";
-    /// <summary>Whether a .nettrace's file name is one of the exception sessions' (beside the trace, never the trace itself).</summary>
-    public static bool IsExceptionsFile(string fileName) =>
-        fileName.Equals(ExceptionsTrace, StringComparison.OrdinalIgnoreCase) || fileName.StartsWith(ExceptionStacksPrefix, StringComparison.OrdinalIgnoreCase);
+    /// <summary>
+    /// The profile's stack keywords (the runtime's lock waits), from an EventPipe session with stacks, when the main
+    /// session records without them (docs/recorder.md#stacks-only-where-read). Absent in older recordings.
+    /// </summary>
+    public const string StacksTrace = "stacks.nettrace";
+    /// <summary>Whether a .nettrace's file name is one of the side sessions' (beside the trace, never the trace itself).</summary>
+    public static bool IsSideFile(string fileName) =>
+        fileName.Equals(ExceptionsTrace, StringComparison.OrdinalIgnoreCase) || fileName.StartsWith(ExceptionStacksPrefix, StringComparison.OrdinalIgnoreCase)
+        || fileName.Equals(StacksTrace, StringComparison.OrdinalIgnoreCase);
     /// <summary>The ETW trace (Windows, --backend etw).</summary>
     public const string Etl = "trace.etl";
     public const string Manifest = "manifest.json";

@@ -63,6 +63,11 @@ public sealed record TraceManifest
     /// (RunStop version 2) and sampled in windows.
     /// </summary>
     public double? ExceptionsStoppedAtSeconds { get; init; }
+    /// <summary>
+    /// EventPipe: the main trace has no stacks; only these keywords' events have them ("provider:0xMASK"), in
+    /// TraceFolderLayout.StacksTrace (docs/recorder.md#stacks-only-where-read). Null: every event has a stack.
+    /// </summary>
+    public List<string>? StacksOnlyFor { get; init; }
     public string? StackTagsFile { get; init; }
     /// <summary>What the profile or backend left out (e.g. ETW-only filters on EventPipe), so nobody assumes it is there.</summary>
     // Settable: generated JSON metadata would assign init-only ones null when a manifest leaves them out.

@@ -270,7 +270,10 @@ public static class RecordCommand
         var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
         if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
             dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
-        if (profile.Providers.Any(p => p.Etw is not null)) dropped.Add("per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
+        if (profile.Providers.Any(p => p.Etw is not null))
+            dropped.Add(outcome.StacksOnlyFor is { } only
+                ? $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})"
+                : "per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
         return new TraceManifest
         {
             RecorderVersion = RecorderVersion,
@@ -307,6 +310,7 @@ public static class RecordCommand
             // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
             ExceptionStackFiles = Directory.Exists(folder.Path) && Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
             ExceptionsStoppedAtSeconds = outcome.ExceptionsStoppedAtSeconds,
+            StacksOnlyFor = outcome.StacksOnlyFor,
             StackTagsFile = stackTags,
             Dropped = dropped,
             Warnings = outcome.Warnings,

@@ -41,5 +41,24 @@ public static class EventPipeProviders
                 : p),
             .. stackless.Where(x => main.All(p => p.Name != x.Name))];
 
+    /// <summary>
+    /// The profile's stack keywords (<see cref="ProviderSpec.StackKeywords"/>) for a session with stacks of their own,
+    /// when the main session <paramref name="main"/> needs no other stack: it holds no EventPipe sampler (the kernel
+    /// session samples the CPU). Empty: the main session keeps a stack on every event.
+    /// </summary>
+    public static IReadOnlyList<EventPipeProvider> StackSide(TraceProfile profile, IReadOnlyList<EventPipeProvider> main) =>
+        main.Any(p => IsSampler(p.Name)) ? [] :
+        [.. profile.Providers
+            .Select(p => (Spec: p, Main: main.FirstOrDefault(m => m.Name == p.Name)))
+            .Where(x => x.Main is not null && (x.Main.Keywords & x.Spec.StackMask) != 0)
+            .Select(x => new EventPipeProvider(x.Spec.Name, x.Main!.EventLevel, x.Main.Keywords & x.Spec.StackMask))];
+
+    /// <summary>The main session's providers without the keywords <paramref name="side"/> records (a provider left with none goes).</summary>
+    public static IReadOnlyList<EventPipeProvider> Without(IReadOnlyList<EventPipeProvider> main, IReadOnlyList<EventPipeProvider> side) =>
+        [.. main.Select(p => side.FirstOrDefault(x => x.Name == p.Name) is { } x ? new EventPipeProvider(p.Name, p.EventLevel, p.Keywords & ~x.Keywords, p.Arguments) : p)
+            .Where(p => p.Keywords != 0)];
+
+    private static bool IsSampler(string name) => name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase);
+
     private static bool IsSampler(ProviderSpec p) => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase);
 }

@@ -86,6 +86,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var warnings = new List<string>();
             EventPipeSession session;
             ExceptionSessions? exceptions = null;
+            StackSession? stacks = null;
+            IReadOnlyList<EventPipeProvider> stackSide = [];
             try
             {
                 try
@@ -101,14 +103,29 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     providerList = EventPipeProviders.WithStackless(providerList, stackless);
                     stackless = [];
                 }
-                var config = new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true);
-                session = client.StartEventPipeSession(config);
+                // The keywords whose stacks the analysis reads in a session of their own, and the main one without stacks.
+                var side = stackless.Count == 0 && EventPipeProviders.Stackless(profile).Count > 0 ? [] : EventPipeProviders.StackSide(profile, providerList);
+                stacks = StackSession.Start(client, side, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
+                try
+                {
+                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(EventPipeProviders.Without(providerList, side), CircularBufferMB, requestRundown: true, requestStackwalk: stacks is null));
+                    if (stacks is not null) (providerList, stackSide) = (EventPipeProviders.Without(providerList, side), side);
+                }
+                catch (UnsupportedCommandException) when (stacks is not null)
+                {
+                    // A runtime that cannot record without stacks: one session with a stack on every event, as before.
+                    await stacks.DisposeAsync().ConfigureAwait(false);
+                    stacks = null;
+                    File.Delete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace));
+                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
+                }
                 client.ResumeRuntime();
             }
             catch
             {
                 // Neither the suspended child nor the kernel session may outlive a recording that never started.
                 if (exceptions is not null) await exceptions.DisposeAsync().ConfigureAwait(false);
+                if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                 KillTree(child);
                 if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
                 CleanupPort(port, sessionPort);
@@ -116,6 +133,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             }
             using var sessionScope = session;
             await using var exceptionsScope = exceptions;
+            await using var stacksScope = stacks;
             progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
@@ -124,7 +142,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless, stacks);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
             try
             {
@@ -164,6 +182,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
                     TryStop(session, warnings);
                     if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
+                    if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
                     Interrupt(child);
                     if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(15)).ConfigureAwait(false)) KillTree(child);
                 }
@@ -175,6 +194,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // Stop first so rundown resolves method names; the child may already be exiting on its own SIGINT.
                 TryStop(session, warnings);
                 if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
+                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
                 Interrupt(child);
                 if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillTree(child);
             }
@@ -190,6 +210,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
             // The child has exited (its sessions ended with it) or was stopped: the sampler stops, the files are complete.
             if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
+            if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
             // A write that failed as the child was ending (its last events, rundown) cuts the trace too.
             if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 
@@ -207,6 +228,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Duration = started.Elapsed,
                 Warnings = warnings,
                 ExceptionsStoppedAtSeconds = exceptions?.StoppedAtSeconds,
+                StacksOnlyFor = stacks is null ? null : stackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
                 // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };

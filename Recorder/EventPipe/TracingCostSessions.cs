@@ -8,12 +8,14 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// EventPipe session is stopped (its rundown names the code) and the kernel session stops recording. Each "on" starts
 /// scratch sessions like them, whose data is thrown away: they only cost what the real ones cost. So do the
 /// exception sessions (<see cref="ExceptionSessions"/>): the real ones stop with the main one, scratch ones run in each
-/// traced block, their stack sampler's duty cycle included.
+/// traced block, their stack sampler's duty cycle included; and the stack keywords' session (<see cref="StackSession"/>),
+/// beside a scratch main session without stacks as the real one.
 /// </summary>
 internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, IReadOnlyList<EventPipeProvider> providers,
     ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings,
-    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null) : IAsyncDisposable
+    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null, StackSession? stacks = null) : IAsyncDisposable
 {
+    private StackSession? _scratchStacks;
     private bool _mainStopped;
     private ExceptionSessions? _scratchExceptions;
     private EventPipeSession? _scratch;
@@ -31,15 +33,17 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
                 if (!await EventPipeRecorder.WaitQuietly(mainCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
                     return "the trace did not end within 60 s of stopping its session";
                 if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
+                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
                 if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
                 progress?.Report("tracing cost: the trace ends here; each case runs again with tracing off and on");
             }
             await StopScratchAsync().ConfigureAwait(false);
             if (!traced) return null;
             // Without rundown: a scratch session's stop then costs nothing the blocks would see.
-            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: true));
+            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: stacks is null));
             _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
             // As the real ones run now: windows only once the stackless session stopped for its rate.
+            if (stacks is not null) _scratchStacks = StackSession.Start(client, stacks.Providers, folder: null, warnings);
             if (stackless is not null) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings, continuous: exceptions?.StoppedForRate != true);
             if (companion is not null)
             {
@@ -56,6 +60,11 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
 
     public async Task StopScratchAsync()
     {
+        if (_scratchStacks is { } scratchStacks)
+        {
+            _scratchStacks = null;
+            await scratchStacks.DisposeAsync().ConfigureAwait(false);
+        }
         if (_scratchExceptions is { } scratchExceptions)
         {
             _scratchExceptions = null;

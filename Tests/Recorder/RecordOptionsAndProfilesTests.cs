@@ -112,6 +112,39 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public void With_the_kernel_sampling_the_cpu_only_lock_waits_keep_their_stacks_in_a_session_of_their_own()
+    {
+        var profile = ProfileCatalog.Get("default");
+        // The kernel session samples the CPU: no EventPipe sampler, so the main session needs no stack.
+        var main = EventPipeProviders.For(profile, kernelSamplesCpu: true);
+        var side = Assert.Single(EventPipeProviders.StackSide(profile, main));
+        Assert.Equal((KeywordNames.ClrProvider, 0x4000L, EventLevel.Verbose), (side.Name, side.Keywords, side.EventLevel)); // Contention
+        var rest = EventPipeProviders.Without(main, [side]).ToDictionary(p => p.Name);
+        Assert.Equal(0x1 | 0x8 | 0x10 | 0x8000000000 | 0x40000000000, rest[KeywordNames.ClrProvider].Keywords);
+        Assert.Equal(main.Count, rest.Count);
+        // EventPipe's sampler needs a stack on each of its events: then every event keeps one, in the main session.
+        Assert.Empty(EventPipeProviders.StackSide(profile, EventPipeProviders.For(profile, kernelSamplesCpu: false)));
+        Assert.Empty(EventPipeProviders.StackSide(profile, EventPipeProviders.For(profile, kernelSamplesCpu: true, sampler: true)));
+        // Profiles without stack keywords keep a stack on every event.
+        Assert.Empty(EventPipeProviders.StackSide(ProfileCatalog.Get("gc"), EventPipeProviders.For(ProfileCatalog.Get("gc"), kernelSamplesCpu: true)));
+    }
+
+    [Theory]
+    [InlineData("""["GC"]""", """["Contention"]""", "[]", "stack keyword 'Contention' is not one of its keywords")]
+    [InlineData("""["GC", "Exception"]""", """["Exception"]""", """["Exception"]""", "both a stack keyword and a stackless one")]
+    public void A_stack_keyword_must_be_one_of_the_providers_keywords_and_not_stackless(string keywords, string stackKeywords, string stackless, string said)
+    {
+        var file = Path.Combine(Path.GetTempPath(), $"esp-profiles-{Guid.NewGuid():N}.json");
+        File.WriteAllText(file, $$"""{ "profiles": [ { "name": "p", "description": "d", "providers": [ { "name": "Microsoft-Windows-DotNETRuntime", "keywords": {{keywords}}, "stackKeywords": {{stackKeywords}}, "stacklessKeywords": {{stackless}} } ] } ] }""");
+        try
+        {
+            var ex = Assert.Throws<BadInputException>(() => ProfileCatalog.Load(file));
+            Assert.Contains(said, ex.Message, StringComparison.Ordinal);
+        }
+        finally { File.Delete(file); }
+    }
+
+    [Fact]
     public void Unknown_profiles_and_keywords_are_errors_that_name_them()
     {
         var ex = Assert.Throws<UsageException>(() => ProfileCatalog.Get("fast"));

@@ -31,6 +31,8 @@ def without(*keywords):
 part("minus-exception", without("Exception"))
 # The exceptions' events with stacks in the main session, as before the stackless sessions (docs/recorder.md#exceptions-without-stacks).
 part("exceptions-with-stacks", lambda p: p["providers"][0].pop("stacklessKeywords", None))
+# A stack on every event of the main session, as before stackKeywords (docs/recorder.md#stacks-only-where-read).
+part("event-stacks", lambda p: [pr.pop("stackKeywords", None) for pr in p["providers"]])
 part("minus-jit-loader", without("Jit", "Loader", "TypeDiagnostic"))
 part("minus-gc", without("GC"))
 part("minus-contention", without("Contention"))
@@ -60,10 +62,16 @@ EOF
 }
 
 printf '%-22s %-18s %-11s %6s  %s\n' part serializer operation N "cost (Stopwatch, 95% interval), thread CPU, exceptions counted"
-for p in default exceptions-with-stacks minus-exception minus-jit-loader minus-gc minus-contention minus-waithandle minus-verbose minus-switch-stacks minus-switches minus-cpu-samples samples-every-10ms; do
-  run "$p" --profiles "$profiles" --profile "$p"
+# PARTS="default event-stacks" picks rows; REPEAT=3 runs each pick that many times, alternating.
+parts=${PARTS:-default exceptions-with-stacks event-stacks minus-exception minus-jit-loader minus-gc minus-contention minus-waithandle minus-verbose minus-switch-stacks minus-switches minus-cpu-samples samples-every-10ms no-perf sampler-not-perf no-eventpipe-stacks}
+for _ in $(seq "${REPEAT:-1}"); do
+  for p in $parts; do
+    case $p in
+      no-perf) run "$p" --kernel off --eventpipe-samples off ;;
+      sampler-not-perf) run "$p" --kernel off ;;
+      no-eventpipe-stacks) run "$p" --env DOTNET_EventPipeEnableStackwalk=0 ;;
+      *) run "$p" --profiles "$profiles" --profile "$p" ;;
+    esac
+  done
 done
-run "no-perf" --kernel off --eventpipe-samples off
-run "sampler-not-perf" --kernel off
-run "no-eventpipe-stacks" --env DOTNET_EventPipeEnableStackwalk=0
 rm -rf "$work"
