@@ -351,6 +351,7 @@ public static class AnalysisReport
                 entry["tracingCostPercent"] = cost.Percent;
                 entry["tracingCostCi"] = new JsonArray(cost.LowPercent, cost.HighPercent);
                 entry["tracingCostCpuPercent"] = cost.Cpu?.Percent;
+                entry["tracingCostCpuCi"] = cost.Cpu is { } cpu ? new JsonArray(cpu.LowPercent, cpu.HighPercent) : null;
             }
             // --threads rows only: every figure but the durations and the GC pause is per call, over this many threads.
             if (s.CallingThreads > 1) entry["callingThreads"] = s.CallingThreads;

@@ -102,5 +102,9 @@ public sealed class TracingCostTests : IDisposable
         var cost = TracingCostEstimate.From(Recording.Results(rec.Folder))[("XmlSerializer", "deserialize", 50)].Cpu!;
         Assert.True(cost.Percent is > 30 and < 90, cost.Describe());
         Assert.True(cost.LowPercent > 0, cost.Describe());
+        // The JSON carries the thread CPU clock's figure with its interval, beside the Stopwatch's.
+        var json = Assert.Single(AnalysisReport.Json(rec.Analysis)["serializers"]!.AsArray(), s => (string?)s!["serializer"] == "XmlSerializer")!;
+        Assert.Equal(cost.Percent, (double)json["tracingCostCpuPercent"]!);
+        Assert.Equal([cost.LowPercent, cost.HighPercent], json["tracingCostCpuCi"]!.AsArray().Select(v => (double)v!));
     }
 }

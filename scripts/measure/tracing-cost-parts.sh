@@ -25,7 +25,7 @@ def part(name, change):
     p = copy.deepcopy(default); p["name"] = name; change(p); out.append(p)
 def without(*keywords):
     def change(p):
-        for key in ("keywords", "stacklessKeywords"):
+        for key in ("keywords", "stacklessKeywords", "stackKeywords"):
             if key in p["providers"][0]: p["providers"][0][key] = [k for k in p["providers"][0][key] if k not in keywords]
     return change
 part("minus-exception", without("Exception"))
@@ -48,7 +48,7 @@ EOF
 run() {
   local label=$1; shift
   rm -rf "$work/t"
-  dotnet $bin/esp.dll record --out "$work/t" --tracing-cost --quiet "$@" "${bench_args[@]}" >/dev/null 2>&1 || { echo "$label: recording failed"; return; }
+  dotnet $bin/esp.dll record --out "$work/t" --tracing-cost --quiet "$@" "${bench_args[@]}" >"$work/record.log" 2>&1 || { echo "$label: recording failed: $(tail -1 "$work/record.log")"; return; }
   dotnet $bin/esp.dll analyze "$work/t" --format json > "$work/a.json" 2>/dev/null
   python3 - "$label" "$work/a.json" <<'EOF'
 import json, sys
