@@ -271,9 +271,12 @@ public static class RecordCommand
         if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
             dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
         if (profile.Providers.Any(p => p.Etw is not null))
-            dropped.Add(outcome.StacksOnlyFor is { } only
-                ? $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})"
-                : "per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event");
+            dropped.Add(outcome.StacksOnlyFor switch
+            {
+                null => "per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event",
+                [] => "per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none (no event of this profile needs one)",
+                var only => $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})",
+            });
         return new TraceManifest
         {
             RecorderVersion = RecorderVersion,

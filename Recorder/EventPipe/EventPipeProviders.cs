@@ -42,12 +42,19 @@ public static class EventPipeProviders
             .. stackless.Where(x => main.All(p => p.Name != x.Name))];
 
     /// <summary>
+    /// Whether the main session <paramref name="main"/> records without stacks: the profile says which keywords need
+    /// one (<see cref="ProviderSpec.StackKeywords"/>, on some provider), and it holds no EventPipe sampler (the kernel
+    /// session samples the CPU, or nothing does).
+    /// </summary>
+    public static bool MainWithoutStacks(TraceProfile profile, IReadOnlyList<EventPipeProvider> main) =>
+        profile.Providers.Any(p => p.StackKeywords is not null) && !main.Any(p => IsSampler(p.Name));
+
+    /// <summary>
     /// The profile's stack keywords (<see cref="ProviderSpec.StackKeywords"/>) for a session with stacks of their own,
-    /// when the main session <paramref name="main"/> needs no other stack: it holds no EventPipe sampler (the kernel
-    /// session samples the CPU). Empty: the main session keeps a stack on every event.
+    /// beside a main session without them (<see cref="MainWithoutStacks"/>); empty when there are none.
     /// </summary>
     public static IReadOnlyList<EventPipeProvider> StackSide(TraceProfile profile, IReadOnlyList<EventPipeProvider> main) =>
-        main.Any(p => IsSampler(p.Name)) ? [] :
+        !MainWithoutStacks(profile, main) ? [] :
         [.. profile.Providers
             .Select(p => (Spec: p, Main: main.FirstOrDefault(m => m.Name == p.Name)))
             .Where(x => x.Main is not null && (x.Main.Keywords & x.Spec.StackMask) != 0)

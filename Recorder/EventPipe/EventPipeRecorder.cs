@@ -88,6 +88,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             ExceptionSessions? exceptions = null;
             StackSession? stacks = null;
             IReadOnlyList<EventPipeProvider> stackSide = [];
+            var mainStackless = false;
             try
             {
                 try
@@ -103,19 +104,22 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     providerList = EventPipeProviders.WithStackless(providerList, stackless);
                     stackless = [];
                 }
-                // The keywords whose stacks the analysis reads in a session of their own, and the main one without stacks.
-                var side = stackless.Count == 0 && EventPipeProviders.Stackless(profile).Count > 0 ? [] : EventPipeProviders.StackSide(profile, providerList);
+                // The keywords whose stacks the analysis reads in a session of their own, and the main one without stacks
+                // (not on a runtime that refused the stackless exception session: it would refuse this one too).
+                mainStackless = (stackless.Count > 0 || EventPipeProviders.Stackless(profile).Count == 0) && EventPipeProviders.MainWithoutStacks(profile, providerList);
+                var side = mainStackless ? EventPipeProviders.StackSide(profile, providerList) : [];
                 stacks = StackSession.Start(client, side, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
                 try
                 {
-                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(EventPipeProviders.Without(providerList, side), CircularBufferMB, requestRundown: true, requestStackwalk: stacks is null));
-                    if (stacks is not null) (providerList, stackSide) = (EventPipeProviders.Without(providerList, side), side);
+                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(EventPipeProviders.Without(providerList, side), CircularBufferMB, requestRundown: true, requestStackwalk: !mainStackless));
+                    if (mainStackless) (providerList, stackSide) = (EventPipeProviders.Without(providerList, side), side);
                 }
-                catch (UnsupportedCommandException) when (stacks is not null)
+                catch (UnsupportedCommandException) when (mainStackless)
                 {
                     // A runtime that cannot record without stacks: one session with a stack on every event, as before.
-                    await stacks.DisposeAsync().ConfigureAwait(false);
+                    if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                     stacks = null;
+                    mainStackless = false;
                     File.Delete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace));
                     session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
                 }
@@ -142,7 +146,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless, stacks);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless, stacks, mainStackless);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
             try
             {
@@ -228,7 +232,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Duration = started.Elapsed,
                 Warnings = warnings,
                 ExceptionsStoppedAtSeconds = exceptions?.StoppedAtSeconds,
-                StacksOnlyFor = stacks is null ? null : stackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
+                StacksOnlyFor = !mainStackless ? null : stackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
                 // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };

@@ -13,7 +13,7 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// </summary>
 internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, IReadOnlyList<EventPipeProvider> providers,
     ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings,
-    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null, StackSession? stacks = null) : IAsyncDisposable
+    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null, StackSession? stacks = null, bool mainStackless = false) : IAsyncDisposable
 {
     private StackSession? _scratchStacks;
     private bool _mainStopped;
@@ -40,7 +40,7 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
             await StopScratchAsync().ConfigureAwait(false);
             if (!traced) return null;
             // Without rundown: a scratch session's stop then costs nothing the blocks would see.
-            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: stacks is null));
+            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: !mainStackless));
             _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
             // As the real ones run now: windows only once the stackless session stopped for its rate.
             if (stacks is not null) _scratchStacks = StackSession.Start(client, stacks.Providers, folder: null, warnings);

@@ -26,7 +26,7 @@ public static class ProfileCatalog
                     if (provider.StacklessKeywords.Except(provider.Keywords, StringComparer.OrdinalIgnoreCase).FirstOrDefault() is { } stray)
                         throw new BadInputException($"{path}: profile '{p.Name}', provider {provider.Name}: stackless keyword '{stray}' is not one of its keywords");
                     _ = provider.StacklessMask;
-                    if (provider.StackKeywords.Except(provider.Keywords, StringComparer.OrdinalIgnoreCase).FirstOrDefault() is { } unknown)
+                    if ((provider.StackKeywords ?? []).Except(provider.Keywords, StringComparer.OrdinalIgnoreCase).FirstOrDefault() is { } unknown)
                         throw new BadInputException($"{path}: profile '{p.Name}', provider {provider.Name}: stack keyword '{unknown}' is not one of its keywords");
                     if ((provider.StackMask & provider.StacklessMask) != 0)
                         throw new BadInputException($"{path}: profile '{p.Name}', provider {provider.Name}: a keyword cannot be both a stack keyword and a stackless one");

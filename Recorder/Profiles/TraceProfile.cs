@@ -59,9 +59,10 @@ public sealed record ProviderSpec
     /// lock waits: who wanted the lock). When nothing else in the main session needs a stack (no EventPipe sampler: the
     /// kernel session samples the CPU), the main session records without stacks and these keywords go to a session
     /// with stacks of their own. A stack walk per allocation tick cost YamlDotNet's deserialize about 5% (docs/recorder.md,
-    /// "Stacks only where read"). Empty: the main session keeps a stack on every event. ETW: ignored.
+    /// "Stacks only where read"). Empty: no event needs one. Absent (null): the main session keeps a stack on every
+    /// event. ETW: ignored.
     /// </summary>
-    public List<string> StackKeywords { get; set; } = [];
+    public List<string>? StackKeywords { get; set; }
 
     /// <summary>Keyword names resolved to the provider's mask; hex literals ("0x4000") pass through.</summary>
     public long KeywordMask => KeywordNames.Resolve(Name, Keywords);
@@ -70,7 +71,7 @@ public sealed record ProviderSpec
     public long StacklessMask => StacklessKeywords.Count == 0 ? 0 : KeywordNames.Resolve(Name, StacklessKeywords);
 
     /// <summary><see cref="StackKeywords"/> resolved to a mask; 0 when there are none.</summary>
-    public long StackMask => StackKeywords.Count == 0 ? 0 : KeywordNames.Resolve(Name, StackKeywords);
+    public long StackMask => StackKeywords is not { Count: > 0 } keywords ? 0 : KeywordNames.Resolve(Name, keywords);
 }
 
 /// <summary>ETW-only refinements (TraceEventProviderOptions / tracelog -stackwalkFilter / -EventIdFilter).</summary>

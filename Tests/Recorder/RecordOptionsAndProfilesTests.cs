@@ -125,8 +125,14 @@ public sealed class RecordOptionsAndProfilesTests
         // EventPipe's sampler needs a stack on each of its events: then every event keeps one, in the main session.
         Assert.Empty(EventPipeProviders.StackSide(profile, EventPipeProviders.For(profile, kernelSamplesCpu: false)));
         Assert.Empty(EventPipeProviders.StackSide(profile, EventPipeProviders.For(profile, kernelSamplesCpu: true, sampler: true)));
-        // Profiles without stack keywords keep a stack on every event.
-        Assert.Empty(EventPipeProviders.StackSide(ProfileCatalog.Get("gc"), EventPipeProviders.For(ProfileCatalog.Get("gc"), kernelSamplesCpu: true)));
+        Assert.True(EventPipeProviders.MainWithoutStacks(profile, main));
+        Assert.False(EventPipeProviders.MainWithoutStacks(profile, EventPipeProviders.For(profile, kernelSamplesCpu: false)));
+        // "stackKeywords": [] (gc): no stacks at all, and no session for them; absent (startup): a stack on every event.
+        var gc = ProfileCatalog.Get("gc");
+        Assert.True(EventPipeProviders.MainWithoutStacks(gc, EventPipeProviders.For(gc, kernelSamplesCpu: false)));
+        Assert.Empty(EventPipeProviders.StackSide(gc, EventPipeProviders.For(gc, kernelSamplesCpu: false)));
+        var startup = ProfileCatalog.Get("startup");
+        Assert.False(EventPipeProviders.MainWithoutStacks(startup, EventPipeProviders.For(startup, kernelSamplesCpu: true)));
     }
 
     [Theory]
