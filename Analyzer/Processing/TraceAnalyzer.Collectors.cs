@@ -84,7 +84,7 @@ public sealed partial class TraceAnalyzer
         /// <summary>The pass is over: the last throws are charged, and all of them counted by site once stacks are named.</summary>
         private void CountStacklessExceptions()
         {
-            StackFileBefore(long.MaxValue);
+            StackFileBefore(_lastQpc + 1);
             if (_stackless is not { } stackless) return;
             stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
             WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
@@ -162,6 +162,8 @@ public sealed partial class TraceAnalyzer
 
         private StackFile? _stackFile;
         private int _nextLockWait;
+        /// <summary>The main trace's latest clock value: the stacks file's waits after it (a cut or interrupted recording) are not charged.</summary>
+        private long _lastQpc;
 
         /// <summary>
         /// The stack keywords' file beside a trace recorded without stacks (null: none, as in older recordings): its
@@ -174,10 +176,12 @@ public sealed partial class TraceAnalyzer
                 if (value is null) return;
                 _stackFile = value;
                 analysis.WarningList.AddRange(value.Warnings);
+                if (stacks is not RawEventPipeStacks && value.LockWaits.Any(w => w.Start))
+                    analysis.WarningList.Add($"lock waits: who wanted each lock is unnamed (?) in this analysis: through TraceLog, {Common.TraceFolderLayout.StacksTrace}'s stacks cannot be named");
             }
         }
 
-        /// <summary>Every lock wait of the stacks file before <paramref name="qpc"/> (long.MaxValue: the rest, at the pass's end).</summary>
+        /// <summary>Every lock wait of the stacks file before <paramref name="qpc"/> (at the pass's end: up to the main trace's last event).</summary>
         private void StackFileBefore(long qpc)
         {
             if (_stackFile is not { } file) return;

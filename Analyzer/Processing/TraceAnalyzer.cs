@@ -73,8 +73,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
         var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
-        // The lock waits with their stacks, beside a trace recorded without stacks.
-        var stackFile = StackFile.Read(input);
+        // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
+        // trace has none (a file left from another recording in the same folder is not read), or there is no manifest.
+        var stackFile = manifest is null || manifest.StacksOnlyFor is { Count: > 0 } ? StackFile.Read(input) : null;
         using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles, stackFile) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles, stackFile);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
@@ -82,6 +83,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
         if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };
         analysis.WarningList.AddRange(kernelWarnings);
+        if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
+            analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
         state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
         state.Finish(pass.Source, kernel);
@@ -309,7 +312,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
             // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
             _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
-            StackFileBefore(e.TimeStampQPC);
+            StackFileBefore(_lastQpc = e.TimeStampQPC);
 #pragma warning restore CS0618
             if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.

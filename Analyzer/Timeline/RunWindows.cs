@@ -142,6 +142,14 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
     public void WaitStop(int threadId, double timeMs)
     {
         if (Open is not { } open || threadId != open.MarkerThreadId || open.MarkerWaitStartMs is null) return;
+        if (AwaitingBegin)
+        {
+            // The run's wait ends after the worker's RunEnd, so one ending before RunBegin was another wait of the
+            // marker (its idle wait, begun after RunStart when it was preempted), taken for the run's because the
+            // trace has no stack to tell them apart (a main session without stacks): the run's own comes next.
+            open.MarkerWaitStartMs = null;
+            return;
+        }
         open.MarkerWaitEndMs = timeMs;
         if (!open.Closed) { open.EndMs = timeMs; open.Closed = true; }
     }

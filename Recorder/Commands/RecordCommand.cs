@@ -69,8 +69,11 @@ public static class RecordCommand
         }
         catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
         {
-            // Nothing was recorded: leave no stray folder or empty file behind.
+            // Nothing was recorded: leave no stray folder or empty file behind, nor the side sessions' files (started
+            // first), which a later recording into the same folder would otherwise be read with.
             File.Delete(traceFile);
+            if (Directory.Exists(folder.Path))
+                foreach (var side in Directory.GetFiles(folder.Path, "*.nettrace").Where(f => TraceFolderLayout.IsSideFile(Path.GetFileName(f)))) File.Delete(side);
             folder.ReleaseReserve();
             folder.DeleteIfEmpty();
             throw;

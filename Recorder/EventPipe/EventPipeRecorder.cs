@@ -120,7 +120,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                     stacks = null;
                     mainStackless = false;
-                    File.Delete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace));
+                    try { File.Delete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace)); }
+                    catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
                     session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
                 }
                 client.ResumeRuntime();

@@ -222,6 +222,9 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
             if (path is not null) lock (_warnings) _warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
+            // A failed write (a full disk) leaves the stream: it is still read to its end, so the session never waits on it.
+            try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
+            catch (Exception drain) when (drain is IOException or ObjectDisposedException) { }
         }
     }
 

@@ -16,7 +16,8 @@ internal sealed class StackSession : IAsyncDisposable
 
     private readonly EventPipeSession _session;
     private readonly Task _copy;
-    private int _stopped;
+    private readonly Lock _gate = new();
+    private Task? _stop;
 
     private StackSession(EventPipeSession session, Task copy, IReadOnlyList<EventPipeProvider> providers) => (_session, _copy, Providers) = (session, copy, providers);
 
@@ -42,13 +43,20 @@ internal sealed class StackSession : IAsyncDisposable
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
             if (path is not null) lock (warnings) warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
+            // A failed write (a full disk) leaves the stream: it is still read to its end, so the session never waits on it.
+            try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
+            catch (Exception drain) when (drain is IOException or ObjectDisposedException) { }
         }
     }
 
-    /// <summary>Stops the session and waits for its file (idempotent: every exit path calls it).</summary>
-    public async Task StopAsync()
+    /// <summary>Stops the session and waits for its file (idempotent: every exit path calls it, and each waits for the one stop).</summary>
+    public Task StopAsync()
     {
-        if (Interlocked.Exchange(ref _stopped, 1) != 0) return;
+        lock (_gate) return _stop ??= StopOnceAsync();
+    }
+
+    private async Task StopOnceAsync()
+    {
         // A stream that has ended (the process exited) needs no stop; a stop sent then could wait on a dead port.
         if (!_copy.IsCompleted)
         {

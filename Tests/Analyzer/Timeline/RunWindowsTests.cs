@@ -107,6 +107,30 @@ public sealed class RunWindowsTests
     }
 
     [Fact]
+    public void Without_stacks_an_idle_wait_after_RunStart_is_not_taken_for_the_runs_wait()
+    {
+        Start(A, 1.0);
+        Wait(1.5);
+        Begin(2.0);
+        End(5.0);
+        _w.WaitStop(Marker, 5.25);
+        Stop(A, 6.0, 3.0);
+        // A main trace without stacks: the marker, preempted before its idle wait, blocks in it after RunStart. The
+        // worker's Begin wakes it (that wait ends before RunBegin), then it waits for the run.
+        var a1 = A with { Run = 1 };
+        Start(a1, 7.0);
+        _w.WaitStart(Marker, 7.2, markerMethod: null, stackKnown: false);
+        _w.WaitStop(Marker, 7.4);
+        Assert.False(_runs[1].Closed);
+        _w.WaitStart(Marker, 7.5, markerMethod: null, stackKnown: false);
+        Begin(8.0);
+        End(9.0);
+        _w.WaitStop(Marker, 9.5);
+        Stop(a1, 10.0, 1.0);
+        Assert.Equal((8.0, 9.0, 7.5, 9.5, WindowSource.MarkerWait), (_runs[1].StartMs, _runs[1].EndMs, _runs[1].MarkerWaitStartMs, _runs[1].MarkerWaitEndMs, _runs[1].Source));
+    }
+
+    [Fact]
     public void RunBeginBeforeTheMarkersWaitKeepsTheBeginAndTakesTheWait()
     {
         Start(A, 1.0);
