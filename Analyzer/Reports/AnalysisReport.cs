@@ -92,10 +92,10 @@ public static class AnalysisReport
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : []),
-                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.Describe() ?? "-" } : [])]);
+                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects)) is { } c ? c.Describe() + (c.Cpu is { } cpu ? $"; CPU {cpu.Describe()}" : "") : "-" } : [])]);
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
                 table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
-            if (cost) table.Notes.Add("Tracing cost: how much slower the case ran traced than untraced, in the same process after its measured runs (esp record --tracing-cost), with its 95% interval; the times above include it");
+            if (cost) table.Notes.Add("Tracing cost: how much slower the case ran traced than untraced, in the same process after its measured runs (esp record --tracing-cost), with its 95% interval, by the Stopwatch and by the thread CPU clock (CPU; it leaves out waiting for a CPU: read it on a busy machine); the times above include it");
             if (ConcurrentRunsNote.Of(op) is { } concurrent) table.Notes.Add(concurrent);
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
             yield return table;

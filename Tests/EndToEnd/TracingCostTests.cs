@@ -106,5 +106,9 @@ public sealed class TracingCostTests : IDisposable
         var json = Assert.Single(AnalysisReport.Json(rec.Analysis)["serializers"]!.AsArray(), s => (string?)s!["serializer"] == "XmlSerializer")!;
         Assert.Equal(cost.Percent, (double)json["tracingCostCpuPercent"]!);
         Assert.Equal([cost.LowPercent, cost.HighPercent], json["tracingCostCpuCi"]!.AsArray().Select(v => (double)v!));
+        // So does the text's column, after the Stopwatch's figure.
+        var table = Assert.Single(AnalysisReport.OperationTables(rec.Analysis));
+        var cell = Assert.Single(table.Rows)[table.Columns.ToList().IndexOf("Tracing cost")];
+        Assert.EndsWith("; CPU " + cost.Describe(), cell, StringComparison.Ordinal);
     }
 }
