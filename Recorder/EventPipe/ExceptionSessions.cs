@@ -105,7 +105,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             {
                 var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)));
                 await WindowAsync(length).ConfigureAwait(false);
-                await StopAsync(session).ConfigureAwait(false);
+                await StopBoundedAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
             }
             await RefreshAsync().ConfigureAwait(false);
@@ -136,7 +136,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (_maxBytesPerSecond is not { } max || _stackless is null || deltaBytes * 1000.0 / deltaMs <= max) return;
         if (Interlocked.Exchange(ref _stacklessStopped, 1) != 0) return;
         StoppedAtSeconds = (ticks - _startTicks) / 1000.0;
-        await StopAsync(_stackless).ConfigureAwait(false);
+        await StopBoundedAsync(_stackless).ConfigureAwait(false);
         await RefreshAsync().ConfigureAwait(false);
         var said = FormattableString.Invariant($"{TraceFolderLayout.ExceptionsTrace}: stopped {(ticks - _startTicks) / 1000.0:F1} s in, at {deltaBytes * 1000.0 / deltaMs / 1048576:F1} MB/s ")
             + FormattableString.Invariant($"(above {max / 1048576:F1}): later throws are counted per run by the process (RunStop) and sampled in windows (docs/recorder.md#exceptions-without-stacks)");
@@ -171,9 +171,17 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// How long a stop or start may wait for the runtime. Without a bound, a stop sent after the process ended waited
     /// forever on a reverse-connected port: a CI run's scenario test hung 10 minutes and more.
     /// </summary>
-    private static readonly TimeSpan IpcBound = TimeSpan.FromSeconds(5);
+    internal static readonly TimeSpan IpcBound = TimeSpan.FromSeconds(5);
 
-    private static async Task StopAsync(EventPipeSession session)
+    /// <summary>A failed write (a full disk) leaves a side session's stream: it is still read to its end, so the session never waits on it.</summary>
+    internal static async Task DrainAsync(EventPipeSession session)
+    {
+        try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException) { }
+    }
+
+    /// <summary>Stops a side session within <see cref="IpcBound"/>, quietly (the process may have ended).</summary>
+    internal static async Task StopBoundedAsync(EventPipeSession session)
     {
         using var bound = new CancellationTokenSource(IpcBound);
         try { await session.StopAsync(bound.Token).ConfigureAwait(false); }
@@ -197,7 +205,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             using (session)
             {
                 var copy = session.EventStream.CopyToAsync(Stream.Null);
-                await StopAsync(session).ConfigureAwait(false);
+                await StopBoundedAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
         }
@@ -222,9 +230,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
             if (path is not null) lock (_warnings) _warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
-            // A failed write (a full disk) leaves the stream: it is still read to its end, so the session never waits on it.
-            try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
-            catch (Exception drain) when (drain is IOException or ObjectDisposedException) { }
+            await DrainAsync(session).ConfigureAwait(false);
         }
     }
 
@@ -235,7 +241,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         await _stop.CancelAsync().ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_sampler, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
         // A stream that has ended (the process exited) or a session stopped for its rate needs no stop.
-        if (!_stacklessCopy.IsCompleted && Interlocked.Exchange(ref _stacklessStopped, 1) == 0) await StopAsync(_stackless!).ConfigureAwait(false);
+        if (!_stacklessCopy.IsCompleted && Interlocked.Exchange(ref _stacklessStopped, 1) == 0) await StopBoundedAsync(_stackless!).ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_stacklessCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
         _stackless?.Dispose();
     }

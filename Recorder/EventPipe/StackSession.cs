@@ -12,8 +12,6 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// </summary>
 internal sealed class StackSession : IAsyncDisposable
 {
-    private static readonly TimeSpan IpcBound = TimeSpan.FromSeconds(5);
-
     private readonly EventPipeSession _session;
     private readonly Task _copy;
     private readonly Lock _gate = new();
@@ -43,9 +41,7 @@ internal sealed class StackSession : IAsyncDisposable
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
             if (path is not null) lock (warnings) warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
-            // A failed write (a full disk) leaves the stream: it is still read to its end, so the session never waits on it.
-            try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
-            catch (Exception drain) when (drain is IOException or ObjectDisposedException) { }
+            await ExceptionSessions.DrainAsync(session).ConfigureAwait(false);
         }
     }
 
@@ -58,12 +54,7 @@ internal sealed class StackSession : IAsyncDisposable
     private async Task StopOnceAsync()
     {
         // A stream that has ended (the process exited) needs no stop; a stop sent then could wait on a dead port.
-        if (!_copy.IsCompleted)
-        {
-            using var bound = new CancellationTokenSource(IpcBound);
-            try { await _session.StopAsync(bound.Token).ConfigureAwait(false); }
-            catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException or OperationCanceledException) { }
-        }
+        if (!_copy.IsCompleted) await ExceptionSessions.StopBoundedAsync(_session).ConfigureAwait(false);
         await EventPipeRecorder.WaitQuietly(_copy, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
         _session.Dispose();
     }
