@@ -58,14 +58,20 @@ public sealed record BenchmarkOptions
     /// <summary>--tracing-cost-runs R: runs of each case per tracing-cost block (default 2: 12 blocks are kept).</summary>
     public int TracingCostRuns { get; init; } = 2;
 
-    /// <summary>Test switch --inject-traced-work F: extra work per operation in traced blocks, as a share of the untraced time.</summary>
-    public double InjectTracedWork { get; init; }
+    /// <summary>
+    /// Test switch --inject-traced-work F[,F...]: extra work per operation in traced blocks, as a share of the untraced
+    /// time; the i-th serializer gets the i-th share, cycling (empty: none).
+    /// </summary>
+    public IReadOnlyList<double> InjectTracedWork { get; init; } = [];
+
+    /// <summary>Test switch --tracing-cost-sham: traced blocks leave tracing off, so the blocks read the measurement's own noise (and any injected work).</summary>
+    public bool TracingCostSham { get; init; }
 
     public bool ShouldVerify(int count) => Verify ?? count <= VerifyByDefaultUpTo;
 
     public static readonly IReadOnlyCollection<string> Flags = new HashSet<string>(StringComparer.OrdinalIgnoreCase)
     {
-        "list", "verify", "no-verify", "quiet", "help", "h", "firstcall-child",
+        "list", "verify", "no-verify", "quiet", "help", "h", "firstcall-child", "tracing-cost-sham",
     };
 
     public static BenchmarkOptions Parse(IReadOnlyList<string> args)
@@ -95,7 +101,10 @@ public sealed record BenchmarkOptions
             ExitPipe = r.String(ExitHandshake.Option),
             TracingCostPipe = r.String(TracingCostHandshake.Option),
             TracingCostRuns = r.Int("tracing-cost-runs", 2, min: 1, max: 10_000),
-            InjectTracedWork = r.Double("inject-traced-work", 0),
+            InjectTracedWork = r.List("inject-traced-work").Select(f =>
+                double.TryParse(f, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var v) && v >= 0 && v <= 100 ? v
+                : throw new UsageException($"--inject-traced-work expects shares from 0 to 100 like 0.05,0.2, got '{f}'")).ToList(),
+            TracingCostSham = r.Flag("tracing-cost-sham"),
         };
         options = options with { Heap = HeapSnapshotPlan.Parse(r, options) };
         r.RejectUnknown("benchmark");
@@ -143,6 +152,8 @@ public sealed record BenchmarkOptions
           --tracing-cost-pipe NAME        after the measured runs, run each case again with tracing off and on
                                           (set by esp record --tracing-cost; docs/recorder.md)
           --tracing-cost-runs R           runs of each case per tracing-cost block (default 2)
-          --inject-traced-work F          test switch: in traced blocks, spin F x the untraced time per operation
+          --inject-traced-work F[,F...]   test switch: in traced blocks, spin F x the untraced time per operation
+                                          (the i-th serializer gets the i-th F)
+          --tracing-cost-sham             test switch: traced blocks leave tracing off (the measurement's own noise)
         """;
 }

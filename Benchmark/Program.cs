@@ -68,6 +68,7 @@ var results = new BenchmarkResults
     HeapSnapshots = runner.HeapSnapshots,
     TracingCost = runner.TracingCostCases,
     TracingCostProblem = runner.TracingCostProblem,
+    TracingCostSham = options.TracingCostSham && runner.TracingCostCases is not null ? true : null,
 };
 // Partial results are still written: a long run interrupted near the end should not lose what it measured.
 // A full disk costs one line each, never an unhandled exception; the JSON goes to a fallback the recorder picks up.

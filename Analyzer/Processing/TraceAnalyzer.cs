@@ -230,6 +230,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         if (loaded.Error is { } error) analysis.WarningList.Add(error);
         if (loaded.Results is not { } results) return;
         analysis.InProcess = results;
+        if (results.TracingCostProblem is { } problem)
+            analysis.WarningList.Add($"tracing cost: the blocks stopped early ({problem}); cases measured before it keep their figures");
+        if (results.TracingCostSham == true)
+            analysis.WarningList.Add("tracing cost: a sham (--tracing-cost-sham): the traced blocks ran untraced, so the column shows the measurement's own noise and any injected work, not what tracing costs");
         var byKey = results.Runs.GroupBy(r => new RunKey(r.Serializer, r.Operation, r.Objects, r.Run)).ToDictionary(g => g.Key, g => g.Last());
         foreach (var run in analysis.Runs)
             if (byKey.TryGetValue(run.Key, out var r)) run.InProcess = r;

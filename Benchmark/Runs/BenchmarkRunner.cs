@@ -20,7 +20,15 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
 
     /// <summary>--tracing-cost: the case groups to run again with tracing off and on (null when not asked).</summary>
     private TracingCostBlocks? TracingCost { get; } = options.TracingCostPipe is null ? null
-        : new TracingCostBlocks(options.TracingCostRuns, options.InjectTracedWork, progress);
+        : new TracingCostBlocks(options.TracingCostRuns, InjectedShares(options), options.TracingCostSham, progress);
+
+    /// <summary>--inject-traced-work: each serializer's share, the i-th of the list for the i-th serializer, cycling.</summary>
+    private static Dictionary<string, double> InjectedShares(BenchmarkOptions options)
+    {
+        var serializers = options.Serializers.Count == 0 ? SerializerCatalog.All : options.Serializers;
+        var shares = options.InjectTracedWork;
+        return shares.Count == 0 ? [] : serializers.Select((s, i) => (s.Name, Share: shares[i % shares.Count])).ToDictionary(p => p.Name, p => p.Share);
+    }
 
     public override void Run(CancellationToken cancel)
     {

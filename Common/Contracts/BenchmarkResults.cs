@@ -34,6 +34,8 @@ public sealed record BenchmarkResults
     public List<TracingCostCase>? TracingCost { get; init; }
     /// <summary>Why the tracing-cost blocks stopped early or did not run; null when they ran or were not asked.</summary>
     public string? TracingCostProblem { get; init; }
+    /// <summary>--tracing-cost-sham (a test switch): the traced blocks ran with tracing off (null otherwise).</summary>
+    public bool? TracingCostSham { get; init; }
 
     public static readonly JsonSerializerOptions JsonOptions = new()
     {

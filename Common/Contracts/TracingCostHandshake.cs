@@ -47,6 +47,11 @@ public sealed record TracingCostCase
     public required string Data { get; init; }
     public required int Objects { get; init; }
     public required int Operations { get; init; }
+    /// <summary>
+    /// Runs per block (--tracing-cost-runs): the lists hold the kept blocks' runs in order, so the analysis can pair
+    /// each traced block with the untraced block beside it. Null in results written before it.
+    /// </summary>
+    public int? RunsPerBlock { get; init; }
     /// <summary>Per run: Stopwatch ms per operation, with tracing off.</summary>
     public List<double> UntracedMs { get; init; } = [];
     /// <summary>Per run: Stopwatch ms per operation, with tracing on.</summary>

@@ -10,8 +10,9 @@ namespace EtwSerializerProfiler.Benchmark.Runs.TracingCost;
 /// the results. A case's data is built again for its blocks and dropped after them.
 /// </summary>
 /// <param name="runsPerBlock">Runs of each case per block.</param>
-/// <param name="injectTracedWork">Test switch: extra work in traced blocks, as a fraction of the untraced time.</param>
-public sealed class TracingCostBlocks(int runsPerBlock, double injectTracedWork, IProgress<string>? progress)
+/// <param name="injectTracedWork">Test switch: per serializer, extra work in traced blocks as a fraction of the untraced time.</param>
+/// <param name="sham">Test switch: the traced blocks leave tracing off, so the estimate reads the measurement's own noise.</param>
+public sealed class TracingCostBlocks(int runsPerBlock, IReadOnlyDictionary<string, double> injectTracedWork, bool sham, IProgress<string>? progress)
 {
     /// <summary>A case group to run again: builds its cases (and what they hold) afresh each block.</summary>
     public sealed record Group(string Name, Func<(IReadOnlyList<(CaseSpec Spec, int Operations)> Cases, IDisposable? Resources)> Build);
@@ -34,10 +35,11 @@ public sealed class TracingCostBlocks(int runsPerBlock, double injectTracedWork,
             {
                 cancel.ThrowIfCancellationRequested();
                 var traced = TracingCostHandshake.Blocks[block];
-                if (traced != current && tracing.Set(traced) is { } why) { problem = why; break; }
-                current = traced;
+                var on = traced && !sham;
+                if (on != current && tracing.Set(on) is { } why) { problem = why; break; }
+                current = on;
                 var keep = block >= TracingCostHandshake.SettlingBlocks;
-                progress?.Report($"tracing cost: block {block + 1} of {TracingCostHandshake.Blocks.Count}, tracing {(traced ? "on" : "off")}{(keep ? "" : " (settling, not kept)")}");
+                progress?.Report($"tracing cost: block {block + 1} of {TracingCostHandshake.Blocks.Count}, tracing {(traced ? sham ? "on (sham: left off)" : "on" : "off")}{(keep ? "" : " (settling, not kept)")}");
                 var settling = new Dictionary<CaseKey, TracingCostCase>();
                 foreach (var group in _groups) RunGroup(group, traced, keep ? byKey : settling, cancel);
             }
@@ -64,8 +66,12 @@ public sealed class TracingCostBlocks(int runsPerBlock, double injectTracedWork,
                 var entry = byKey.TryGetValue(k, out var e) ? e : byKey[k] = new TracingCostCase
                 {
                     Serializer = k.Serializer, Operation = k.Operation, Data = k.Data, Objects = k.Objects, Operations = operations,
+                    RunsPerBlock = runsPerBlock,
                 };
-                InjectedWork.Set(traced && injectTracedWork > 0 && entry.UntracedCpuMs.Count > 0 ? injectTracedWork * Median(entry.UntracedCpuMs) : 0);
+                // Against the latest untraced block: the case's time drifts on a busy machine, and the pair it is read in is nearby.
+                var share = injectTracedWork.TryGetValue(k.Serializer, out var f) ? f : 0;
+                var latest = entry.UntracedCpuMs.Skip(Math.Max(0, entry.UntracedCpuMs.Count - runsPerBlock)).ToList();
+                InjectedWork.Set(traced && share > 0 && latest.Count > 0 ? share * Median(latest) : 0);
                 for (var i = 0; i < runsPerBlock; i++)
                 {
                     cancel.ThrowIfCancellationRequested();
