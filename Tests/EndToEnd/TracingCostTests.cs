@@ -134,6 +134,7 @@ public sealed class TracingCostTests : IDisposable
         Assert.True(results.TracingCostSham, "results.json says the blocks were a sham");
         Assert.Null(results.TracingCostProblem);
         Assert.Contains(rec.Analysis.Warnings, w => w.StartsWith("tracing cost: a sham", StringComparison.Ordinal));
+        Assert.DoesNotContain(rec.Analysis.Findings, f => f.Kind == FindingKinds.TracingCost);
         var costs = TracingCostEstimate.From(results);
         var read = shares.Select(s => (s.Key, Injected: 100 * s.Value, Cost: costs[(s.Key, "serialize", 10_000)].Cpu!)).ToList();
         var all = string.Join("; ", read.Select(r => $"{r.Key} {r.Injected:F0}%: {r.Cost.Describe()}"));

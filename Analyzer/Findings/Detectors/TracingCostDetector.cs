@@ -15,6 +15,8 @@ internal sealed class TracingCostDetector : IFindingDetector
 
     public IEnumerable<Finding> Detect(FindingContext context)
     {
+        // A sham (--tracing-cost-sham, a test switch) left tracing off: whatever it reads, tracing did not cause it.
+        if (context.Analysis.InProcess?.TracingCostSham == true) yield break;
         foreach (var ((serializer, operation, objects), cost) in context.Analysis.TracingCost)
         {
             if (cost.LowPercent <= ThresholdPercent) continue;
