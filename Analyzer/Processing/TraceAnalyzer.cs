@@ -83,6 +83,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
         if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };
         analysis.WarningList.AddRange(kernelWarnings);
+        // On a virtual machine: time the hypervisor took counts as on-CPU between switches, not on the thread's clock.
+        // Said when it reaches 1% of the recording's length: a few ticks of it are the rule on a shared host.
+        if (kernel is not null && manifest?.Kernel?.HostStealMs is > 0 and var steal && steal >= 10 * manifest.DurationSeconds)
+            analysis.WarningList.Add(FormattableString.Invariant($"the hypervisor took {steal:N0} ms of CPU from this machine (steal) while the kernel session recorded: on-CPU time from context switches counts it where it hit the recorded threads, the thread CPU clock does not, so a run's CPU can read up to that much high"));
         if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
             analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");
         state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);

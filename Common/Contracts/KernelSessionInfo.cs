@@ -34,6 +34,12 @@ public sealed record KernelSessionInfo
     /// Null in manifests written before it existed (read back and written again, they stay the same bytes).
     /// </summary>
     public List<UnnamedNativeModule>? UnnamedNativeModules { get; init; }
+    /// <summary>
+    /// CPU time the hypervisor took from this machine while the session recorded (<see cref="HostSteal"/>), in ms:
+    /// on-CPU time from context switches counts it, the thread CPU clock does not. Null where the OS does not say,
+    /// and in manifests written before it existed.
+    /// </summary>
+    public double? HostStealMs { get; init; }
 
     public static KernelSessionInfo Off(string reason) => new() { Status = NotRecorded, Reason = reason };
 }

@@ -34,6 +34,8 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
 {
     private PerfSession? _session;
     private string? _startError;
+    // /proc/stat steal when perf started, and when the recording's session stopped or paused (HostSteal).
+    private double? _stealAtStart, _stealAtEnd;
     private KernelSessionDeath? _died;
 
     public KernelSessionInfo Info { get; private set; } = KernelSessionInfo.Off("not started");
@@ -63,6 +65,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             // A disk with little room (the recorder warned): small bursts, so the trace is cut before perf's writes fail.
             var tight = DiskSpaceCheck.FreeBytes(folder.Path) is { } free && free < DiskSpaceCheck.TightDiskBytes;
             _session = await PerfSession.StartAsync(perf, processId, folder.KernelData, cancel, tight ? PerfSession.TightDiskMmapPages : PerfSession.MmapPages).ConfigureAwait(false);
+            _stealAtStart = HostSteal.ReadMs();
             progress?.Report($"kernel session: perf on process {processId} ({string.Join(", ", perf.Accepted.Select(e => e.Name))})");
         }
         catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
@@ -89,6 +92,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
 
     public async Task PauseAsync()
     {
+        _stealAtEnd ??= HostSteal.ReadMs();
         if (_session is not null) await _session.DisableAsync().ConfigureAwait(false);
     }
 
@@ -125,6 +129,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             return;
         }
         await using var session = _session;
+        _stealAtEnd ??= HostSteal.ReadMs();
         var result = await session.StopAsync(interrupted).ConfigureAwait(false);
         var info = new KernelSessionInfo
         {
@@ -140,6 +145,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             DataFile = TraceFolderLayout.KernelData,
             DataBytes = result.DataBytes,
             LostChunks = result.LostChunks,
+            HostStealMs = _stealAtEnd - _stealAtStart is >= 0 and var steal ? steal : null,
         };
         if (result.DataBytes == 0)
         {

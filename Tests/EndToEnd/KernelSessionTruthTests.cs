@@ -16,6 +16,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOutputHelper output)
 {
     private IReadOnlyList<RunAnalysis> Runs => recorded.Analysis.Runs;
+    private double Steal => TraceManifest.Load(recorded.Folder.Manifest).Kernel?.HostStealMs ?? 0;
 
     [Fact]
     public void The_kernel_session_records_the_profiles_events_on_EventPipes_clock()
@@ -25,6 +26,8 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         Assert.True(kernel.Status == KernelSessionInfo.Recorded, $"kernel session not recorded: {kernel.Reason} (is linux-perf installed? scripts/test.sh installs it)");
         Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
         Assert.Equal("CLOCK_MONOTONIC", kernel.Clock);
+        // The hypervisor's steal while perf recorded: this kernel's /proc/stat has the column, so the manifest says it.
+        Assert.True(kernel.HostStealMs is >= 0, "no kernel.hostStealMs in the manifest");
         Assert.True(File.Exists(recorded.Folder.KernelData) && File.Exists(recorded.Folder.KernelScript));
         // The fixture asked for EventPipe's sampler too (--eventpipe-samples on): the tables use the kernel's samples
         // and keep EventPipe's beside them, so the sources can be compared run by run.
@@ -71,7 +74,11 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             if (truth < 20) continue;
             checkedRuns++;
             if (Math.Abs(cpu(run) - truth) <= tolerance(truth)) within++;
-            if (outer is not null) Assert.True(Math.Abs(cpu(run) - truth) <= outer(truth), $"{run.Key}: {what} {cpu(run):F2} ms against the thread CPU clock's {truth:F2} ms");
+            // Above the clock by more: only as far as the hypervisor's steal while perf recorded (the manifest's
+            // kernel.hostStealMs), which switches count and the clock does not. Seen in a CI run at load average 5:
+            // Google.Protobuf deserialize 30.72 ms from switches against 27.57 on the clock, every other run within 6%.
+            var steal = cpu(run) > truth ? Steal : 0;
+            if (outer is not null) Assert.True(Math.Abs(cpu(run) - truth) <= outer(truth) + steal, $"{run.Key}: {what} {cpu(run):F2} ms against the thread CPU clock's {truth:F2} ms (steal while recording: {Steal:F0} ms)");
         }
         Assert.True(checkedRuns >= 6, $"only {checkedRuns} runs of 20 ms or more: the fixture no longer exercises the comparison");
         Assert.True(within >= required * checkedRuns, $"{what}: {within} of {checkedRuns} runs within 5% or 1 ms of the thread CPU clock");
