@@ -9,6 +9,8 @@ public sealed record RecordingOutcome
     public required int ChildProcessId { get; init; }
     public required long TraceBytes { get; init; }
     public required TimeSpan Duration { get; init; }
+    /// <summary>The recorder's own CPU time from the start of the recording until its streams ended (kernel conversion not included).</summary>
+    public TimeSpan? RecorderCpu { get; init; }
     public bool Incomplete => Status is RecordingStatus.ChildCrashed or RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed;
     /// <summary>DiskFull/WriteFailed: where the trace was cut.</summary>
     public RecordingCut? Cut { get; init; }

@@ -95,6 +95,8 @@ public sealed record TraceInfo
     public string CpuBiasReason { get; init; } = "the CPU source disagrees with the thread's own clock (docs/analyzer.md#cpu-against-the-thread-clock)";
     /// <summary>The Linux kernel session, when the trace folder has one.</summary>
     public KernelSessionSummary? Kernel { get; init; }
+    /// <summary>What the tracer's own processes took from the machine while it recorded (the manifest); null without it.</summary>
+    public TracerCpu? TracerCpu { get; init; }
     public double AnalysisSeconds { get; init; }
 }
 
@@ -124,4 +126,18 @@ public sealed record KernelSessionSummary
     public int RunsWithSwitchWindow { get; init; }
     public double? MaxSwitchWindowDisagreementMs { get; init; }
     public double? MedianSwitchWindowDisagreementMs { get; init; }
+}
+
+/// <summary>
+/// The tracer's own CPU time while it recorded, from the OS's clocks of its processes (manifest recorderCpuSeconds and
+/// kernel.perfCpuSeconds): on a machine with few cores, the time the recorded threads may have waited for a CPU.
+/// </summary>
+public sealed record TracerCpu(double RecordingSeconds, double RecorderSeconds, double? PerfSeconds)
+{
+    /// <summary>Both processes' CPU as a share of one core over the recording.</summary>
+    public double CoreShare => RecordingSeconds <= 0 ? 0 : (RecorderSeconds + (PerfSeconds ?? 0)) / RecordingSeconds;
+
+    /// <summary>"Tracer: the recorder used 0.41 s of CPU and perf 0.18 s in 5.2 s of recording: 11% of one core".</summary>
+    public string Line() => FormattableString.Invariant(
+        $"Tracer: the recorder used {RecorderSeconds:F2} s of CPU{(PerfSeconds is { } perf ? $" and perf {perf:F2} s" : "")} in {RecordingSeconds:F1} s of recording: {100 * CoreShare:F0}% of one core");
 }

@@ -83,6 +83,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.
         if (kernel is not null && manifest?.Kernel?.Died is { } died) kernel = kernel with { Died = died };
         analysis.WarningList.AddRange(kernelWarnings);
+        if (manifest is { RecorderCpuSeconds: { } recorderCpu, DurationSeconds: { } recorded })
+            analysis.Trace = analysis.Trace with { TracerCpu = new TracerCpu(recorded, recorderCpu, manifest.Kernel?.PerfCpuSeconds) };
         // On a virtual machine: time the hypervisor took counts as on-CPU between switches, not on the thread's clock.
         // Said when it reaches 1% of the recording's length: a few ticks of it are the rule on a shared host.
         if (kernel is not null && manifest?.Kernel?.HostStealMs is > 0 and var steal && steal >= 10 * manifest.DurationSeconds)

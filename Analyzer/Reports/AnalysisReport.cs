@@ -178,6 +178,7 @@ public static class AnalysisReport
         if (CpuClockCheck.Line(analysis.Runs) is { } check) notes.Insert(2, check);
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
+        if (t.TracerCpu is { } tracer) notes.Add(tracer.Line());
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
         notes.AddRange(analysis.BenchmarkDotNetSummary.Select(c => c.Line()));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
@@ -237,6 +238,13 @@ public static class AnalysisReport
             ["truncated"] = t.Truncated,
             ["analysisSeconds"] = t.AnalysisSeconds,
         };
+        // Recorded by esp: what its own processes took from the machine (only then).
+        if (t.TracerCpu is { } tracer)
+            trace["tracerCpu"] = new JsonObject
+            {
+                ["recordingSeconds"] = tracer.RecordingSeconds, ["recorderSeconds"] = tracer.RecorderSeconds,
+                ["perfSeconds"] = tracer.PerfSeconds, ["coreShare"] = tracer.CoreShare,
+            };
         // A BenchmarkDotNet trace with its results beside it: the traced run's mean against the summary's (only then).
         if (analysis.BenchmarkDotNetSummary is { Count: > 0 } bdn)
             trace["benchmarkDotNetSummary"] = new JsonArray([.. bdn.Select(c => (JsonNode)new JsonObject

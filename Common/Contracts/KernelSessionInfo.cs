@@ -40,6 +40,8 @@ public sealed record KernelSessionInfo
     /// and in manifests written before it existed.
     /// </summary>
     public double? HostStealMs { get; init; }
+    /// <summary>perf's own CPU time while it recorded, in seconds (the tracer's cost to the machine); null where not read.</summary>
+    public double? PerfCpuSeconds { get; init; }
 
     public static KernelSessionInfo Off(string reason) => new() { Status = NotRecorded, Reason = reason };
 }

@@ -30,6 +30,11 @@ public sealed record TraceManifest
     public required string OperatingSystem { get; init; }
     public required DateTime StartTimeUtc { get; init; }
     public double? DurationSeconds { get; init; }
+    /// <summary>
+    /// The recorder's own CPU time while it recorded, in seconds (copying the EventPipe streams, its sessions'
+    /// control): with kernel.perfCpuSeconds, what the tracer took from the machine. Null in older manifests.
+    /// </summary>
+    public double? RecorderCpuSeconds { get; init; }
     /// <summary>EventPipe's sampler interval is fixed by the runtime (1 ms); ETW uses the profile's.</summary>
     public double? CpuSamplingMs { get; init; }
     public string? CpuSamplingNote { get; init; }

@@ -298,6 +298,7 @@ public static class RecordCommand
             OperatingSystem = $"{System.Runtime.InteropServices.RuntimeInformation.OSDescription} {System.Runtime.InteropServices.RuntimeInformation.OSArchitecture}",
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,
+            RecorderCpuSeconds = outcome.RecorderCpu is { } cpu ? Math.Round(cpu.TotalSeconds, 3) : null,
             CpuSamplingMs = sampler ? 1.0 : null,
             CpuSamplingNote = sampler
                 ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"

@@ -33,6 +33,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         await WaitForListenerAsync(sessionPort, connectTask).ConfigureAwait(false);
 
         var started = Stopwatch.StartNew();
+        var cpuAtStart = RecorderCpuNow();
         DiagnosticPortProxy? proxy = null;
         LaunchedProcess launched;
         try
@@ -219,6 +220,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             // A write that failed as the child was ending (its last events, rundown) cuts the trace too.
             if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 
+            // The recorder's own CPU while it recorded: read before the kernel session's conversion, which is after it.
+            var recorderCpu = RecorderCpuNow() - cpuAtStart;
             if (companion is not null) await companion.StopAsync(status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed).ConfigureAwait(false);
             var exitCode = child.HasExited ? child.ExitCode : -1;
             if (status == RecordingStatus.Complete && exitCode != 0)
@@ -231,6 +234,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 ChildProcessId = child.Id,
                 TraceBytes = TraceBytes(file, tracePath),
                 Duration = started.Elapsed,
+                RecorderCpu = recorderCpu,
                 Warnings = warnings,
                 ExceptionsStoppedAtSeconds = exceptions?.StoppedAtSeconds,
                 StacksOnlyFor = !mainStackless ? null : stackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
@@ -238,6 +242,12 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };
         }
+    }
+
+    private static TimeSpan RecorderCpuNow()
+    {
+        using var self = Process.GetCurrentProcess();
+        return self.TotalProcessorTime;
     }
 
     private static long TraceBytes(FileStream file, string path)

@@ -146,6 +146,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             DataBytes = result.DataBytes,
             LostChunks = result.LostChunks,
             HostStealMs = _stealAtEnd - _stealAtStart is >= 0 and var steal ? steal : null,
+            PerfCpuSeconds = session.CpuSeconds is { } cpu ? Math.Round(cpu, 3) : null,
         };
         if (result.DataBytes == 0)
         {

@@ -113,14 +113,28 @@ public sealed class PerfSession : IAsyncDisposable
             while (!_perf.HasExited)
             {
                 await Task.Delay(FlushInterval, stop).ConfigureAwait(false);
+                ReadCpu();
                 if (!await CommandAsync("ping\n"u8.ToArray(), PingTimeout, stop).ConfigureAwait(false)) return;
             }
         }
         catch (Exception ex) when (ex is OperationCanceledException or IOException or ObjectDisposedException) { }
     }
 
+    /// <summary>
+    /// perf's own CPU time while it recorded, in seconds: read each flush and before it is stopped (a process that has
+    /// exited cannot be read), so the last second or so of it may be missing. Null until read.
+    /// </summary>
+    public double? CpuSeconds { get; private set; }
+
+    private void ReadCpu()
+    {
+        try { CpuSeconds = _perf.TotalProcessorTime.TotalSeconds; }
+        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException) { }
+    }
+
     private async Task StopFlushingAsync()
     {
+        ReadCpu();
         _stopFlushing.Cancel();
         await _flushing.ConfigureAwait(false);
     }

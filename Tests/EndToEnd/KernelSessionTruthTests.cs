@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Kernel;
@@ -26,6 +27,13 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         Assert.True(kernel.Status == KernelSessionInfo.Recorded, $"kernel session not recorded: {kernel.Reason} (is linux-perf installed? scripts/test.sh installs it)");
         Assert.Equal([PerfRecording.CpuClock, PerfRecording.SchedSwitch, PerfRecording.SchedWaking], kernel.Events.Select(e => e.Split('/')[0]));
         Assert.Equal("CLOCK_MONOTONIC", kernel.Clock);
+        // The tracer's own CPU, from the OS's clocks of its processes: some, and no more than the machine had.
+        var tracer = recorded.Analysis.Trace.TracerCpu ?? throw new InvalidOperationException("no tracer CPU in the analysis");
+        Assert.Equal(manifest.RecorderCpuSeconds, tracer.RecorderSeconds);
+        Assert.Equal(kernel.PerfCpuSeconds, tracer.PerfSeconds);
+        Assert.True(tracer.RecorderSeconds > 0 && tracer.PerfSeconds > 0, tracer.Line());
+        Assert.True(tracer.RecorderSeconds + tracer.PerfSeconds!.Value <= tracer.RecordingSeconds * Environment.ProcessorCount, tracer.Line());
+        Assert.Contains(tracer.Line(), AnalysisReport.TraceNotes(recorded.Analysis));
         // The hypervisor's steal while perf recorded: this kernel's /proc/stat has the column, so the manifest says it.
         Assert.True(kernel.HostStealMs is >= 0, "no kernel.hostStealMs in the manifest");
         Assert.True(File.Exists(recorded.Folder.KernelData) && File.Exists(recorded.Folder.KernelScript));
