@@ -42,6 +42,17 @@ part("minus-switch-stacks", lambda p: p["kernel"].update(perfStacks=["Profile"])
 part("minus-switches", lambda p: p["kernel"].update(keywords=["Process", "Thread", "ImageLoad", "Profile"], perfStacks=["Profile"]))
 part("minus-cpu-samples", lambda p: p["kernel"].update(keywords=[k for k in p["kernel"]["keywords"] if k != "Profile"], perfStacks=[]))
 part("samples-every-10ms", lambda p: p.update(cpuSamplingMs=10))
+# The sampler alone (perf's CPU samples and the run events), at 1 ms and at ten times the rate, with and without stacks
+# (docs/recorder.md#the-sampler-alone).
+def sampler(ms, stacks=True):
+    def change(p):
+        p["providers"] = [pr for pr in p["providers"] if pr["name"] == "EtwSerializerProfiler-Runs"]
+        p["kernel"].update(keywords=["Process", "Thread", "ImageLoad", "Profile"], stacks=["Profile"] if stacks else [], perfStacks=["Profile"] if stacks else [])
+        p["cpuSamplingMs"] = ms
+    return change
+part("sampler-only", sampler(1))
+part("sampler-every-0.1ms", sampler(0.1))
+part("sampler-every-0.1ms-no-stacks", sampler(0.1, stacks=False))
 json.dump({"profiles": out}, open(sys.argv[2], "w"), indent=1)
 EOF
 
@@ -56,12 +67,12 @@ label, path = sys.argv[1:]
 load = open("/proc/loadavg").read().split()[0]
 for s in json.load(open(path))["serializers"]:
     ci = s.get("tracingCostCi") or [float("nan")] * 2
-    print(f"{label:22} {s['serializer']:18} {s['operation']:11} {s['objects']:>6}  {s['tracingCostPercent']:+7.1f}% ({ci[0]:+.1f} to {ci[1]:+.1f})"
+    print(f"{label:29} {s['serializer']:18} {s['operation']:11} {s['objects']:>6}  {s['tracingCostPercent']:+7.1f}% ({ci[0]:+.1f} to {ci[1]:+.1f})"
           f"  cpu {s.get('tracingCostCpuPercent') or 0:+7.1f}%  exceptions {s['exceptions']}  load {load}")
 EOF
 }
 
-printf '%-22s %-18s %-11s %6s  %s\n' part serializer operation N "cost (Stopwatch, 95% interval), thread CPU, exceptions counted"
+printf '%-29s %-18s %-11s %6s  %s\n' part serializer operation N "cost (Stopwatch, 95% interval), thread CPU, exceptions counted"
 # PARTS="default event-stacks" picks rows; REPEAT=3 runs each pick that many times, alternating.
 parts=${PARTS:-default exceptions-with-stacks event-stacks minus-exception minus-jit-loader minus-gc minus-contention minus-waithandle minus-verbose minus-switch-stacks minus-switches minus-cpu-samples samples-every-10ms no-perf sampler-not-perf no-eventpipe-stacks}
 for _ in $(seq "${REPEAT:-1}"); do
