@@ -105,7 +105,9 @@ public sealed class TracingCostTests : IDisposable
             "--serializers", "XmlSerializer", "--tracing-cost", "--tracing-cost-runs", "6", "--inject-traced-work", "0.5");
         var cost = TracingCostEstimate.From(Recording.Results(rec.Folder))[("XmlSerializer", "deserialize", 50)].Cpu!;
         Assert.True(cost.Percent is > 30 and < 90, cost.Describe());
-        Assert.True(cost.LowPercent > 0, cost.Describe());
+        // Six block pairs: the median's interval runs about from the lowest pair to the highest, so one pair spoiled by
+        // other work widens it (a CI run with a core kept busy: +48.6%, -2.6 to +108.9). It must still meet the answer.
+        Assert.True(cost.LowPercent < 60 && cost.HighPercent > 45, cost.Describe());
         // The JSON carries the thread CPU clock's figure with its interval, beside the Stopwatch's.
         var json = Assert.Single(AnalysisReport.Json(rec.Analysis)["serializers"]!.AsArray(), s => (string?)s!["serializer"] == "XmlSerializer")!;
         Assert.Equal(cost.Percent, (double)json["tracingCostCpuPercent"]!);
