@@ -4,9 +4,9 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Benchmark.Runs.TracingCost;
 
 /// <summary>
-/// Measures, per case and in this process, what tracing costs it: after every measured run, each case runs again in
-/// alternating blocks with tracing off and on (<see cref="TracingCostHandshake.Blocks"/>), so drift over time falls on
-/// both sides. The runs are the case's own measured runs (same operations per run, same marker), kept apart from
+/// Measures, per case and in this process, what tracing costs it: after every measured run, each case group runs
+/// again in alternating blocks with tracing off and on (<see cref="TracingCostHandshake.Blocks"/>), one group after
+/// the other, so drift over time falls on both sides and a pair of blocks is seconds apart. The runs are the case's own measured runs (same operations per run, same marker), kept apart from
 /// the results. A case's data is built again for its blocks and dropped after them.
 /// </summary>
 /// <param name="runsPerBlock">Runs of each case per block.</param>
@@ -31,17 +31,22 @@ public sealed class TracingCostBlocks(int runsPerBlock, IReadOnlyDictionary<stri
         using (tracing)
         {
             bool? current = null;
-            for (var block = 0; block < TracingCostHandshake.Blocks.Count; block++)
+            // Each group runs its whole pattern before the next: a pair of blocks then lies a second or two apart,
+            // not the whole benchmark apart (this machine's speed moved 2x for seconds at a time, tracing or not).
+            foreach (var group in _groups)
             {
-                cancel.ThrowIfCancellationRequested();
-                var traced = TracingCostHandshake.Blocks[block];
-                var on = traced && !sham;
-                if (on != current && tracing.Set(on) is { } why) { problem = why; break; }
-                current = on;
-                var keep = block >= TracingCostHandshake.SettlingBlocks;
-                progress?.Report($"tracing cost: block {block + 1} of {TracingCostHandshake.Blocks.Count}, tracing {(traced ? sham ? "on (sham: left off)" : "on" : "off")}{(keep ? "" : " (settling, not kept)")}");
-                var settling = new Dictionary<CaseKey, TracingCostCase>();
-                foreach (var group in _groups) RunGroup(group, traced, keep ? byKey : settling, cancel);
+                for (var block = 0; block < TracingCostHandshake.Blocks.Count && problem is null; block++)
+                {
+                    cancel.ThrowIfCancellationRequested();
+                    var traced = TracingCostHandshake.Blocks[block];
+                    var on = traced && !sham;
+                    if (on != current && tracing.Set(on) is { } why) { problem = why; break; }
+                    current = on;
+                    var keep = block >= TracingCostHandshake.SettlingBlocks;
+                    progress?.Report($"tracing cost: {group.Name}: block {block + 1} of {TracingCostHandshake.Blocks.Count}, tracing {(traced ? sham ? "on (sham: left off)" : "on" : "off")}{(keep ? "" : " (settling, not kept)")}");
+                    RunGroup(group, traced, keep ? byKey : [], cancel);
+                }
+                if (problem is not null) break;
             }
             InjectedWork.Set(0);
             tracing.Done();
