@@ -4,8 +4,8 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Tests.Analyzer.Model;
 
 /// <summary>
-/// The tracing-cost estimate: each traced block against the untraced block beside it, the median of those pairs, and
-/// a two-level bootstrap interval. Runs come in block order (TracingCostHandshake.Blocks after the settling block).
+/// The tracing-cost estimate: the traced runs' 10th percentile against the untraced runs', and a two-level bootstrap
+/// interval over block pairs. Runs come in block order (TracingCostHandshake.Blocks after the settling block).
 /// </summary>
 public sealed class TracingCostEstimateTests
 {
@@ -44,30 +44,49 @@ public sealed class TracingCostEstimateTests
     }
 
     [Fact]
-    public void Drift_between_blocks_falls_on_both_sides_of_each_pair()
+    public void Drift_between_blocks_falls_on_both_sides()
     {
-        // The machine slows down block by block (other work starting): each pair still reads the 5%.
+        // The machine slows down block by block (other work starting): each side has the same blocks, so the 5% holds.
         var untraced = Blocks(k => 1.0 + 0.2 * k);
         var traced = Blocks(k => 1.05 * (1.0 + 0.2 * k));
         Assert.InRange(TracingCostEstimate.Of(untraced, traced, R)!.Percent, 4.5, 5.5);
     }
 
     [Fact]
-    public void A_burst_in_two_blocks_moves_the_pairs_less_than_the_pooled_runs()
+    public void A_machine_twice_as_slow_in_some_blocks_leaves_the_fast_end_alone()
     {
-        // Other work doubles two untraced blocks' times: two pairs of six are spoiled, the median of pairs holds.
-        var untraced = Blocks(k => k is 1 or 4 ? 2.0 : 1.0);
-        var traced = Blocks(_ => 1.05);
-        var paired = TracingCostEstimate.Of(untraced, traced, R)!;
-        var pooled = TracingCostEstimate.Of(untraced, traced)!;
-        Assert.InRange(paired.Percent, 4.0, 6.0);
-        Assert.True(Math.Abs(pooled.Percent - 5) > Math.Abs(paired.Percent - 5), $"pooled {pooled.Describe()}, paired {paired.Describe()}");
+        // As seen on this machine: its speed halved for a second or so, in either side's blocks and mid-block. Pairs'
+        // medians then read 29 points off a sham; the fast ends hold the 5%.
+        var untraced = Blocks(k => k is 1 or 3 or 4 ? 2.0 : 1.0);
+        var traced = Blocks(k => k is 2 ? 2.1 : 1.05);
+        for (var i = 0; i < R / 2; i++) traced[5 * R + i] *= 2; // the last traced block's first half
+        var cost = TracingCostEstimate.Of(untraced, traced, R)!;
+        Assert.InRange(cost.Percent, 4.0, 6.0);
+        Assert.True(cost.LowPercent <= 5 && cost.HighPercent >= 5, cost.Describe());
+        var medians = TracingCostEstimate.BlockPairs(untraced, traced, R)!.Select(p => Median(p.Traced) / Median(p.Untraced) - 1).Order().ToList();
+        Assert.True(Math.Abs(100 * (medians[2] + medians[3]) / 2 - 5) > 1, "the pairs' medians would have held it too: the test shows nothing");
+    }
+
+    [Fact]
+    public void A_cost_in_a_few_runs_is_read_low()
+    {
+        // The bias the docs state: a burst that slows two runs in ten (a sampled window of stacks) leaves the fast end.
+        var untraced = Blocks(_ => 1.0);
+        var traced = Blocks(_ => 1.0);
+        for (var i = 0; i < traced.Count; i += 5) traced[i] *= 1.5;
+        Assert.InRange(TracingCostEstimate.Of(untraced, traced, R)!.Percent, -1.0, 1.0);
+    }
+
+    private static double Median(double[] values)
+    {
+        var sorted = values.Order().ToArray();
+        return (sorted[(sorted.Length - 1) / 2] + sorted[sorted.Length / 2]) / 2;
     }
 
     [Fact]
     public void Counts_that_do_not_fill_the_blocks_fall_back_to_pooled_runs()
     {
-        // Blocks that stopped early leave fewer runs: no pairs, the runs' medians instead.
+        // Blocks that stopped early leave fewer runs: no pairs, the runs resampled within each side instead.
         var untraced = Blocks(_ => 1.0).Take(10).ToList();
         var traced = Blocks(_ => 1.1).Take(9).ToList();
         Assert.Null(TracingCostEstimate.BlockPairs(untraced, traced, R));
