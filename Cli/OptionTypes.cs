@@ -48,6 +48,21 @@ public static class OptionTypes
         },
     };
 
+    /// <summary>A number within bounds; null when the option is not given.</summary>
+    public static Option<double?> Number(string name, string description, string helpName, double min, double max) => new(name)
+    {
+        Description = description,
+        HelpName = helpName,
+        Arity = ArgumentArity.ExactlyOne,
+        CustomParser = r =>
+        {
+            var text = r.Tokens[^1].Value;
+            if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= min && v <= max) return v;
+            r.AddError(FormattableString.Invariant($"{name} expects a number from {min} to {max}, got '{text}'"));
+            return null;
+        },
+    };
+
     /// <summary>A comma-separated list in one value ("a,b"); empty when the option is not given.</summary>
     public static Option<IReadOnlyList<string>> CommaList(string name, string description, string helpName) => new(name)
     {

@@ -19,6 +19,8 @@ public sealed record RecordOptions
     public KernelMode Kernel { get; init; } = KernelMode.Auto;
     /// <summary>--eventpipe-samples on|off: EventPipe's SampleProfiler; auto = the profile decides (off where a kernel session samples the CPU).</summary>
     public bool? EventPipeSamples { get; init; }
+    /// <summary>The kernel sampler's interval in ms (--cpu-sample-ms); null = the profile's (<see cref="Profiles.CpuSampling"/>).</summary>
+    public double? CpuSampleMs { get; init; }
     /// <summary>--tracing-cost: measure what tracing costs each case, in the benchmark's process (TracingCostHandshake).</summary>
     public bool TracingCost { get; init; }
     /// <summary>--framework net10.0|net472: which build of the benchmark to record.</summary>
@@ -55,6 +57,8 @@ public sealed record RecordOptions
             if (Benchmark.Heap is not null)
                 throw new UsageException("--heap needs the .NET diagnostics port, which .NET Framework does not have");
         }
+        if (CpuSampleMs is not null && Kernel == KernelMode.Off && Backend != Backend.Etw)
+            throw new UsageException("--cpu-sample-ms sets the kernel session's interval; with --kernel off EventPipe's sampler runs every 1 ms, fixed by the runtime");
         if (Runtime is not null)
         {
             if (Command.Count > 0)

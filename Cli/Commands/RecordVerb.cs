@@ -29,6 +29,8 @@ public sealed partial class RecordVerb
     // Not Option<bool?>: System.CommandLine lets a bool option take only true/false after it, so "on" would be left over.
     private readonly Option<Sampler> _eventPipeSamples = OptionTypes.Choice("--eventpipe-samples", "EventPipe's own CPU sampler (managed stacks at safe points); " +
         "default: off when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on", ("on", Sampler.On), ("off", Sampler.Off), ("auto", Sampler.Auto));
+    private readonly Option<double?> _cpuSampleMs = OptionTypes.Number("--cpu-sample-ms", "the kernel session's CPU sample interval (default: the profile's; " +
+        "the default profile's is 1 ms, 2 ms on a Linux virtual machine, where each sample costs more: docs/recorder.md#the-sampler-alone)", "MS", 0.1, 1000);
     private readonly Option<BenchmarkFramework> _framework = new("--framework")
     {
         Description = $"the benchmark build to record (default {BenchmarkBuild.Net10Moniker}); {BenchmarkBuild.Net472Moniker} is the .NET Framework build, " +
@@ -104,7 +106,7 @@ public sealed partial class RecordVerb
         _symbols = common.Symbols;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles, _profilesFile,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _cpuSampleMs, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles, _profilesFile,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -163,6 +165,7 @@ public sealed partial class RecordVerb
             Backend = parse.GetValue(_backend),
             Kernel = parse.GetValue(_kernel),
             EventPipeSamples = parse.GetValue(_eventPipeSamples) switch { Sampler.On => true, Sampler.Off => false, _ => null },
+            CpuSampleMs = parse.GetValue(_cpuSampleMs),
             Framework = parse.GetValue(_framework),
             Runtime = parse.GetValue(_runtime) is [var single] ? single : null,
             Analyze = parse.GetValue(_analyze),

@@ -17,7 +17,9 @@ public static class RecordCommand
     {
         if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable(options.ProfilesFile))); return (ExitCodes.Ok, null); }
 
-        var profile = ProfileCatalog.Get(options.Profile, options.ProfilesFile);
+        var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
+            OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && Hypervisor.Present());
+        if (sampling is not null) progress.Report(sampling);
         EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
@@ -159,7 +161,7 @@ public static class RecordCommand
     {
         var table = new TextTable($"Trace profiles ({path ?? "Profiles/profiles.json"})", ["Profile", "CPU sampling", "Providers", "Description"]);
         foreach (var p in ProfileCatalog.Load(path))
-            table.AddRow(p.Name, p.CpuSamplingMs > 0 ? $"{p.CpuSamplingMs} ms" : "off",
+            table.AddRow(p.Name, p.CpuSamplingMs > 0 ? $"{p.CpuSamplingMs} ms{(p.VirtualMachineCpuSamplingMs is { } vm && vm != p.CpuSamplingMs ? $" ({vm} ms on a Linux VM)" : "")}" : "off",
                 // Beside a kernel session (the Linux default) the kernel samples the CPU and these providers stay off.
                 string.Join("; ", p.Providers.Select(x => (x.Keywords.Count > 0 ? $"{x.Name}({string.Join(",", x.Keywords)})" : x.Name)
                     + (x.ReplacedByKernelSampling ? " (off beside a kernel session)" : ""))),

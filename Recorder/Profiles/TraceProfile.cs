@@ -16,6 +16,11 @@ public sealed record TraceProfile
     /// <summary>CPU sampling interval; 0 = no CPU sampling. EventPipe's sampler has a fixed rate (see docs/recorder.md).</summary>
     public double CpuSamplingMs { get; init; }
     /// <summary>
+    /// The kernel session's interval on a Linux virtual machine, where each perf sample's timer interrupt exits to the
+    /// host (<see cref="CpuSampling"/>); null = <see cref="CpuSamplingMs"/> there too.
+    /// </summary>
+    public double? VirtualMachineCpuSamplingMs { get; init; }
+    /// <summary>
     /// What the EventPipe trace grows by per second, measured (docs/recorder.md, "Whole recordings": the worst case
     /// seen); the recorder checks free space against it before recording. 0 = not measured.
     /// </summary>

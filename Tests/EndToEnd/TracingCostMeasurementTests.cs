@@ -91,8 +91,9 @@ public sealed class TracingCostMeasurementTests : IDisposable
     /// Tracing's own cost where only the sampler runs: a profile with perf's CPU samples (every 1 ms, with stacks) and
     /// the run events, nothing else. The sampler's cost was measured apart, at ten times the rate: every 0.1 ms the same
     /// cases read +20.4% (median of 4, thread CPU, 2026-11-26), so 2.0% at 1 ms if it is linear; the recording at 1 ms
-    /// read +2.4% (docs/recorder.md, "The sampler alone"). Each case's interval, give or take a point, holds 2.0%, and
-    /// a case read more than a point off has an interval at least 2 points wide.
+    /// read +2.4% (docs/recorder.md, "The sampler alone"). On a virtual machine the profile samples every 2 ms, so 1.0%.
+    /// Each case's interval, give or take a point, holds it, and a case read more than a point off has an interval at
+    /// least 2 points wide.
     /// </summary>
     [Fact]
     public void A_case_with_nothing_but_the_sampler_costs_what_the_sampler_costs()
@@ -115,10 +116,12 @@ public sealed class TracingCostMeasurementTests : IDisposable
         var costs = TracingCostEstimate.From(Recording.Results(rec.Folder));
         var read = serializers.Select(s => (Name: s, Cost: costs[(s, "serialize", 10_000)].Cpu!)).ToList();
         var all = string.Join("; ", read.Select(r => $"{r.Name}: {r.Cost.Describe()}"));
-        Assert.All(read, r => Assert.True(SamplerPercent >= r.Cost.LowPercent - 1 && SamplerPercent <= r.Cost.HighPercent + 1, $"{r.Name}'s interval misses the sampler's {SamplerPercent:F1}%: {all}"));
+        // Every 2 ms on a virtual machine (CpuSampling): half the samples, half the cost.
+        var expected = SamplerPercent / CpuSampling.Resolve(ProfileCatalog.Get("sampler-only", file), null, Hypervisor.Present()).Profile.CpuSamplingMs;
+        Assert.All(read, r => Assert.True(expected >= r.Cost.LowPercent - 1 && expected <= r.Cost.HighPercent + 1, $"{r.Name}'s interval misses the sampler's {expected:F1}%: {all}"));
         // A case read more than a point off says the machine was too noisy to tell: its interval is wide. Seen beside
         // the unit tests with a core kept busy: -0.6% (-6.4 to +2.7), -2.3% (-13.8 to +20.6).
-        Assert.All(read, r => Assert.True(Math.Abs(r.Cost.Percent - SamplerPercent) <= 1 || r.Cost.HighPercent - r.Cost.LowPercent >= 2, $"{r.Name} read off with a narrow interval: {all}"));
+        Assert.All(read, r => Assert.True(Math.Abs(r.Cost.Percent - expected) <= 1 || r.Cost.HighPercent - r.Cost.LowPercent >= 2, $"{r.Name} read off with a narrow interval: {all}"));
     }
 
     /// <summary>An interval this wide (points) says the machine was too noisy to read a case to a point.</summary>

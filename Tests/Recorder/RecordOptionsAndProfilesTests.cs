@@ -52,6 +52,18 @@ public sealed class RecordOptionsAndProfilesTests
     }
 
     [Fact]
+    public void The_cpu_sample_interval_takes_a_number_and_needs_the_kernel_session()
+    {
+        Assert.Equal(2.5, RecordVerb.Parse(["--cpu-sample-ms", "2.5"]).CpuSampleMs);
+        Assert.Null(RecordVerb.Parse(["--n", "10"]).CpuSampleMs);
+        Assert.Contains("--cpu-sample-ms expects a number from 0.1 to 1000, got 'fast'",
+            Assert.Throws<UsageException>(() => RecordVerb.Parse(["--cpu-sample-ms", "fast"])).Message, StringComparison.Ordinal);
+        Assert.Contains("expects a number", Assert.Throws<UsageException>(() => RecordVerb.Parse(["--cpu-sample-ms", "0"])).Message, StringComparison.Ordinal);
+        Assert.Contains("with --kernel off EventPipe's sampler runs every 1 ms",
+            Assert.Throws<UsageException>(() => RecordVerb.Parse(["--cpu-sample-ms", "2", "--kernel", "off"])).Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Everything_after_double_dash_is_the_command()
     {
         var o = RecordVerb.Parse(["--profile", "startup", "--", "dotnet", "app.dll", "--out", "ignored"]);
