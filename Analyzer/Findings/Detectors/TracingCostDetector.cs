@@ -28,7 +28,7 @@ internal sealed class TracingCostDetector : IFindingDetector
                 Operation = operation,
                 Objects = objects,
                 Runs = [.. context.Analysis.Runs.Where(r => r.IsMeasured && r.Key.Serializer == serializer && r.Key.Operation == operation && r.Key.Objects == objects).Select(r => r.Key)],
-                Message = Invariant($"tracing slowed {serializer} {operation} N={objects:N0} by {cost.Describe()} (the benchmark's Stopwatch, {cost.TracedRuns} traced against {cost.UntracedRuns} untraced runs in the same process): its time and shares are inflated by the tracer; compare untraced times with the benchmark alone, or record with a lighter --profile"),
+                Message = Invariant($"tracing slowed {serializer} {operation} N={objects:N0} by {cost.Describe()} (the benchmark's Stopwatch at the runs' fast end, {cost.TracedRuns} traced against {cost.UntracedRuns} untraced runs in the same process): its time and shares are inflated by the tracer; compare untraced times with the benchmark alone, or record with a lighter --profile"),
                 Evidence = [new("tracingCostPercent", cost.Percent), new("ciLowPercent", cost.LowPercent), new("ciHighPercent", cost.HighPercent)],
             };
         }
