@@ -19,7 +19,6 @@ public static class RecordCommand
 
         var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
             OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && Hypervisor.Present());
-        if (sampling is not null) progress.Report(sampling);
         EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
@@ -37,6 +36,8 @@ public static class RecordCommand
         var kernelWanted = etwPlan is not null || (OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && profile.Kernel is not null);
         if (DiskSpaceCheck.Check(options.Out ?? "traces", profile, kernelWanted) is { } tight) progress.Report($"warning: {tight}");
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
+        // Once the recording is sure to start: a refused one stays one line.
+        if (sampling is not null && kernelWanted) progress.Report(sampling);
         try { folder.Reserve(DiskSpaceCheck.SessionsReserveBytes, DiskSpaceCheck.ManifestReserveBytes); }
         catch (DiskFullException) { folder.DeleteIfEmpty(); throw; }
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };

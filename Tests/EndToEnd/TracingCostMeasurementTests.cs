@@ -98,16 +98,14 @@ public sealed class TracingCostMeasurementTests : IDisposable
     [Fact]
     public void A_case_with_nothing_but_the_sampler_costs_what_the_sampler_costs()
     {
-        var profiles = JsonNode.Parse(File.ReadAllText(ProfileCatalog.DefaultPath))!;
-        var sampler = profiles["profiles"]!.AsArray().Single(p => (string?)p!["name"] == "default")!.DeepClone();
-        sampler["name"] = "sampler-only";
-        var providers = sampler["providers"]!.AsArray();
-        foreach (var other in providers.Where(p => (string?)p!["name"] != "EtwSerializerProfiler-Runs").ToList()) providers.Remove(other);
-        sampler["kernel"]!["keywords"] = new JsonArray("Process", "Thread", "ImageLoad", "Profile");
-        sampler["kernel"]!["stacks"] = new JsonArray("Profile");
-        sampler["kernel"]!["perfStacks"] = new JsonArray("Profile");
-        var file = Path.Combine(_dir, "sampler-profiles.json");
-        File.WriteAllText(file, new JsonObject { ["profiles"] = new JsonArray(sampler) }.ToJsonString());
+        var file = ScratchProfile.Write(_dir, "sampler-only", sampler =>
+        {
+            var providers = sampler["providers"]!.AsArray();
+            foreach (var other in providers.Where(p => (string?)p!["name"] != "EtwSerializerProfiler-Runs").ToList()) providers.Remove(other);
+            sampler["kernel"]!["keywords"] = new JsonArray("Process", "Thread", "ImageLoad", "Profile");
+            sampler["kernel"]!["stacks"] = new JsonArray("Profile");
+            sampler["kernel"]!["perfStacks"] = new JsonArray("Profile");
+        });
 
         string[] serializers = ["MessagePack", "System.Text.Json", "Google.Protobuf", "protobuf-net"];
         var rec = ScenarioRecording.Record(Path.Combine(_dir, "sampler"), "--test", "serialize", "--n", "10000", "--runs", "1",

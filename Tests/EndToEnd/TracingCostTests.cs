@@ -68,13 +68,11 @@ public sealed class TracingCostTests : IDisposable
     [Fact]
     public void Without_the_rate_limit_the_stackless_file_counts_every_throw()
     {
-        var profiles = JsonNode.Parse(File.ReadAllText(ProfileCatalog.DefaultPath))!;
-        var unlimited = profiles["profiles"]!.AsArray().Single(p => (string?)p!["name"] == "default")!.DeepClone();
-        unlimited["name"] = "default-unlimited";
-        Assert.NotNull(unlimited["providers"]![0]!.AsObject()["stacklessMaxMBPerSecond"]);
-        unlimited["providers"]![0]!.AsObject().Remove("stacklessMaxMBPerSecond");
-        var file = Path.Combine(_dir, "profiles.json");
-        File.WriteAllText(file, new JsonObject { ["profiles"] = new JsonArray(unlimited) }.ToJsonString());
+        var file = ScratchProfile.Write(_dir, "default-unlimited", unlimited =>
+        {
+            Assert.NotNull(unlimited["providers"]![0]!.AsObject()["stacklessMaxMBPerSecond"]);
+            unlimited["providers"]![0]!.AsObject().Remove("stacklessMaxMBPerSecond");
+        });
 
         var rec = ScenarioRecording.Record(Path.Combine(_dir, "unlimited"), "--test", "deserialize", "--n", "50", "--warmup", "1", "--runs", "2", "--ops", "1",
             "--payload-bytes", "1024", "--scenario", "base64-indented-linebreaks", "--serializers", "DataContract,XmlSerializer",
