@@ -41,16 +41,23 @@ part("minus-verbose", lambda p: p["providers"][0].update(level="Informational"))
 part("minus-switch-stacks", lambda p: p["kernel"].update(perfStacks=["Profile"]))
 part("minus-switches", lambda p: p["kernel"].update(keywords=["Process", "Thread", "ImageLoad", "Profile"], perfStacks=["Profile"]))
 part("minus-cpu-samples", lambda p: p["kernel"].update(keywords=[k for k in p["kernel"]["keywords"] if k != "Profile"], perfStacks=[]))
-part("samples-every-10ms", lambda p: p.update(cpuSamplingMs=10))
+# An interval set here holds on a virtual machine too (no virtualMachineCpuSamplingMs).
+def every(ms):
+    def change(p):
+        p["cpuSamplingMs"] = ms
+        p.pop("virtualMachineCpuSamplingMs", None)
+    return change
+part("samples-every-10ms", every(10))
 # The sampler alone (perf's CPU samples and the run events), at 1 ms and at ten times the rate, with and without stacks
 # (docs/recorder.md#the-sampler-alone).
 def sampler(ms, stacks=True):
     def change(p):
         p["providers"] = [pr for pr in p["providers"] if pr["name"] == "EtwSerializerProfiler-Runs"]
         p["kernel"].update(keywords=["Process", "Thread", "ImageLoad", "Profile"], stacks=["Profile"] if stacks else [], perfStacks=["Profile"] if stacks else [])
-        p["cpuSamplingMs"] = ms
+        every(ms)(p)
     return change
 part("sampler-only", sampler(1))
+part("sampler-every-2ms", sampler(2))
 part("sampler-every-0.1ms", sampler(0.1))
 part("sampler-every-0.1ms-no-stacks", sampler(0.1, stacks=False))
 json.dump({"profiles": out}, open(sys.argv[2], "w"), indent=1)
