@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the default profile costs every case of the default benchmark, measured in the benchmark's own process
 # (esp record --tracing-cost): one recording, then a summary (median, range, cases at most +3%) by the thread CPU
-# clock and by the Stopwatch, and the cases whose thread CPU interval lies above +3%. docs/recorder.md#what-tracing-costs
+# clock and by the Stopwatch, every case's figures, and the cases whose thread CPU interval lies above +3%. docs/recorder.md#what-tracing-costs
 # shows the results. Usage: scripts/measure/tracing-cost.sh [runs per block (6)] [more esp record options...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,6 +27,12 @@ for name, point, ci in (("thread CPU", "tracingCostCpuPercent", "tracingCostCpuC
     v = [c[point] for c in cases]
     print(f"| {name} | {statistics.median(v):+.1f}% | {min(v):+.1f}% to {max(v):+.1f}% | {sum(x <= 3 for x in v)}; "
           f"{sum(c[ci][0] <= 3 for c in cases)} with the interval's low end at most +3% |")
+print("\n| case | thread CPU (95% interval) | Stopwatch (95% interval) |")
+print("|---|---|---|")
+for c in cases:
+    cl, ch = c["tracingCostCpuCi"]; sl, sh = c["tracingCostCi"]
+    print(f"| {c['serializer']} {c['operation']} N={c['objects']:,} | {c['tracingCostCpuPercent']:+.1f}% ({cl:+.1f} to {ch:+.1f}) "
+          f"| {c['tracingCostPercent']:+.1f}% ({sl:+.1f} to {sh:+.1f}) |")
 above = [c for c in cases if c["tracingCostCpuCi"][0] > 3]
 if above:
     print("\nThread CPU interval above +3%:")
