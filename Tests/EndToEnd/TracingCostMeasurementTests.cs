@@ -54,9 +54,9 @@ public sealed class TracingCostMeasurementTests : IDisposable
     /// <summary>
     /// The measurement itself, to a point. --tracing-cost-sham leaves tracing off in the traced blocks, so the sides
     /// differ only by the injected work: 5% or 20% of each case's untraced thread CPU per operation (the i-th
-    /// serializer gets the i-th share). Measured, 8 recordings of these 4 cases (load average 1.3-3.5, some with a
-    /// core kept busy, 2026-11-26, thread CPU): 26 of 32 readings within 1 point, the rest 1.0 to 4.5 points off,
-    /// each of those with an interval at least 2.5 points wide that holds the answer. So: the interval (give or take a
+    /// serializer gets the i-th share). Measured, 10 recordings of these 4 cases read at their fast end (load average
+    /// 1-2, 2026-11-26, thread CPU): 34 of 40 readings within 1 point, at most 3.5 off, every interval (give or take a
+    /// point) holding the answer, none off by more with an interval under 2 points wide. So: the interval (give or take a
     /// point) holds the answer, at least half the cases with an interval under 10 points wide read it to a point, and
     /// a case read further off is one whose interval says the machine was too noisy to tell. With tracing on, its own cost adds to the injected work and
     /// moves between launches (docs/recorder.md, "How to read the column").
