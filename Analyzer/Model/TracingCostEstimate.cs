@@ -57,13 +57,12 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     }
 
     /// <summary>The share of each side's runs below the figure read: the fast end, where other work slowed no run.</summary>
-    internal const double Quantile = 0.1;
+    private const double Quantile = 0.1;
 
     private static TracingCostEstimate? Paired(List<(double[] Untraced, double[] Traced)> pairs, int untracedRuns, int tracedRuns)
     {
-        var u = QuantileOf(pairs.SelectMany(p => p.Untraced).ToArray());
-        if (u <= 0) return null;
-        var point = QuantileOf(pairs.SelectMany(p => p.Traced).ToArray()) / u - 1;
+        var point = Ratio(pairs.SelectMany(p => p.Untraced).ToArray(), pairs.SelectMany(p => p.Traced).ToArray());
+        if (double.IsInfinity(point)) return null;
         var random = new Random(1);
         var ratios = new double[Resamples];
         var r = pairs[0].Untraced.Length;
@@ -77,8 +76,7 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
                 for (var k = 0; k < r; k++) us[j * r + k] = pu[random.Next(r)];
                 for (var k = 0; k < r; k++) ts[j * r + k] = pt[random.Next(r)];
             }
-            var mu = QuantileInPlace(us);
-            ratios[i] = mu <= 0 ? double.PositiveInfinity : QuantileInPlace(ts) / mu - 1;
+            ratios[i] = Ratio(us, ts);
         }
         Array.Sort(ratios);
         return new TracingCostEstimate(100 * point, 100 * ratios[(int)(0.025 * Resamples)], 100 * ratios[(int)(0.975 * Resamples) - 1], untracedRuns, tracedRuns);
@@ -86,8 +84,8 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
 
     private static TracingCostEstimate? Pooled(IReadOnlyList<double> untraced, IReadOnlyList<double> traced)
     {
-        var u = QuantileOf([.. untraced]);
-        if (u <= 0) return null;
+        var point = Ratio([.. untraced], [.. traced]);
+        if (double.IsInfinity(point)) return null;
         var random = new Random(1);
         var ratios = new double[Resamples];
         var us = new double[untraced.Count];
@@ -96,18 +94,22 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
         {
             for (var j = 0; j < us.Length; j++) us[j] = untraced[random.Next(us.Length)];
             for (var j = 0; j < ts.Length; j++) ts[j] = traced[random.Next(ts.Length)];
-            var mu = QuantileInPlace(us);
-            ratios[i] = mu <= 0 ? double.PositiveInfinity : QuantileInPlace(ts) / mu - 1;
+            ratios[i] = Ratio(us, ts);
         }
         Array.Sort(ratios);
-        return new TracingCostEstimate(100 * (QuantileOf([.. traced]) / u - 1), 100 * ratios[(int)(0.025 * Resamples)], 100 * ratios[(int)(0.975 * Resamples) - 1],
+        return new TracingCostEstimate(100 * point, 100 * ratios[(int)(0.025 * Resamples)], 100 * ratios[(int)(0.975 * Resamples) - 1],
             untraced.Count, traced.Count);
     }
 
-    private static double QuantileOf(double[] values) => QuantileInPlace(values);
+    /// <summary>Traced against untraced at their <see cref="Quantile"/>, minus one; infinity without untraced time. Sorts both scratch arrays.</summary>
+    private static double Ratio(double[] untraced, double[] traced)
+    {
+        var u = QuantileInPlace(untraced);
+        return u <= 0 ? double.PositiveInfinity : QuantileInPlace(traced) / u - 1;
+    }
 
     /// <summary>The <see cref="Quantile"/> of a scratch array, sorting it, interpolated between neighbours (the bootstrap's hot path: no allocation).</summary>
-    internal static double QuantileInPlace(double[] values)
+    private static double QuantileInPlace(double[] values)
     {
         Array.Sort(values);
         var at = Quantile * (values.Length - 1);

@@ -17,8 +17,9 @@ public static class RecordCommand
     {
         if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable(options.ProfilesFile))); return (ExitCodes.Ok, null); }
 
+        var linuxKernel = OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off;
         var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
-            OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && Hypervisor.Present());
+            linuxKernel && Hypervisor.Present());
         EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
@@ -33,7 +34,7 @@ public static class RecordCommand
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
         var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
         // Before any folder exists: a disk that cannot hold a recording is one line (exit 4), a tight one a warning.
-        var kernelWanted = etwPlan is not null || (OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && profile.Kernel is not null);
+        var kernelWanted = etwPlan is not null || (linuxKernel && profile.Kernel is not null);
         if (DiskSpaceCheck.Check(options.Out ?? "traces", profile, kernelWanted) is { } tight) progress.Report($"warning: {tight}");
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         // Once the recording is sure to start: a refused one stays one line.

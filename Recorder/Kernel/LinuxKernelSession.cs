@@ -115,7 +115,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
             {
                 failures.Add(ex.Message);
                 try { File.Delete(path); } catch (IOException) { }
-                await Task.Delay(TimeSpan.FromMilliseconds(100), cancel).ConfigureAwait(false);
+                if (attempt < ScratchAttempts - 1) await Task.Delay(TimeSpan.FromMilliseconds(100), cancel).ConfigureAwait(false);
             }
         }
         progress?.Report($"tracing cost: the scratch kernel session did not start in {ScratchAttempts} tries: {string.Join("; ", failures.Distinct())}");

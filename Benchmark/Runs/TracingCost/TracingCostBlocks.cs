@@ -6,8 +6,8 @@ namespace EtwSerializerProfiler.Benchmark.Runs.TracingCost;
 /// <summary>
 /// Measures, per case and in this process, what tracing costs it: after every measured run, each case group runs
 /// again in alternating blocks with tracing off and on (<see cref="TracingCostHandshake.Blocks"/>), one group after
-/// the other, so drift over time falls on both sides and a pair of blocks is seconds apart. The runs are the case's own measured runs (same operations per run, same marker), kept apart from
-/// the results. A case's data is built again for its blocks and dropped after them.
+/// the other, so drift over time falls on both sides and a pair of blocks is seconds apart. The runs are the case's
+/// own measured runs (same operations per run, same marker), kept apart from the results. A case's data is built again for its blocks and dropped after them.
 /// </summary>
 /// <param name="runsPerBlock">Runs of each case per block.</param>
 /// <param name="injectTracedWork">Test switch: per serializer, extra work in traced blocks as a fraction of the untraced time.</param>
@@ -35,7 +35,7 @@ public sealed class TracingCostBlocks(int runsPerBlock, IReadOnlyDictionary<stri
             // not the whole benchmark apart (this machine's speed moved 2x for seconds at a time, tracing or not).
             foreach (var group in _groups)
             {
-                for (var block = 0; block < TracingCostHandshake.Blocks.Count && problem is null; block++)
+                for (var block = 0; block < TracingCostHandshake.Blocks.Count; block++)
                 {
                     cancel.ThrowIfCancellationRequested();
                     var traced = TracingCostHandshake.Blocks[block];
