@@ -74,14 +74,17 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
     {
         Assert.True(PerfTool.Locate() is not null, PerfTool.NotFoundReason());
         var folder = Path.Combine(_dir, "converting");
-        await using var esp = EspRecord.Start(folder, Reflection("5000", 3, 30));
+        // perf script takes 0.2 s here: a CI run with the parallel classes saw esp end before the test read its line.
+        // A perf that holds its conversion back 2 s (then the real one) gives the test its window.
+        await using var esp = EspRecord.Start(folder, Reflection("5000", 3, 30), new() { [PerfTool.PerfVariable] = SlowScriptPerf() });
         await esp.WaitForLine("kernel session: converting perf data (perf script)");
-        // The conversion is `perf script`, a child of esp: killed once it runs.
+        // The conversion is `perf script`, a child of esp: killed once the real one runs (after the wrapper's sleep).
+        var realScript = PerfTool.Locate() + " script";
         var clock = Stopwatch.StartNew();
-        while (!RecorderKillTests.ChildrenOf(esp.Id).Any(c => c.CommandLine.Contains("perf script", StringComparison.Ordinal)) && clock.Elapsed < TimeSpan.FromSeconds(10) && !esp.HasExited)
+        while (!RecorderKillTests.ChildrenOf(esp.Id).Any(c => c.CommandLine.StartsWith(realScript, StringComparison.Ordinal)) && clock.Elapsed < TimeSpan.FromSeconds(10) && !esp.HasExited)
             await Task.Delay(20);
-        var children = esp.KillAndCheckChildrenGone(c => c.Contains("perf script", StringComparison.Ordinal));
-        output.WriteLine($"killed esp {esp.Id} {clock.ElapsedMilliseconds} ms after perf script started; its children {string.Join(", ", children)}");
+        var children = esp.KillAndCheckChildrenGone(c => c.StartsWith(realScript, StringComparison.Ordinal));
+        output.WriteLine($"killed esp {esp.Id} {clock.ElapsedMilliseconds} ms after it said it converts; its children {string.Join(", ", children)}");
 
         // The benchmark had ended (results.json is its last act); the text was half written, under its own name.
         Assert.True(File.Exists(Path.Combine(folder, TraceFolderLayout.ResultsJson)));
@@ -100,6 +103,16 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         Assert.Equal(30, analysis.Runs.Count(r => r.IsMeasured));
         Assert.All(analysis.Runs, r => Assert.True(r.CpuKnown, $"{r.Key} has no CPU source"));
         Assert.True(HeldToThreadClock(analysis) >= 25, "fewer than 25 measured runs held to the thread CPU clock");
+    }
+
+    /// <summary>A perf named perf (so its command line still reads "perf script") that sleeps 2 s before each `perf script`, then runs the real one.</summary>
+    private string SlowScriptPerf()
+    {
+        var dir = Directory.CreateDirectory(Path.Combine(_dir, "slow-perf")).FullName;
+        var path = Path.Combine(dir, "perf");
+        File.WriteAllText(path, $"#!/bin/sh\n[ \"$1\" = script ] && sleep 2\nexec '{PerfTool.Locate()}' \"$@\"\n");
+        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        return path;
     }
 
     [PlatformFact("Linux", "the kernel session is perf's")]
@@ -355,9 +368,10 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         public bool HasExited => _esp.HasExited;
         public string Log { get { lock (_log) return _log.ToString(); } }
 
-        public static EspRecord Start(string folder, string[] benchmark)
+        public static EspRecord Start(string folder, string[] benchmark, Dictionary<string, string>? environment = null)
         {
             var psi = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+            foreach (var (name, value) in environment ?? []) psi.Environment[name] = value;
             foreach (var a in (string[])[Esp, "record", "--out", folder, .. benchmark]) psi.ArgumentList.Add(a);
             return new EspRecord(Process.Start(psi)!);
         }

@@ -92,7 +92,7 @@ public sealed class TracingCostMeasurementTests : IDisposable
     /// the run events, nothing else. The sampler's cost was measured apart, at ten times the rate: every 0.1 ms the same
     /// cases read +20.4% (median of 4, thread CPU, 2026-11-26), so 2.0% at 1 ms if it is linear; the recording at 1 ms
     /// read +2.4% (docs/recorder.md, "The sampler alone"). On a virtual machine the profile samples every 2 ms, so 1.0%.
-    /// Each case's interval, give or take a point, holds it, and a case read more than a point off has an interval at
+    /// Each case's interval, give or take a point (a case's own cost), holds it, and a case read more than 2 points off has an interval at
     /// least 2 points wide.
     /// </summary>
     [Fact]
@@ -116,14 +116,19 @@ public sealed class TracingCostMeasurementTests : IDisposable
         var all = string.Join("; ", read.Select(r => $"{r.Name}: {r.Cost.Describe()}"));
         // Every 2 ms on a virtual machine (CpuSampling): half the samples, half the cost.
         var expected = SamplerPercent / CpuSampling.Resolve(ProfileCatalog.Get("sampler-only", file), null, Hypervisor.Present()).Profile.CpuSamplingMs;
-        Assert.All(read, r => Assert.True(expected >= r.Cost.LowPercent - 1 && expected <= r.Cost.HighPercent + 1, $"{r.Name}'s interval misses the sampler's {expected:F1}%: {all}"));
-        // A case read more than a point off says the machine was too noisy to tell: its interval is wide. Seen beside
-        // the unit tests with a core kept busy: -0.6% (-6.4 to +2.7), -2.3% (-13.8 to +20.6).
-        Assert.All(read, r => Assert.True(Math.Abs(r.Cost.Percent - expected) <= 1 || r.Cost.HighPercent - r.Cost.LowPercent >= 2, $"{r.Name} read off with a narrow interval: {all}"));
+        Assert.All(read, r => Assert.True(expected >= r.Cost.LowPercent - CaseSpread && expected <= r.Cost.HighPercent + CaseSpread, $"{r.Name}'s interval misses the sampler's {expected:F1}%: {all}"));
+        // The 1.0% is the four cases' median: each case's own cost is known to about a point (at 2 ms, cases read +0.6
+        // to +2.1, docs/recorder.md; a CI run read MessagePack +2.0%, +1.0 to +2.9). So a case read more than 2 points
+        // off says the machine was too noisy to tell: its interval is wide. Seen beside the unit tests with a core kept
+        // busy: -0.6% (-6.4 to +2.7), -2.3% (-13.8 to +20.6).
+        Assert.All(read, r => Assert.True(Math.Abs(r.Cost.Percent - expected) <= CaseSpread + 1 || r.Cost.HighPercent - r.Cost.LowPercent >= 2, $"{r.Name} read off with a narrow interval: {all}"));
     }
 
     /// <summary>An interval this wide (points) says the machine was too noisy to read a case to a point.</summary>
     private const double NoisyWidth = 10;
+
+    /// <summary>How far one case's sampler cost lies from the cases' median (points): measured at 2 ms, +0.6 to +2.1 about +1.0.</summary>
+    private const double CaseSpread = 1;
 
     /// <summary>The sampler's cost at 1 ms, measured apart (docs/recorder.md, "The sampler alone").</summary>
     private const double SamplerPercent = 2.0;
