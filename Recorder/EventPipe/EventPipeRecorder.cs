@@ -149,7 +149,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
             await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless, stacks, mainStackless);
-            var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.StopScratchAsync, cancel);
+            var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.EndAsync, cancel);
             try
             {
                 // Long recordings show that they are alive and how big the trace is getting.

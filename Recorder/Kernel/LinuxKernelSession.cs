@@ -15,8 +15,13 @@ public interface ICompanionSession
     Task StopAsync(bool interrupted);
     /// <summary>--tracing-cost: stops recording for good (the session's data ends here; it still ends as usual).</summary>
     Task PauseAsync();
-    /// <summary>--tracing-cost: a session like this one, into a scratch file, until disposed (null when it cannot start).</summary>
+    /// <summary>
+    /// --tracing-cost: a session like this one, into a scratch file, recording until the returned block is disposed
+    /// (null when it cannot start). It may be the same session, paused between blocks, until <see cref="EndScratchAsync"/>.
+    /// </summary>
     Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel);
+    /// <summary>--tracing-cost: the blocks are over; the scratch session, if one is left, ends and its file goes.</summary>
+    Task EndScratchAsync();
     /// <summary>
     /// Polled while the recorded process runs: when the session's own process has ended (killed, crashed), it is
     /// recorded once and said in one line; null while the session records, and after that first line.
@@ -96,47 +101,16 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         if (_session is not null) await _session.DisableAsync().ConfigureAwait(false);
     }
 
-    /// <summary>
-    /// Tries <see cref="ScratchAttempts"/> times: perf attaching to a process now and then exits with code 255 and no
-    /// message (seen once in about 90 starts of the default benchmark's blocks, when a thread of the process exits
-    /// while perf opens its events), and the next start works.
-    /// </summary>
-    public async Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel)
-    {
-        var failures = new List<string>();
-        for (var attempt = 0; attempt < ScratchAttempts; attempt++)
-        {
-            var path = Path.Combine(Path.GetTempPath(), $"esp-cost-{Environment.ProcessId}-{Guid.NewGuid():N}.perf.data");
-            try
-            {
-                return new ScratchPerf(await PerfSession.StartAsync(perf, processId, path, cancel).ConfigureAwait(false), path);
-            }
-            catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
-            {
-                failures.Add(ex.Message);
-                try { File.Delete(path); } catch (IOException) { }
-                if (attempt < ScratchAttempts - 1) await Task.Delay(TimeSpan.FromMilliseconds(100), cancel).ConfigureAwait(false);
-            }
-        }
-        progress?.Report($"tracing cost: the scratch kernel session did not start in {ScratchAttempts} tries: {string.Join("; ", failures.Distinct())}");
-        return null;
-    }
+    private ScratchPerf? _scratch;
 
-    private const int ScratchAttempts = 3;
+    public Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel) =>
+        (_scratch ??= new ScratchPerf(perf, progress)).BlockAsync(processId, cancel);
 
-    /// <summary>A kernel session whose data nobody reads: it only costs what the real one costs.</summary>
-    private sealed class ScratchPerf(PerfSession session, string path) : IAsyncDisposable
-    {
-        public async ValueTask DisposeAsync()
-        {
-            await session.StopAsync(interrupt: true).ConfigureAwait(false);
-            await session.DisposeAsync().ConfigureAwait(false);
-            try { File.Delete(path); } catch (IOException) { }
-        }
-    }
+    public Task EndScratchAsync() => _scratch?.EndAsync() ?? Task.CompletedTask;
 
     public async Task StopAsync(bool interrupted)
     {
+        await EndScratchAsync().ConfigureAwait(false);
         if (_session is null)
         {
             Info = KernelSessionInfo.Off(_startError ?? "perf did not start") with { Missing = [.. perf.Missing] };

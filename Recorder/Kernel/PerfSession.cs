@@ -63,7 +63,11 @@ public sealed class PerfSession : IAsyncDisposable
     /// <summary>On a nearly full disk: bursts small enough for the recorder to cut the trace before perf meets the full disk.</summary>
     public const int TightDiskMmapPages = 64;
 
-    public static async Task<PerfSession> StartAsync(PerfAvailability perf, int pid, string dataPath, CancellationToken cancel, int mmapPages = MmapPages)
+    /// <param name="scratch">
+    /// A session whose data nobody reads (--tracing-cost's traced blocks): no build ids gathered at its end, and no
+    /// flushes, which only guard a kill of esp (they would wake perf in the untraced blocks).
+    /// </param>
+    public static async Task<PerfSession> StartAsync(PerfAvailability perf, int pid, string dataPath, CancellationToken cancel, int mmapPages = MmapPages, bool scratch = false)
     {
         var fifoDir = Path.Combine(Path.GetTempPath(), $"esp-perf-{Environment.ProcessId}-{Guid.NewGuid():N}");
         Directory.CreateDirectory(fifoDir);
@@ -79,13 +83,14 @@ public sealed class PerfSession : IAsyncDisposable
             // Exact switch-in and switch-out times of the process's own threads (sched_switch fires only when one of
             // them is switched out, so it cannot say when a thread got the CPU back).
             if (perf.Accepted.Any(e => e.Name == PerfRecording.SchedSwitch)) args.Add(PerfRecording.SwitchEventsOption);
+            if (scratch) args.Add("--no-buildid");
             args.AddRange(["-p", pid.ToString(CultureInfo.InvariantCulture), "-o", dataPath]);
             var psi = new ProcessStartInfo(perf.PerfPath!) { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = false };
             foreach (var a in args) psi.ArgumentList.Add(a);
             // Started so that it dies with esp: a killed esp must not leave perf recording (Processes/ChildProcessLauncher.cs).
             session = new PerfSession(ChildProcessLauncher.Start(psi), fifoDir, dataPath);
             await session.EnableAsync(ctl, ack, cancel).ConfigureAwait(false);
-            session._flushing = session.FlushAsync(session._stopFlushing.Token);
+            if (!scratch) session._flushing = session.FlushAsync(session._stopFlushing.Token);
             return session;
         }
         catch
@@ -102,8 +107,14 @@ public sealed class PerfSession : IAsyncDisposable
     public async Task DisableAsync()
     {
         await StopFlushingAsync().ConfigureAwait(false);
-        await CommandAsync("disable\n"u8.ToArray(), EnableTimeout).ConfigureAwait(false);
+        await SuspendAsync().ConfigureAwait(false);
     }
+
+    /// <summary>Turns perf's events on again after <see cref="SuspendAsync"/>; false when perf did not acknowledge it in time.</summary>
+    public Task<bool> ResumeAsync() => CommandAsync("enable\n"u8.ToArray(), EnableTimeout);
+
+    /// <summary>Turns perf's events off, to be resumed; false when perf did not acknowledge it in time.</summary>
+    public Task<bool> SuspendAsync() => CommandAsync("disable\n"u8.ToArray(), EnableTimeout);
 
     /// <summary>Pings perf every <see cref="FlushInterval"/> so that its buffers reach the file; stops at the first ping perf does not answer (a perf older than 5.11 has no ping).</summary>
     private async Task FlushAsync(CancellationToken stop)
