@@ -53,13 +53,16 @@ public sealed class TracingCostMeasurementTests : IDisposable
 
     /// <summary>
     /// The measurement itself, to a point. --tracing-cost-sham leaves tracing off in the traced blocks, so the sides
-    /// differ only by the injected work: 5% or 20% of each case's untraced thread CPU per operation (the i-th
-    /// serializer gets the i-th share). Measured, 10 recordings of these 4 cases read at their fast end (load average
-    /// 1-2, 2026-11-26, thread CPU): 34 of 40 readings within 1 point, at most 3.5 off, every interval (give or take a
-    /// point) holding the answer, none off by more with an interval under 2 points wide. So: the interval (give or take a
-    /// point) holds the answer, at least half the cases with an interval under 10 points wide read it to a point, and
-    /// a case read further off is one whose interval says the machine was too noisy to tell. With tracing on, its own cost adds to the injected work and
-    /// moves between launches (docs/recorder.md, "How to read the column").
+    /// differ only by the injected work: 5% or 20% (the i-th serializer gets the i-th share) of the median thread CPU
+    /// per operation of the latest untraced block. Read at the fast end, that is a little more than the share: the
+    /// answer is the band <see cref="InjectedBand"/> computes from the runs. Measured, 10 recordings of these 4 cases
+    /// (load average 1-2, 2026-11-26, thread CPU): 34 of 40 readings within 1 point of the nominal share, at most 3.5
+    /// off, every interval (give or take a point) holding it. A run beside other users' work (load about 4) read
+    /// protobuf-net 20% as +22.4% (+21.4 to +31.1): its blocks' medians lay above their fast end. So: the interval
+    /// (give or take a point) meets the band, at least half the cases with an interval under 10 points wide read to a
+    /// point of it, and a case read further off is one whose interval says the machine was too noisy to tell. With
+    /// tracing on, its own cost adds to the injected work and moves between launches (docs/recorder.md, "How to read
+    /// the column").
     /// </summary>
     [Fact]
     public void A_known_cost_reads_to_a_point()
@@ -74,18 +77,48 @@ public sealed class TracingCostMeasurementTests : IDisposable
         Assert.Contains(rec.Analysis.Warnings, w => w.StartsWith("tracing cost: a sham", StringComparison.Ordinal));
         Assert.DoesNotContain(rec.Analysis.Findings, f => f.Kind == FindingKinds.TracingCost);
         var costs = TracingCostEstimate.From(results);
-        var read = shares.Select(s => (s.Key, Injected: 100 * s.Value, Cost: costs[(s.Key, "serialize", 10_000)].Cpu!)).ToList();
-        var all = string.Join("; ", read.Select(r => $"{r.Key} {r.Injected:F0}%: {r.Cost.Describe()}"));
-        foreach (var (name, injected, cost) in read)
+        var read = shares.Select(s =>
         {
-            Assert.True(injected >= cost.LowPercent - 1 && injected <= cost.HighPercent + 1, $"{name}'s interval misses the answer: {all}");
-            if (Math.Abs(cost.Percent - injected) > 1) Assert.True(cost.HighPercent - cost.LowPercent >= 2, $"{name} read off with a narrow interval: {all}");
+            var blocks = Assert.Single(results.TracingCost!, c => c.Serializer == s.Key);
+            var (low, high) = InjectedBand(blocks, s.Value);
+            return (s.Key, Low: low, High: high, Cost: costs[(s.Key, "serialize", 10_000)].Cpu!);
+        }).ToList();
+        var all = string.Join("; ", read.Select(r => $"{r.Key} {r.Low:F1}-{r.High:F1}%: {r.Cost.Describe()}"));
+        foreach (var (name, low, high, cost) in read)
+        {
+            Assert.True(low <= cost.HighPercent + 1 && high >= cost.LowPercent - 1, $"{name}'s interval misses the answer: {all}");
+            if (Off(cost.Percent, low, high) > 1) Assert.True(cost.HighPercent - cost.LowPercent >= 2, $"{name} read off with a narrow interval: {all}");
         }
         // Precision where the interval claims it: of the cases whose interval is narrower than 10 points, at least
         // half read to a point. A CI run beside another class read every interval 37 to 64 points wide.
         var told = read.Where(r => r.Cost.HighPercent - r.Cost.LowPercent < NoisyWidth).ToList();
-        Assert.True(told.Count(r => Math.Abs(r.Cost.Percent - r.Injected) <= 1) * 2 >= told.Count, $"fewer than half of the narrow intervals read to a point: {all}");
+        Assert.True(told.Count(r => Off(r.Cost.Percent, r.Low, r.High) <= 1) * 2 >= told.Count, $"fewer than half of the narrow intervals read to a point: {all}");
     }
+
+    /// <summary>
+    /// The injected work as a share of the untraced runs' fast end, in percent: each traced block spins the share
+    /// times the median of the latest kept untraced block before it (Benchmark's TracingCostBlocks), so the fast ends
+    /// differ by between the smallest and the largest of those, over the untraced 10th percentile.
+    /// </summary>
+    private static (double Low, double High) InjectedBand(TracingCostCase blocks, double share)
+    {
+        var runs = blocks.RunsPerBlock!.Value;
+        var untracedBlocks = blocks.UntracedCpuMs.Chunk(runs).ToList();
+        var spun = new List<double>();
+        var untracedSeen = -1;
+        for (var b = TracingCostHandshake.SettlingBlocks; b < TracingCostHandshake.Blocks.Count; b++)
+        {
+            if (!TracingCostHandshake.Blocks[b]) untracedSeen++;
+            else if (untracedSeen >= 0) spun.Add(share * untracedBlocks[untracedSeen].Order().ElementAt(runs / 2));
+        }
+        var sorted = blocks.UntracedCpuMs.Order().ToList();
+        var at = 0.1 * (sorted.Count - 1);
+        var fastEnd = sorted[(int)at] + (sorted[Math.Min((int)at + 1, sorted.Count - 1)] - sorted[(int)at]) * (at - (int)at);
+        return (100 * spun.Min() / fastEnd, 100 * spun.Max() / fastEnd);
+    }
+
+    /// <summary>Points between a reading and a band (0 inside it).</summary>
+    private static double Off(double percent, double low, double high) => Math.Max(0, Math.Max(low - percent, percent - high));
 
     /// <summary>
     /// Tracing's own cost where only the sampler runs: a profile with perf's CPU samples (every 1 ms, with stacks) and
