@@ -66,6 +66,9 @@ public sealed class PackedToolTests
     private static (string Esp, string ToolDir) PackAndInstall(string dir)
     {
         FastRun.RefuseSlowWork("packing the tool");
+        // The native esp is compiled once for the run: the tests' own publish (NativeEsp), whose output the linux-x64
+        // pack then reuses (10 s against 124 s cold). Packed beside it, both compiled it into the same Cli/obj folder.
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && RuntimeInformation.OSArchitecture == Architecture.X64) _ = NativeEsp.Path;
         var packages = Path.Combine(dir, "nupkg");
         var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(15));
         Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
