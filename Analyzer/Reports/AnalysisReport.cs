@@ -179,6 +179,8 @@ public static class AnalysisReport
         if (analysis.Runs.Count == 0) notes.Add(WholeTraceTables.GcLine(analysis) + " (no benchmark runs in this trace: the tables above are the whole trace)");
         notes.AddRange(KernelTables.Notes(analysis));
         if (t.TracerCpu is { } tracer) notes.Add(tracer.Line());
+        if (analysis.InProcess is { Runs.Count: > 0, TracingCost: null, TracingCostProblem: null })
+            notes.Add("Tracing cost per case: not measured (esp record --tracing-cost runs each case again with tracing off and on; docs/recorder.md#what-tracing-costs)");
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
         notes.AddRange(analysis.BenchmarkDotNetSummary.Select(c => c.Line()));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));

@@ -49,6 +49,8 @@ public sealed class TracingCostMeasurementTests : IDisposable
         var table = Assert.Single(AnalysisReport.OperationTables(rec.Analysis));
         var cell = Assert.Single(table.Rows)[table.Columns.ToList().IndexOf("Tracing cost")];
         Assert.EndsWith("; CPU " + cost.Describe(), cell, StringComparison.Ordinal);
+        // Measured, so the notes do not say it was not (the golden recordings, made without it, say so).
+        Assert.DoesNotContain(AnalysisReport.TraceNotes(rec.Analysis), n => n.StartsWith("Tracing cost per case: not measured", StringComparison.Ordinal));
     }
 
     /// <summary>
