@@ -7,7 +7,8 @@ namespace EtwSerializerProfiler.Analyzer.Diff;
 /// <summary>
 /// When both sides measured their tracing cost (esp record --tracing-cost), a case whose cost differs between them
 /// by more than <see cref="ThresholdPoints"/> gets a warning: part of its difference is the tracer's, not the code's.
-/// A side's cost of a case is the mean of its launches' estimates.
+/// A side's cost of a case is the mean of its launches' estimates, by the thread CPU clock where there is one
+/// (<see cref="TracingCostEstimate.Headline"/>).
 /// </summary>
 public static class TracingCostComparison
 {
@@ -28,5 +29,5 @@ public static class TracingCostComparison
     private static Dictionary<(string Serializer, string Operation, int Objects), double> MeanPerCase(IEnumerable<BenchmarkResults?> launches) =>
         launches.SelectMany(l => TracingCostEstimate.From(l))
             .GroupBy(kv => kv.Key)
-            .ToDictionary(g => g.Key, g => g.Average(kv => kv.Value.Percent));
+            .ToDictionary(g => g.Key, g => g.Average(kv => kv.Value.Headline.Percent));
 }

@@ -17,6 +17,18 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// <summary>The same from the thread CPU clock (on-CPU time only: waiting for a CPU does not count); null without it.</summary>
     public TracingCostEstimate? Cpu { get; init; }
 
+    /// <summary>
+    /// The figure the terminal, the finding and the diff read: the thread CPU clock's, where there is one. Waiting for
+    /// a CPU moves the Stopwatch's with other work on the machine: the README's first command at load average 1-4.7
+    /// read its 60 cases -45% to +85% by the Stopwatch (intervals 73 points wide at the median), -21% to +7% by the
+    /// thread CPU clock (median +1.6%, intervals 4 points wide; 2026-11-26). On a quiet machine the two agree (+1.4%
+    /// and +1.5% medians, docs/recorder.md).
+    /// </summary>
+    public TracingCostEstimate Headline => Cpu ?? this;
+
+    /// <summary>"CPU +1.6% (+0.6 to +2.4)", or the Stopwatch's figure without a CPU one.</summary>
+    public string DescribeHeadline() => Cpu is { } cpu ? "CPU " + cpu.Describe() : Describe();
+
     private const int Resamples = 2000;
 
     /// <summary>Per (serializer, operation, N); empty when the benchmark measured no tracing cost.</summary>

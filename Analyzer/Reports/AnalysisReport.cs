@@ -127,10 +127,11 @@ public static class AnalysisReport
                 table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s],
                     v is { Fastest: not null, FastestMs: > 0 } ? Fmt.Num(s.MeanDurationMs / v.FastestMs) : "-",
                     s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", Fmt.Mb((long)s.AllocatedBytes), Fmt.Ms(s.GcPauseMs), Fmt.Num(s.Exceptions),
-                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.Describe() ?? "-" } : []),
+                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.DescribeHeadline() ?? "-" } : []),
                     first is null ? "-" : Cut($"{first.Name.Split(':')[0]} {Fmt.Pct(first.Share)}", 32)]);
             }
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the order could flip on another launch (pool launches: esp diff B1 B2 vs T1 T2)");
+            if (cost) table.Notes.Add("Tracing cost: traced against untraced runs of the case in this process, by its thread CPU clock (waiting for a CPU left out: other work moves the Stopwatch's figure, which --tables all and JSON also give)");
             yield return table;
         }
     }

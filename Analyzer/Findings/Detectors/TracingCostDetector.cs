@@ -4,8 +4,9 @@ using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 
 /// <summary>
-/// Tracing slowed a case by more than 5% (esp record --tracing-cost, the benchmark's own clocks): its times and
-/// shares are inflated by the tracer, so they say less about the untraced code.
+/// Tracing slowed a case by more than 5% (esp record --tracing-cost, the benchmark's thread CPU clock: see
+/// <see cref="TracingCostEstimate.Headline"/>): its times and shares are inflated by the tracer, so they say less about
+/// the untraced code.
 /// </summary>
 internal sealed class TracingCostDetector : IFindingDetector
 {
@@ -17,8 +18,9 @@ internal sealed class TracingCostDetector : IFindingDetector
     {
         // A sham (--tracing-cost-sham, a test switch) left tracing off: whatever it reads, tracing did not cause it.
         if (context.Analysis.InProcess?.TracingCostSham == true) yield break;
-        foreach (var ((serializer, operation, objects), cost) in context.Analysis.TracingCost)
+        foreach (var ((serializer, operation, objects), both) in context.Analysis.TracingCost)
         {
+            var cost = both.Headline;
             if (cost.LowPercent <= ThresholdPercent) continue;
             yield return new Finding
             {
@@ -28,7 +30,7 @@ internal sealed class TracingCostDetector : IFindingDetector
                 Operation = operation,
                 Objects = objects,
                 Runs = [.. context.Analysis.Runs.Where(r => r.IsMeasured && r.Key.Serializer == serializer && r.Key.Operation == operation && r.Key.Objects == objects).Select(r => r.Key)],
-                Message = Invariant($"tracing slowed {serializer} {operation} N={objects:N0} by {cost.Describe()} (the benchmark's Stopwatch at the runs' fast end, {cost.TracedRuns} traced against {cost.UntracedRuns} untraced runs in the same process): its time and shares are inflated by the tracer; compare untraced times with the benchmark alone, or record with a lighter --profile"),
+                Message = Invariant($"tracing slowed {serializer} {operation} N={objects:N0} by {cost.Describe()} (the benchmark's {(both.Cpu is null ? "Stopwatch" : "thread CPU clock")} at the runs' fast end, {cost.TracedRuns} traced against {cost.UntracedRuns} untraced runs in the same process): its time and shares are inflated by the tracer; compare untraced times with the benchmark alone, or record with a lighter --profile"),
                 Evidence = [new("tracingCostPercent", cost.Percent), new("ciLowPercent", cost.LowPercent), new("ciHighPercent", cost.HighPercent)],
             };
         }

@@ -6,7 +6,7 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Diff;
 /// <summary>The diff says when the two sides' tracing costs differ: the tracer then explains part of the difference.</summary>
 public sealed class TracingCostComparisonTests
 {
-    private static BenchmarkResults Results(double untracedMs, double tracedMs) => new()
+    private static BenchmarkResults Results(double untracedMs, double tracedMs, double? untracedCpuMs = null, double? tracedCpuMs = null) => new()
     {
         Runtime = ".NET 10", OperatingSystem = "Linux", Configuration = "Release", DebuggerAttached = false, ProcessId = 1,
         StartTimeUtc = DateTime.UnixEpoch, CommandLine = "",
@@ -16,6 +16,7 @@ public sealed class TracingCostComparisonTests
             {
                 Serializer = "S", Operation = "serialize", Data = "BookShelf", Objects = 100, Operations = 10,
                 UntracedMs = [untracedMs, untracedMs, untracedMs], TracedMs = [tracedMs, tracedMs, tracedMs],
+                UntracedCpuMs = untracedCpuMs is { } u ? [u, u, u] : [], TracedCpuMs = tracedCpuMs is { } t ? [t, t, t] : [],
             },
         ],
     };
@@ -41,5 +42,15 @@ public sealed class TracingCostComparisonTests
         // Launches at +0% and +20%: +10% against the other side's +2% is 8 points apart.
         var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.0), Results(1.0, 1.2)], [Results(1.0, 1.02)]));
         Assert.Contains("+10.0% in the baseline", warning, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_thread_CPU_clock_decides_where_there_is_one()
+    {
+        // The Stopwatch 18 points apart (waiting for a CPU on a busy machine), the thread CPU clock 1 point: nothing.
+        Assert.Empty(TracingCostComparison.Warnings([Results(1.0, 1.02, 1.0, 1.02)], [Results(1.0, 1.20, 1.0, 1.03)]));
+        // The other way round: the thread CPU clock's 10 points are said.
+        var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.02, 1.0, 1.02)], [Results(1.0, 1.03, 1.0, 1.12)]));
+        Assert.Contains("+2.0% in the baseline, +12.0% in the trace", warning, StringComparison.Ordinal);
     }
 }
