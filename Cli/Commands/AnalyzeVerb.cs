@@ -45,7 +45,7 @@ public static class AnalyzeVerb
         var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
         var width = OptionTypes.Int("--width", "wrap the text's notes and findings at N columns (default: 120 on a terminal, none when piped; 0: never)", 0, min: 0, max: 10_000);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
-        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower, the same figures" };
+        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files read ? (their stacks cannot be named)" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
         var speedscope = new Option<string?>(SpeedscopeExporter.Option)
         {
