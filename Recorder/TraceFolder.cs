@@ -94,16 +94,11 @@ public sealed class TraceFolder(string path)
     }
 
     /// <summary>At the cut: room for the sessions to end.</summary>
-    public void ReleaseSessionsReserve() => TryDelete(SessionsReserve);
+    public void ReleaseSessionsReserve() => FileCleanup.TryDelete(SessionsReserve);
 
     public void ReleaseReserve()
     {
-        TryDelete(SessionsReserve);
-        TryDelete(ManifestReserve);
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { File.Delete(path); } catch (IOException) { }
+        FileCleanup.TryDelete(SessionsReserve);
+        FileCleanup.TryDelete(ManifestReserve);
     }
 }

@@ -93,7 +93,7 @@ internal static class EtlxCache
         if (keep)
         {
             RemoveAbandoned(target);
-            TryDelete(RecordPath(tracePath));
+            FileCleanup.TryDelete(RecordPath(tracePath));
         }
         else
         {
@@ -139,11 +139,11 @@ internal static class EtlxCache
         catch
         {
             log?.Dispose();
-            TryDelete(output);
+            FileCleanup.TryDelete(output);
             if (keep)
             {
-                TryDelete(target);
-                TryDelete(RecordPath(tracePath));
+                FileCleanup.TryDelete(target);
+                FileCleanup.TryDelete(RecordPath(tracePath));
             }
             throw;
         }
@@ -219,7 +219,7 @@ internal static class EtlxCache
             // ...etlx.PID-GUID.tmp, ...etlx.PID-GUID.tmp.new, ...etlx.json.PID-GUID.tmp
             var owner = System.Text.RegularExpressions.Regex.Match(Path.GetFileName(tmp), @"\.([0-9]{1,9})-[0-9a-f]{32}\.tmp", System.Text.RegularExpressions.RegexOptions.CultureInvariant);
             if (owner.Success && int.TryParse(owner.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture, out var pid)
-                && !EspTempFiles.OwnerAlive(pid, File.GetLastWriteTimeUtc(tmp))) TryDelete(tmp);
+                && !EspTempFiles.OwnerAlive(pid, File.GetLastWriteTimeUtc(tmp))) FileCleanup.TryDelete(tmp);
         }
     }
 
@@ -241,12 +241,6 @@ internal static class EtlxCache
         var tmp = $"{path}.{Environment.ProcessId}-{Guid.NewGuid():N}.tmp";
         File.WriteAllBytes(tmp, JsonSerializer.SerializeToUtf8Bytes(record, CacheRecordJsonContext.Default.CacheRecord));
         File.Move(tmp, path, overwrite: true);
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { File.Delete(path); }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
     }
 
     /// <summary>What the cache was made from and what its conversion found.</summary>

@@ -81,7 +81,7 @@ public sealed record BenchmarkResults
         try { Save(path); return; }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            TryDelete(path + ".tmp");
+            FileCleanup.TryDelete(path + ".tmp");
             var fallback = FallbackPath(Environment.ProcessId);
             try
             {
@@ -90,15 +90,10 @@ public sealed record BenchmarkResults
             }
             catch (Exception ex2) when (ex2 is IOException or UnauthorizedAccessException)
             {
-                TryDelete(fallback + ".tmp");
+                FileCleanup.TryDelete(fallback + ".tmp");
                 error.WriteLine($"results not written to {path} ({ex.Message}) nor to {fallback} ({ex2.Message}): they are lost");
             }
         }
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { File.Delete(path); } catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
     }
 
     public void Save(string path)

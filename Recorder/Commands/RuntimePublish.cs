@@ -45,7 +45,7 @@ public static partial class RuntimePublish
         Directory.Move(staging, folder);
         progress.Report($"published in {stopwatch.Elapsed.TotalSeconds:F0} s (cached for later recordings)");
         foreach (var stale in Directory.EnumerateDirectories(root, $"{key}-*").Where(d => d != folder && !d.EndsWith(".tmp", StringComparison.Ordinal)))
-            TryDelete(stale);
+            FileCleanup.TryDeleteDirectory(stale);
         return exe;
     }
 
@@ -123,13 +123,6 @@ public static partial class RuntimePublish
             try { return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None); }
             catch (IOException) { Task.Delay(500, cancel).GetAwaiter().GetResult(); }
         }
-    }
-
-    private static void TryDelete(string folder)
-    {
-        try { Directory.Delete(folder, recursive: true); }
-        catch (IOException) { } // in use by a recording that started from it: left for the next publish
-        catch (UnauthorizedAccessException) { }
     }
 
     // NU1101: no such package; NU1102: not at that version. E.g. "error NU1102: Unable to find package

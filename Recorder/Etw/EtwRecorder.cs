@@ -71,7 +71,7 @@ public sealed class EtwRecorder
             progress?.Report($"merging {SessionFileName} into {TraceFolderLayout.Etl}...");
             // Merge adds the kernel's image and symbol information (KernelTraceControl.dll) that WPA and TraceLog need.
             TraceEventSession.Merge([sessionFile], folder.Etl);
-            TryDelete(sessionFile);
+            FileCleanup.TryDelete(sessionFile);
             return new RecordingOutcome
             {
                 Status = status,
@@ -92,7 +92,7 @@ public sealed class EtwRecorder
             if (child is { HasExited: false }) child.Kill(entireProcessTree: true);
             child?.Dispose();
             // The session file of a run that happened is the only copy of the data when merging failed: keep it.
-            if (!File.Exists(folder.Etl) && child is null) TryDelete(sessionFile);
+            if (!File.Exists(folder.Etl) && child is null) FileCleanup.TryDelete(sessionFile);
         }
     }
 
@@ -196,10 +196,5 @@ public sealed class EtwRecorder
         {
             throw new UsageException($"could not start '{command.Display}': {ex.Message}");
         }
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { File.Delete(path); } catch (IOException) { } catch (UnauthorizedAccessException) { }
     }
 }

@@ -46,15 +46,9 @@ public static class HeapDumpWriter
         if (error is null && bytes == 0) error = $"the runtime reported success but {path} is missing or empty";
         if (error is not null)
         {
-            TryDelete(path); // a partial dump would only mislead the analysis
+            FileCleanup.TryDelete(path); // a partial dump would only mislead the analysis
             return result with { Status = HeapSnapshotStatus.Failed, Error = error, File = null, DumpSeconds = seconds };
         }
         return result with { Status = HeapSnapshotStatus.Taken, DumpBytes = bytes, DumpSeconds = seconds };
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { if (File.Exists(path)) File.Delete(path); }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
     }
 }

@@ -96,7 +96,7 @@ public sealed class PerfSession : IAsyncDisposable
         catch
         {
             if (session is not null) await session.DisposeAsync().ConfigureAwait(false);
-            else TryDeleteDirectory(fifoDir);
+            else FileCleanup.TryDeleteDirectory(fifoDir);
             throw;
         }
     }
@@ -246,13 +246,7 @@ public sealed class PerfSession : IAsyncDisposable
             await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
         }
         _launched.Dispose();
-        TryDeleteDirectory(_fifoDir);
-    }
-
-    private static void TryDeleteDirectory(string dir)
-    {
-        try { if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true); }
-        catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_fifoDir);
     }
 }
 

@@ -37,7 +37,7 @@ public sealed class ScratchPerf(PerfAvailability perf, IProgress<string>? progre
             catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception or UnauthorizedAccessException)
             {
                 failures.Add(ex.Message);
-                if (KeepAt is null) TryDelete(path);
+                if (KeepAt is null) FileCleanup.TryDelete(path);
                 if (attempt < Attempts - 1) await Task.Delay(TimeSpan.FromMilliseconds(100), cancel).ConfigureAwait(false);
             }
         }
@@ -59,18 +59,13 @@ public sealed class ScratchPerf(PerfAvailability perf, IProgress<string>? progre
         _session = null;
         await session.StopAsync(interrupt: true).ConfigureAwait(false);
         await session.DisposeAsync().ConfigureAwait(false);
-        if (KeepAt is null) TryDelete(_path!);
+        if (KeepAt is null) FileCleanup.TryDelete(_path!);
     }
 
     /// <summary>Between blocks perf's events are off; a perf that does not say so is ended (the next block starts another).</summary>
     private async Task PauseAsync()
     {
         if (_session is { } session && !await session.SuspendAsync().ConfigureAwait(false)) await EndAsync().ConfigureAwait(false);
-    }
-
-    private static void TryDelete(string path)
-    {
-        try { File.Delete(path); } catch (IOException) { }
     }
 
     private sealed class Block(ScratchPerf owner) : IAsyncDisposable
