@@ -61,6 +61,8 @@ var results = new BenchmarkResults
     CommandLine = string.Join(' ', args),
     AppContextSwitches = options.AppContext.Count == 0 ? null : options.AppContext.ToDictionary(),
     DynamicCodeSupported = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported,
+    GcGen0BudgetBytes = BuildInfo.Gen0BudgetBytes(),
+    GcGen0SizeSetting = Environment.GetEnvironmentVariable("DOTNET_GCgen0size") ?? Environment.GetEnvironmentVariable("COMPlus_GCgen0size"),
     Runs = runner.Results,
     Warmups = runner.Warmups,
     Unsupported = runner.Unsupported,

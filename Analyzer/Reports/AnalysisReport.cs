@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
 using EtwSerializerProfiler.Common;
@@ -183,6 +184,7 @@ public static class AnalysisReport
         if (analysis.InProcess is { Runs.Count: > 0, TracingCost: null, TracingCostProblem: null })
             notes.Add("Tracing cost per case: not measured (esp record --tracing-cost runs each case again with tracing off and on; docs/recorder.md#what-tracing-costs)");
         if (NativeRuntimeNote.Line(analysis) is { } native) notes.Add(native);
+        if (GcBudgetNote.Line(analysis) is { } budget) notes.Add(budget);
         notes.AddRange(analysis.BenchmarkDotNetSummary.Select(c => c.Line()));
         notes.AddRange(analysis.Warnings.Select(w => "warning: " + w));
         return notes;

@@ -14,6 +14,16 @@ public static class BuildInfo
 
     public static string OperatingSystem => $"{RuntimeInformation.OSDescription} {RuntimeInformation.OSArchitecture}";
 
+    /// <summary>The GC's cap on gen0's budget in bytes (GCGen0MaxBudget), or null where the runtime does not say (.NET Framework).</summary>
+    public static long? Gen0BudgetBytes()
+    {
+#if NET7_0_OR_GREATER
+        return GC.GetConfigurationVariables().TryGetValue("GCGen0MaxBudget", out var v) && v is IConvertible c ? c.ToInt64(null) : null;
+#else
+        return null;
+#endif
+    }
+
     /// <summary>Loud warnings for conditions that invalidate measurements; empty when all is well.</summary>
     public static IEnumerable<string> Warnings()
     {

@@ -20,6 +20,13 @@ public sealed record BenchmarkResults
     public Dictionary<string, bool>? AppContextSwitches { get; init; }
     /// <summary>RuntimeFeature.IsDynamicCodeSupported as the serializers saw it: false means reflection instead of emitted code.</summary>
     public bool? DynamicCodeSupported { get; init; }
+    /// <summary>
+    /// The GC's cap on gen0's budget (GC.GetConfigurationVariables' GCGen0MaxBudget). The runtime sizes it from the
+    /// CPU's cache unless DOTNET_GCgen0size pins it, so collections per run differ between machines. Null before .NET 7.
+    /// </summary>
+    public long? GcGen0BudgetBytes { get; init; }
+    /// <summary>DOTNET_GCgen0size as the benchmark saw it (null when unset): the budget was pinned, not sized from the cache.</summary>
+    public string? GcGen0SizeSetting { get; init; }
     public List<RunResult> Runs { get; init; } = [];
     /// <summary>
     /// One entry per (serializer, operation, data, N): how many warm-up runs it had, why the warm-up stopped and whether

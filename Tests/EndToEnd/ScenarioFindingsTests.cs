@@ -187,7 +187,7 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
     {
         // Four measured runs with tiered compilation off: a measured run still in tier-0 code would dilute the share.
         var rec = ScenarioRecording.Record(Sub("gc"), "--test", "deserialize", "--n", "20k", "--warmup", "1", "--runs", "4", "--ops", "1", "--payload-bytes", "1000",
-            "--serializers", "Google.Protobuf", "--env", "DOTNET_TieredCompilation=0");
+            "--serializers", "Google.Protobuf", "--env", "DOTNET_TieredCompilation=0", "--env", RecordedBenchmark.PinnedGen0);
         var finding = Assert.Single(rec.Of(FindingKinds.GcBound, "Google.Protobuf"));
         Assert.True(finding.EvidenceValue("gcPauseShare") >= FindingThresholds.Default.MinGcPauseShare, finding.Message);
         // The benchmark's own counters saw the same collections in those runs (how closely the pause times agree is

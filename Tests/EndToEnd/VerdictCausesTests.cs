@@ -19,7 +19,9 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
     public sealed record CausesTruth(int Run, bool Warmup, double LookupsMs, double ThrowingMs, double AllocationMs, long Exceptions, long AllocatedBytes);
 
     /// <summary>
-    /// The causes come in the order of the parts' measured shares, each within 5 points of it. Samples the trace
+    /// Each cause is within 5 points of its part's measured share, and they come in the parts' order where the shares
+    /// differ by more than the samples can blur (a machine with more stripped runtime code under the lookups read them
+    /// 35% against the clock's 45.5%, after the exceptions' 37%: issue 59). Samples the trace
     /// cannot place (stripped runtime code no event explains, the JIT) may be any part's: the truth may lie above
     /// the cause's share by that much too, as in ReflectionAttributionTests. Measured at load 6.8 (a CI run beside):
     /// lookups 36.8% against 45.9% with 13.8% ambiguous; exceptions 24.6% against 30.5%; the allocator's native work
@@ -56,10 +58,10 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
             Assert.True(ambiguous <= 0.25, $"{ambiguous:P1} of the samples are unexplained runtime code or JIT: too many to hold the shares to the truth");
 
             Assert.Equal(3, verdict.Causes.Count);
-            var (lookups, exceptions, allocation) = (verdict.Causes[0], verdict.Causes[1], verdict.Causes[2]);
-            Assert.StartsWith("Reflection: Custom attributes", lookups.Name, StringComparison.Ordinal);
+            var lookups = Assert.Single(verdict.Causes, c => c.Name.StartsWith("Reflection: Custom attributes", StringComparison.Ordinal));
+            var exceptions = Assert.Single(verdict.Causes, c => c.Name == "Exceptions");
+            var allocation = Assert.Single(verdict.Causes, c => c.Name.StartsWith("Native runtime:", StringComparison.Ordinal));
             Assert.Contains(lookups.Detail, d => d.Contains("from CausesWorkload.Lookups", StringComparison.Ordinal));
-            Assert.Equal("Exceptions", exceptions.Name);
             Assert.Contains(exceptions.Detail, d => d.Contains("CausesWorkload.Parse", StringComparison.Ordinal));
             // The allocator's work in the stripped runtime, said with what was allocated (per call, from the trace's
             // allocation events: within 20% of the thread's own count, GC.GetAllocatedBytesForCurrentThread).
@@ -73,9 +75,18 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
             Assert.Equal(truth.Average(t => (double)t.Exceptions), verdict.Case.Exceptions, 0.5);
 
             double Share(Cause c) => c.Ms / verdict.OnCpuMs;
-            foreach (var (cause, part) in new[] { (lookups, parts[0]), (exceptions, parts[1]), (allocation, parts[2]) })
+            var expected = new[] { (Cause: lookups, Part: parts[0]), (Cause: exceptions, Part: parts[1]), (Cause: allocation, Part: parts[2]) };
+            foreach (var (cause, part) in expected)
                 Assert.True(part >= Share(cause) - 0.05 && part <= Share(cause) + ambiguous + 0.05,
                     $"{cause.Name}: {Share(cause):P1} by the verdict (+{ambiguous:P1} ambiguous) vs {part:P1} measured in-process");
+            // The order, like with like: a part's clock share holds all of its work, its cause only the frames it
+            // names, and the ambiguous share may be any part's. So two causes come in the clock's order only where the
+            // clock's shares differ by more than the ambiguous share plus 5 points.
+            var order = verdict.Causes.ToList();
+            foreach (var a in expected)
+                foreach (var b in expected.Where(b => a.Part - b.Part > ambiguous + 0.05))
+                    Assert.True(order.IndexOf(a.Cause) < order.IndexOf(b.Cause),
+                        $"{a.Cause.Name} ({a.Part:P1} by the clock) after {b.Cause.Name} ({b.Part:P1}), {ambiguous:P1} ambiguous");
         }
         finally
         {
