@@ -41,6 +41,19 @@ public sealed record RecordOptions
     /// <summary>--env NAME=VALUE (repeatable): runtime settings for the recorded process, e.g. DOTNET_TieredCompilation=0.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>--pid: attach to this running .NET process instead of starting one (<see cref="EventPipe.AttachedRuntime"/>).</summary>
+    public int? ProcessId { get; init; }
+    /// <summary>--duration (with --pid): the recording ends after this long.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>
+    /// The exception session records to the end, whatever the throw rate (the profile's stacklessMaxMBPerSecond stops
+    /// it otherwise): for runs that cannot count their throws in-process, as BenchmarkDotNet's iterations.
+    /// </summary>
+    public bool KeepExceptionEvents { get; init; }
+    /// <summary>For a host that holds its process until the sessions record (the BenchmarkDotNet diagnoser): called once they do.</summary>
+    public Action? OnRecording { get; init; }
+
     /// <summary>The combinations that cannot work, refused with one line before anything is created.</summary>
     public RecordOptions Validate()
     {
@@ -48,6 +61,20 @@ public sealed record RecordOptions
             throw new UsageException("--symbols is for the analysis: add --analyze, or run esp analyze FOLDER --symbols DIR after recording");
         if (Command.Count > 0 && BenchmarkArgs.Count > 0)
             throw new UsageException($"benchmark option '{BenchmarkArgs[0]}' cannot be combined with '-- <command>'");
+        if (Duration is not null && ProcessId is null)
+            throw new UsageException("--duration is for --pid (a process esp starts is recorded until it exits)");
+        if (ProcessId is { } pid)
+        {
+            // Attaching starts nothing: whatever shapes a process esp starts cannot apply.
+            var starting = new (bool Given, string Name)[]
+            {
+                (Command.Count > 0, "-- <command>"), (BenchmarkArgs.Count > 0, $"benchmark option '{(BenchmarkArgs.Count > 0 ? BenchmarkArgs[0] : "")}'"),
+                (Environment.Count > 0, "--env"), (Runtime is not null, "--runtime"), (Framework != BenchmarkFramework.Net10, "--framework"),
+                (TracingCost, "--tracing-cost"), (Backend == Backend.Etw, "--backend etw"),
+            };
+            if (starting.FirstOrDefault(o => o.Given) is { Given: true } clash)
+                throw new UsageException($"--pid {pid} attaches to a running process: {clash.Name} is for a process esp starts");
+        }
         if (Framework == BenchmarkFramework.Net472)
         {
             if (Backend != Backend.Etw)

@@ -5,7 +5,10 @@ namespace EtwSerializerProfiler.Recorder;
 public sealed record RecordingOutcome
 {
     public required RecordingStatus Status { get; init; }
-    public required int ChildExitCode { get; init; }
+    /// <summary>The exit code of a process esp started; null for one it attached to.</summary>
+    public required int? ChildExitCode { get; init; }
+    /// <summary>Attached (--pid): whether the process exited while recorded (true) or ran on after the recording (false); null when esp started it.</summary>
+    public bool? AttachedExited { get; init; }
     public required int ChildProcessId { get; init; }
     public required long TraceBytes { get; init; }
     public required TimeSpan Duration { get; init; }

@@ -5,8 +5,10 @@
 #   EtwSerializerProfiler.linux-x64  the native esp (Cli/NativeAot.targets; needs clang or gcc) with the managed esp
 #                                    beside it for record and stacktags
 #   EtwSerializerProfiler.any        the managed esp for every other platform (framework-dependent)
-# and the library your own app marks its runs with (docs/run-markers.md):
+# the library your own app marks its runs with (docs/run-markers.md):
 #   EtwSerializerProfiler.RunMarkers netstandard2.0 and net8.0
+# and the BenchmarkDotNet diagnoser (docs/benchmarkdotnet.md):
+#   EtwSerializerProfiler.BenchmarkDotNet  [EspDiagnoser] for BenchmarkDotNet 0.15.8
 # Native AOT compiles for the machine it runs on, so the linux-x64 package is packed on linux-x64 only; elsewhere the
 # script packs the other two (the any package is then what every platform installs).
 # Usage: scripts/pack-tool.sh [OUT]   (default: nupkg/)
@@ -24,4 +26,5 @@ fi
 dotnet pack "$cli" -c Release -o "$out" --nologo
 dotnet pack "$cli" -c Release -r any -o "$out" --nologo
 dotnet pack "$root/RunMarkers/RunMarkers.csproj" -c Release -o "$out" --nologo
+dotnet pack "$root/BdnDiagnoser/BdnDiagnoser.csproj" -c Release -o "$out" --nologo
 ls -l "$out"/EtwSerializerProfiler*.nupkg

@@ -15,8 +15,11 @@ internal readonly record struct BdnEvent(int Id, int ThreadId, double Ms, string
 /// (<see cref="Finish"/>). The extra iteration BenchmarkDotNet runs afterwards for its GC statistics has no events.
 /// A trace with this project's own runs keeps those.
 /// </summary>
-internal sealed class BdnIterations(RunWindows windows)
+/// <param name="harness">What the diagnoser that recorded the trace said of it (manifest harness), or null.</param>
+internal sealed class BdnIterations(RunWindows windows, Common.HarnessInfo? harness = null)
 {
+    private readonly BdnBenchmarkName? _knownCase = harness is null ? null : BdnBenchmarkName.Parse(harness.Case);
+
     /// <summary>Placeholder name of iterations seen before their case's BenchmarkStart (jitting; a trace attached late).</summary>
     public const string CaseNotYetNamed = "(BenchmarkDotNet case)";
 
@@ -66,7 +69,7 @@ internal sealed class BdnIterations(RunWindows windows)
             if (stage.StartId == BdnEngineEvents.OverheadActualStartId) _overheadOpen[e.ThreadId] = e.Ms;
             return;
         }
-        var name = _caseByThread.GetValueOrDefault(e.ThreadId);
+        var name = _caseByThread.GetValueOrDefault(e.ThreadId) ?? _knownCase;
         var key = name is null ? new RunKey(CaseNotYetNamed, "", 0, 0) : NextKey(name);
         var run = windows.HarnessIterationStart(new RunStarted(key, "", 0, e.ThreadId, e.Ms, !stage.Measured, Math.Max(1L, e.TotalOperations ?? 1L)));
         run.Stage = stage.Label;
@@ -116,12 +119,14 @@ internal sealed class BdnIterations(RunWindows windows)
         var outliers = 0;
         foreach (var g in analysis.Runs.Where(r => r.Stage == BdnEngineEvents.MeasuredStageLabel).GroupBy(r => r.Key with { Run = 0 }))
         {
-            var overhead = _overheadMs.TryGetValue(g.Key, out var o) && o.Count > 0 ? BdnStatistics.Median(o) : 0;
+            var overhead = harness is not null ? harness.OverheadNs / 1e6 : _overheadMs.TryGetValue(g.Key, out var o) && o.Count > 0 ? BdnStatistics.Median(o) : 0;
             var fence = BdnStatistics.UpperFence([.. g.Select(r => r.DurationMs)]);
+            var index = 0;
             foreach (var r in g)
             {
                 r.OverheadMs = overhead;
-                if (r.DurationMs <= fence) continue;
+                // BenchmarkDotNet's own verdict on its own clock when the diagnoser passed it on; else its rule on the trace's.
+                if (harness is not null ? !harness.DroppedIterations.Contains(index++) : r.DurationMs <= fence) continue;
                 r.IsOutlier = true;
                 r.Stage = BdnEngineEvents.OutlierStageLabel;
                 outliers++;

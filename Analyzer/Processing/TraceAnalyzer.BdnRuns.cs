@@ -9,7 +9,10 @@ public sealed partial class TraceAnalyzer
     private sealed partial class PassState
     {
         private BdnIterations? _bdnIterations;
-        private BdnIterations Bdn => _bdnIterations ??= new BdnIterations(_windows);
+        private BdnIterations Bdn => _bdnIterations ??= new BdnIterations(_windows, HarnessRun);
+
+        /// <summary>The manifest's harness: what the BenchmarkDotNet diagnoser said of a trace it recorded.</summary>
+        public Common.HarnessInfo? HarnessRun { get; init; }
 
         private bool OwnRunsSeen => _windows.SawRunEvents || _windows.Unnamed > 0;
 

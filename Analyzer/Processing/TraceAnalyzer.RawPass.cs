@@ -15,7 +15,7 @@ public sealed partial class TraceAnalyzer
     /// left to TraceLog: a damaged or cut file (whose reading TraceLog's conversion reports), a .netperf, or a trace
     /// whose answers given before its rundown do not hold once everything is named (<see cref="RawPassUnsure"/>).
     /// </summary>
-    private Pass? RawPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles, StackFile? stackFile)
+    private Pass? RawPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles, StackFile? stackFile, Common.HarnessInfo? harness)
     {
         if (options.ThroughTraceLog || input.Format != TraceFormat.NetTrace || input.NetPerf || !EventStackAddresses.Available) return null;
         var blocks = NetTraceBlocks.Scan(input.TracePath);
@@ -24,7 +24,7 @@ public sealed partial class TraceAnalyzer
         try
         {
             source = new EventPipeEventSource(input.TracePath);
-            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile };
+            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
             // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).

@@ -76,7 +76,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
         // trace has none (a file left from another recording in the same folder is not read), or there is no manifest.
         var stackFile = manifest is null || manifest.StacksOnlyFor is { Count: > 0 } ? StackFile.Read(input) : null;
-        using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles, stackFile) ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles, stackFile);
+        using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles, stackFile, manifest?.Harness)
+            ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles, stackFile, manifest?.Harness);
         var state = pass.State;
         var results = resultsTask.GetAwaiter().GetResult();
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
@@ -144,13 +145,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// Through TraceLog: an ETW trace (TraceEvent's own reader), or an EventPipe trace the raw pass would not read
     /// alike, converted to .etlx (EtlxCache: cached by content, the conversion's warnings kept with it).
     /// </summary>
-    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles, StackFile? stackFile)
+    private Pass TraceLogPass(TraceInput input, AnalysisDraft analysis, StackTagMatcher? matcher, IProgress<string>? progress, ExceptionFiles? exceptionFiles, StackFile? stackFile, Common.HarnessInfo? harness)
     {
         var etlx = OpenTraceLog(input, analysis, progress);
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile };
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -384,6 +385,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             // Partial results are kept only where valid: a run without an end has no duration to report.
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
+            foreach (var begun in _windows.BegunBeforeTrace)
+                analysis.WarningList.Add($"run {Describe(begun)} began before the trace (attached mid-run): left out");
             AssignGcs();
             Timeline.Contention.AddRange(_contention.RunWaits);
             // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.

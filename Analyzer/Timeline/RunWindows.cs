@@ -106,7 +106,12 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
             Open = null;
         }
         var run = runs.LastOrDefault(r => r.Key == key && r.MarkerThreadId == markerThreadId);
-        if (run is null) return;
+        if (run is null)
+        {
+            // A stop with no start: the run began before the trace did (esp record --pid attached mid-run).
+            BegunBeforeTrace.Add(key);
+            return;
+        }
         run.StopwatchMs = stopwatchMs;
         run.InProcessExceptions = exceptions;
     }
@@ -213,6 +218,9 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
         foreach (var pending in _pendingByMarker.Values) settled = Math.Min(settled, pending.TimeMs);
         return settled - StopwatchPin.SlackMs;
     }
+
+    /// <summary>Runs whose RunStop came with no start before it: they began before the trace (an attach mid-run) and are left out.</summary>
+    public List<RunKey> BegunBeforeTrace { get; } = [];
 
     /// <summary>At the end of the pass: a run still open has no end, so no duration to report; it is taken out.</summary>
     /// <returns>The run taken out, if any.</returns>

@@ -79,6 +79,20 @@ public sealed partial class RecordVerb
             return environment;
         },
     };
+    private readonly Option<int?> _pid = new("--pid")
+    {
+        Description = "attach to a .NET process that already runs, instead of starting one; Ctrl+C, --duration or the process's exit ends " +
+            "the recording, and the process runs on (docs/recorder.md#attach)",
+        HelpName = "PID",
+        CustomParser = r =>
+        {
+            var text = r.Tokens[^1].Value;
+            if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var v) && v > 0) return v;
+            r.AddError($"--pid expects a process id, got '{text}'");
+            return null;
+        },
+    };
+    private readonly Option<double?> _duration = OptionTypes.Number("--duration", "with --pid: stop recording after this many seconds", "SECONDS", 0.1, 86_400);
     private readonly Option<bool> _listProfiles = new("--list-profiles") { Description = "list the trace profiles with what each records" };
     private readonly Option<string?> _profilesFile = new("--profiles") { Description = "read --profile from this profiles file instead of the tool's " +
         "Profiles/profiles.json, e.g. the default minus one part, to measure that part's cost with --tracing-cost (docs/recorder.md#what-tracing-costs)", HelpName = "FILE" };
@@ -106,7 +120,7 @@ public sealed partial class RecordVerb
         _symbols = common.Symbols;
         Command = new Command(Name, "trace the serializer benchmark (or -- any .NET command) into a self-describing trace folder")
         {
-            _out, _profile, _backend, _kernel, _eventPipeSamples, _cpuSampleMs, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _listProfiles, _profilesFile,
+            _out, _profile, _backend, _kernel, _eventPipeSamples, _cpuSampleMs, _framework, _runtime, _launches, _analyze, _tracingCost, _symbols, _env, _pid, _duration, _listProfiles, _profilesFile,
         };
         // What the recorder does not know is the benchmark's (or, after --, the command's).
         Command.TreatUnmatchedTokensAsErrors = false;
@@ -157,7 +171,8 @@ public sealed partial class RecordVerb
     {
         var (benchmark, command) = PassedOn(parse);
         var listProfiles = parse.GetValue(_listProfiles);
-        var request = command.Count == 0 && !listProfiles ? CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult)) : BenchmarkRequest.None;
+        var pid = parse.GetValue(_pid);
+        var request = command.Count == 0 && !listProfiles && pid is null ? CheckBenchmarkArgs(benchmark, UsageErrors.OptionNames(parse.CommandResult)) : BenchmarkRequest.None;
         return new RecordOptions
         {
             Out = parse.GetValue(_out),
@@ -174,6 +189,8 @@ public sealed partial class RecordVerb
             ListProfiles = listProfiles,
             ProfilesFile = parse.GetValue(_profilesFile),
             Environment = parse.GetValue(_env)!,
+            ProcessId = pid,
+            Duration = parse.GetValue(_duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : null,
             BenchmarkArgs = benchmark,
             Benchmark = request,
             Command = command,

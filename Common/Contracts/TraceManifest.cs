@@ -48,6 +48,10 @@ public sealed record TraceManifest
     public List<string>? EtwSessions { get; init; }
     public int? ChildProcessId { get; init; }
     public int? ChildExitCode { get; init; }
+    /// <summary>`esp record --pid`: the process ran before the recording (its startup is not in the trace); null when esp started it.</summary>
+    public AttachInfo? Attached { get; init; }
+    /// <summary>The BenchmarkDotNet diagnoser's word on a trace it recorded from the measured iterations on; null otherwise.</summary>
+    public HarnessInfo? Harness { get; init; }
     [JsonConverter(typeof(JsonStringEnumConverter<RecordingStatus>))]
     public RecordingStatus? Status { get; init; }
     public bool Incomplete { get; init; }
@@ -127,3 +131,14 @@ public sealed record ManifestProvider(string Name, string Keywords, string Level
 [JsonSerializable(typeof(TraceManifest))]
 [JsonSerializable(typeof(List<HeapSnapshotInfo>))]
 internal sealed partial class ManifestJsonContext : JsonSerializerContext;
+
+/// <summary>An attached recording: whether the process exited while recorded, or ran on after it.</summary>
+public sealed record AttachInfo(bool ProcessExited);
+
+/// <summary>
+/// A BenchmarkDotNet case recorded from its first measured iteration (the diagnoser attaches there), after the
+/// events that name it and time its overhead: the case as its engine events name it, the measured iterations
+/// BenchmarkDotNet dropped as outliers (0-based, in order) and its overhead per iteration (the median overhead-actual
+/// iteration), from BenchmarkDotNet's own measurements. The analyzer takes these instead of working them out.
+/// </summary>
+public sealed record HarnessInfo(string Case, List<int> DroppedIterations, double OverheadNs);

@@ -20,6 +20,7 @@ public static class RecordCommand
         var linuxKernel = OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off;
         var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
             linuxKernel && Hypervisor.Present());
+        if (options.KeepExceptionEvents) profile = profile with { Providers = [.. profile.Providers.Select(p => p with { StacklessMaxMBPerSecond = null })] };
         EtwSessionPlan? etwPlan = null;
         if (options.Backend == Backend.Etw)
         {
@@ -28,7 +29,9 @@ public static class RecordCommand
             EtwRecorder.EnsureCanRecord();
             etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
         }
-        var command = BuildCommand(options, progress, cancel, out var recordsBenchmark);
+        // --pid: the process must exist and answer before a folder is made (a bad id is one line, exit 2, nothing left).
+        await using var attached = options.ProcessId is { } pid ? AttachedRuntime.Open(pid) : null;
+        var command = attached is null ? BuildCommand(options, progress, cancel, out var recordsBenchmark) : AttachedCommand(attached, out recordsBenchmark);
         if (options.TracingCost && (etwPlan is not null || !recordsBenchmark))
             throw new UsageException("--tracing-cost measures the benchmark's cases on the EventPipe backend (not --backend etw, not an app of your own)");
         // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
@@ -65,7 +68,9 @@ public static class RecordCommand
         RecordingOutcome outcome;
         try
         {
-            outcome = etwPlan is null
+            outcome = attached is not null
+                ? await EventPipeRecorder.RecordAsync(attached, RecordingClock.Start(), profile, folder.Trace, progress, cancel, options.Duration, kernel, providers, null, folder.ReleaseSessionsReserve, options.OnRecording).ConfigureAwait(false)
+                : etwPlan is null
                 ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
@@ -123,7 +128,7 @@ public static class RecordCommand
         if (outcome.Status == RecordingStatus.ChildCrashed) output.WriteLine(CrashLine(outcome, folder));
 
         output.WriteLine($"Trace folder: {folder.Path}");
-        output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} (child exit code {outcome.ChildExitCode})");
+        output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} ({ProcessLine(outcome)})");
         if (kernelInfo is not null) output.WriteLine(DescribeKernel(kernelInfo));
         foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
         foreach (var h in heapSnapshots ?? []) output.WriteLine(HeapSnapshotListener.Describe(h));
@@ -151,6 +156,26 @@ public static class RecordCommand
         var (session, why) = LinuxKernelSession.For(options.Kernel, profile, folder, progress);
         if (why is not null && options.Kernel != KernelMode.Off) progress.Report($"kernel session not recorded: {why.Reason}");
         return (session, why);
+    }
+
+    private static string ProcessLine(RecordingOutcome outcome) => outcome.AttachedExited switch
+    {
+        null => $"child exit code {outcome.ChildExitCode}",
+        true => $"attached to process {outcome.ChildProcessId}, which exited while recorded",
+        false => $"attached to process {outcome.ChildProcessId}, which runs on",
+    };
+
+    /// <summary>What the manifest says was recorded when esp attached: the process's own command line, as Linux shows it.</summary>
+    private static ChildCommand AttachedCommand(AttachedRuntime attached, out bool recordsBenchmark)
+    {
+        recordsBenchmark = false;
+        string[] args = [];
+        try
+        {
+            if (OperatingSystem.IsLinux()) args = File.ReadAllText($"/proc/{attached.Id}/cmdline").Split('\0', StringSplitOptions.RemoveEmptyEntries);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { } // named by its id alone
+        return args.Length == 0 ? new ChildCommand(attached.Display, [], new Dictionary<string, string>()) : new ChildCommand(args[0], args[1..], new Dictionary<string, string>());
     }
 
     private static string DescribeKernel(KernelSessionInfo k) => k.Status == KernelSessionInfo.Recorded
@@ -243,7 +268,7 @@ public static class RecordCommand
     }
 
     private static string CrashLine(RecordingOutcome outcome, TraceFolder folder) =>
-        $"esp record: the recorded process {outcome.ChildProcessId} {UnixExitStatus.InWords(outcome.ChildExitCode)} {outcome.Duration.TotalSeconds:F1} s into the recording: "
+        $"esp record: the recorded process {outcome.ChildProcessId} {UnixExitStatus.InWords(outcome.ChildExitCode ?? -1)} {outcome.Duration.TotalSeconds:F1} s into the recording: "
         + $"sessions stopped, what it had recorded is kept in {folder.Path} (manifest status {outcome.Status}; "
         + (File.Exists(folder.ResultsJson) ? $"{TraceFolderLayout.ResultsJson} kept" : $"no {TraceFolderLayout.ResultsJson}") + ")";
 
@@ -311,6 +336,7 @@ public static class RecordCommand
                     : "CPU sampling off in this profile",
             ChildProcessId = outcome.ChildProcessId,
             ChildExitCode = outcome.ChildExitCode,
+            Attached = outcome.AttachedExited is { } exited ? new AttachInfo(exited) : null,
             Status = outcome.Status,
             Incomplete = outcome.Incomplete || outcome.Status == RecordingStatus.ChildFailed,
             Cut = outcome.Cut,

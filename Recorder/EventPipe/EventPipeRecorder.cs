@@ -8,11 +8,9 @@ using Microsoft.Diagnostics.NETCore.Client;
 namespace EtwSerializerProfiler.Recorder.EventPipe;
 
 /// <summary>
-/// Records a child .NET process from its first instruction: the tool listens on a diagnostic port, the child is
-/// started with DOTNET_DiagnosticPorts pointing at it (connect + suspend are the runtime defaults), the session is
-/// started, and only then is the runtime resumed, so startup JIT and type loads are in the trace. Every .NET process
-/// the child starts inherits the variable and connects too: on Unix a <see cref="DiagnosticPortProxy"/> resumes those
-/// at once and passes only the child on to the session (Windows: not yet, one port as before; docs/recorder.md).
+/// Records a .NET process's EventPipe sessions into a trace folder: a child esp starts (<see cref="LaunchedRuntime"/>,
+/// from its first instruction) or a process that already runs (<see cref="AttachedRuntime"/>). The companion session
+/// (the Linux kernel session) starts on the same process before the runtime resumes.
 /// </summary>
 public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 {
@@ -25,62 +23,28 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
         Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
     {
-        // Unix: the child's port is the proxy's, which passes only the child on to the session's port; Windows: one port.
-        var port = DiagnosticPortName();
-        var sessionPort = OperatingSystem.IsWindows() ? port : DiagnosticPortName();
-        using var connectCancel = CancellationTokenSource.CreateLinkedTokenSource(cancel);
-        var connectTask = DiagnosticsClientConnector.FromDiagnosticPort(sessionPort, connectCancel.Token);
-        await WaitForListenerAsync(sessionPort, connectTask).ConfigureAwait(false);
+        var clock = RecordingClock.Start();
+        await using var runtime = await LaunchedRuntime.StartAsync(command, connectTimeout, cancel).ConfigureAwait(false);
+        return await RecordAsync(runtime, clock, profile, tracePath, progress, cancel, null, companion, providers, costGate, onCut).ConfigureAwait(false);
+    }
 
-        var started = Stopwatch.StartNew();
-        var cpuAtStart = RecorderCpuNow();
-        DiagnosticPortProxy? proxy = null;
-        LaunchedProcess launched;
-        try
+    /// <summary>
+    /// Records <paramref name="runtime"/> until it exits, or, for one esp did not start, until <paramref name="cancel"/>
+    /// or <paramref name="duration"/> ends the recording (it detaches; the process runs on).
+    /// </summary>
+    public static async Task<RecordingOutcome> RecordAsync(RecordedRuntime runtime, RecordingClock clock, TraceProfile profile, string tracePath, IProgress<string>? progress,
+        CancellationToken cancel, TimeSpan? duration = null, Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null,
+        TracingCostGate? costGate = null, Action? onCut = null, Action? onRecording = null)
+    {
+        var started = clock.Stopwatch;
+        var cpuAtStart = clock.CpuAtStart;
+        var exitTask = runtime.Exited;
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancel);
+        if (duration is { } d) stop.CancelAfter(d);
         {
-            proxy = OperatingSystem.IsWindows() ? null : DiagnosticPortProxy.Start(port, sessionPort);
-            launched = StartChild(command, port);
-        }
-        catch
-        {
-            if (proxy is not null) await proxy.DisposeAsync().ConfigureAwait(false);
-            await connectCancel.CancelAsync().ConfigureAwait(false);
-            CleanupPort(port, sessionPort);
-            throw;
-        }
-        await using var proxyScope = proxy;
-        using var launchedScope = launched;
-        var child = launched.Process;
-        proxy?.Record(child.Id);
-        var exitTask = child.WaitForExitAsync(CancellationToken.None);
-
-        DiagnosticsClientConnector connector;
-        try
-        {
-            var first = await Task.WhenAny(connectTask, exitTask, Task.Delay(connectTimeout, cancel)).ConfigureAwait(false);
-            if (first == exitTask)
-                throw new UsageException($"'{command.Display}' exited (code {child.ExitCode}) before connecting to the diagnostic port: {NotConnectedHint(proxy)}");
-            if (first != connectTask)
-            {
-                cancel.ThrowIfCancellationRequested();
-                throw new UsageException($"'{command.Display}' did not connect to the diagnostic port within {connectTimeout.TotalSeconds:F0} s: {NotConnectedHint(proxy)}");
-            }
-            connector = await connectTask.ConfigureAwait(false);
-            RuntimeSockets.DeleteOnExit(launched);
-        }
-        catch
-        {
-            await connectCancel.CancelAsync().ConfigureAwait(false);
-            KillTree(child);
-            CleanupPort(port, sessionPort);
-            throw;
-        }
-
-        await using (connector.ConfigureAwait(false))
-        {
-            var client = connector.Instance;
-            // The runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
-            if (companion is not null) await companion.StartAsync(child.Id, cancel).ConfigureAwait(false);
+            var client = runtime.Client;
+            // A launched runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
+            if (companion is not null) await companion.StartAsync(runtime.Id, cancel).ConfigureAwait(false);
             var providerList = providers ?? EventPipeProviders.For(profile);
             // The profile's stackless keywords (exceptions) in sessions of their own, started before the runtime resumes too.
             var stackless = EventPipeProviders.Stackless(profile);
@@ -125,22 +89,22 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
                     session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
                 }
-                client.ResumeRuntime();
+                runtime.Resume();
             }
             catch
             {
                 // Neither the suspended child nor the kernel session may outlive a recording that never started.
                 if (exceptions is not null) await exceptions.DisposeAsync().ConfigureAwait(false);
                 if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
-                KillTree(child);
+                runtime.Abandon();
                 if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
-                CleanupPort(port, sessionPort);
                 throw;
             }
             using var sessionScope = session;
+            onRecording?.Invoke();
             await using var exceptionsScope = exceptions;
             await using var stacksScope = stacks;
-            progress?.Report($"recording process {child.Id} with profile '{profile.Name}' -> {tracePath}");
+            progress?.Report($"recording {(runtime.StartedByEsp ? "process " + runtime.Id : runtime.Display)} with profile '{profile.Name}' -> {tracePath}");
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
             await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 0, useAsync: true);
@@ -148,7 +112,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, child.Id, progress, warnings, exceptions, stackless, stacks, mainStackless);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, runtime.Id, progress, warnings, exceptions, stackless, stacks, mainStackless);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.EndAsync, cancel);
             try
             {
@@ -159,15 +123,15 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 var perfDeathSaid = false;
                 while (!exitTask.IsCompleted)
                 {
-                    await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, cancel)).ConfigureAwait(false);
-                    cancel.ThrowIfCancellationRequested();
+                    await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, stop.Token)).ConfigureAwait(false);
+                    stop.Token.ThrowIfCancellationRequested();
                     if (!writer.Cut.IsCompleted && DiskSpaceCheck.NearlyFull(tracePath) is { } low) writer.CutNow(RecordingStatus.DiskFull, low, started, file);
                     // A removed folder fails no write on Unix (the open file lives on, unlinked): it is looked for.
                     if (!writer.Cut.IsCompleted && TraceFolderGone.Reason(tracePath) is { } gone) writer.CutNow(RecordingStatus.WriteFailed, gone, started, file);
                     if (writer.Cut.IsCompleted) break;
                     // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
                     // perf also ends by itself as the process exits: that is no death (a moment's grace for a busy machine).
-                    if (companion is { Ended: true } && !perfDeathSaid && !child.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
+                    if (companion is { Ended: true } && !perfDeathSaid && !runtime.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
                         && companion.NoticeDeath() is { } died)
                     {
                         perfDeathSaid = true;
@@ -189,9 +153,17 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     TryStop(session, warnings);
                     if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
                     if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
-                    Interrupt(child);
-                    if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(15)).ConfigureAwait(false)) KillTree(child);
+                    await runtime.StopAsync(TimeSpan.FromSeconds(15)).ConfigureAwait(false);
                 }
+            }
+            catch (OperationCanceledException) when (!runtime.StartedByEsp)
+            {
+                // Ctrl+C or --duration on a process esp attached to: the recording's normal end. The session's stop asks
+                // for the rundown (the names of code compiled before the attach); the process runs on.
+                progress?.Report("stopping the session (rundown); the process runs on...");
+                TryStop(session, warnings);
+                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
+                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
             }
             catch (OperationCanceledException)
             {
@@ -201,8 +173,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 TryStop(session, warnings);
                 if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
                 if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
-                Interrupt(child);
-                if (!await WaitQuietly(exitTask, TimeSpan.FromSeconds(5)).ConfigureAwait(false)) KillTree(child);
+                await runtime.StopAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
 
             await WaitQuietly(costTask, TimeSpan.FromSeconds(10)).ConfigureAwait(false);
@@ -221,17 +192,17 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 
             // The recorder's own CPU while it recorded: read before the kernel session's conversion, which is after it.
-            var recorderCpu = RecorderCpuNow() - cpuAtStart;
+            var recorderCpu = RecordingClock.RecorderCpuNow() - cpuAtStart;
             if (companion is not null) await companion.StopAsync(status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed).ConfigureAwait(false);
-            var exitCode = child.HasExited ? child.ExitCode : -1;
-            if (status == RecordingStatus.Complete && exitCode != 0)
-                status = IsCrashExitCode(exitCode) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
-            CleanupPort(port, sessionPort);
+            var exitCode = runtime.StartedByEsp ? runtime.ExitCode ?? -1 : (int?)null;
+            if (status == RecordingStatus.Complete && exitCode is { } code && code != 0)
+                status = IsCrashExitCode(code) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
             return new RecordingOutcome
             {
                 Status = status,
                 ChildExitCode = exitCode,
-                ChildProcessId = child.Id,
+                ChildProcessId = runtime.Id,
+                AttachedExited = runtime.StartedByEsp ? null : runtime.HasExited,
                 TraceBytes = TraceBytes(file, tracePath),
                 Duration = started.Elapsed,
                 RecorderCpu = recorderCpu,
@@ -242,12 +213,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };
         }
-    }
-
-    private static TimeSpan RecorderCpuNow()
-    {
-        using var self = Process.GetCurrentProcess();
-        return self.TotalProcessorTime;
     }
 
     private static long TraceBytes(FileStream file, string path)
@@ -275,78 +240,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         catch (Exception) { return true; } // faulted: finished, reported by the caller
     }
 
-    /// <summary>A wrapper that forks (a shell without exec) starts the .NET program as a process of its own, which the proxy lets run.</summary>
-    private static string NotConnectedHint(DiagnosticPortProxy? proxy) => proxy?.ResumedProcessIds is { Count: > 0 } others
-        ? $"it started .NET process{(others.Count > 1 ? "es" : "")} {string.Join(", ", others)}, which ran untraced: record the .NET program itself (esp record -- dotnet app.dll)"
-        : "is it a .NET program (.NET 5 or later)?";
-
-    private static string DiagnosticPortName()
-    {
-        var name = $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}";
-        if (OperatingSystem.IsWindows()) return name;
-        var socket = Path.Combine(Path.GetTempPath(), name + ".sock");
-        ExitJanitor.DeleteOnExit(socket); // even if esp is killed, which runs no cleanup of its own
-        return socket;
-    }
-
-    private static async Task WaitForListenerAsync(string port, Task connectTask)
-    {
-        if (OperatingSystem.IsWindows()) { await Task.Delay(50).ConfigureAwait(false); return; }
-        // The runtime gives up on a port that is not listening yet; wait until the socket exists.
-        for (var i = 0; i < 200 && !File.Exists(port); i++)
-        {
-            if (connectTask.IsFaulted) await connectTask.ConfigureAwait(false);
-            await Task.Delay(10).ConfigureAwait(false);
-        }
-        if (!File.Exists(port)) throw new IOException($"could not create diagnostic port {port}");
-    }
-
-    private static void CleanupPort(params string[] ports)
-    {
-        if (OperatingSystem.IsWindows()) return;
-        foreach (var port in ports.Distinct()) { try { File.Delete(port); } catch (IOException) { } }
-    }
-
-    /// <summary>The child dies with esp (ChildProcessLauncher: the parent-death signal on Linux).</summary>
-    private static LaunchedProcess StartChild(ChildCommand command, string port)
-    {
-        var psi = new ProcessStartInfo(command.FileName) { UseShellExecute = false };
-        foreach (var a in command.Arguments) psi.ArgumentList.Add(a);
-        psi.Environment["DOTNET_DiagnosticPorts"] = port;
-        // Children of the child inherit the port (the proxy resumes them) but not a default port's suspend.
-        psi.Environment.Remove("DOTNET_DefaultDiagnosticPortSuspend");
-        foreach (var (k, v) in command.Environment) psi.Environment[k] = v;
-        try
-        {
-            return ChildProcessLauncher.Start(psi);
-        }
-        catch (Win32Exception ex)
-        {
-            throw new UsageException($"could not start '{command.Display}': {ex.Message}");
-        }
-    }
-
-    private static void KillTree(Process child)
-    {
-        try
-        {
-            if (child.HasExited) return;
-            child.Kill(entireProcessTree: true);
-            child.WaitForExit(5000); // reap it, so nobody sees a stopped-but-present process
-        }
-        catch (InvalidOperationException) { }
-    }
-
-    /// <summary>
-    /// Asks the child to stop the way a terminal's Ctrl+C would (SIGINT), so a benchmark can save partial
-    /// results. A real Ctrl+C already reached it through the process group; a second one is harmless.
-    /// </summary>
-    private static void Interrupt(Process child)
-    {
-        if (OperatingSystem.IsWindows() || child.HasExited) return;
-        const int SigInt = 2;
-        _ = NativeSignals.Kill(child.Id, SigInt);
-    }
 }
 
 /// <summary>A program to record: file, arguments and extra environment.</summary>
@@ -359,4 +252,16 @@ internal static partial class NativeSignals
 {
     [System.Runtime.InteropServices.LibraryImport("libc", EntryPoint = "kill")]
     internal static partial int Kill(int pid, int signal);
+}
+
+/// <summary>When a recording started: the monotonic clock, and the recorder's own CPU clock then.</summary>
+public sealed record RecordingClock(Stopwatch Stopwatch, TimeSpan CpuAtStart)
+{
+    public static RecordingClock Start() => new(Stopwatch.StartNew(), RecorderCpuNow());
+
+    public static TimeSpan RecorderCpuNow()
+    {
+        using var self = Process.GetCurrentProcess();
+        return self.TotalProcessorTime;
+    }
 }

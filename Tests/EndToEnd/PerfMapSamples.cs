@@ -16,6 +16,9 @@ public static class PerfMapSamples
     public sealed record Window(string Serializer, string Operation, int Tid, long BeginNs, long EndNs);
 
     /// <summary>The measured runs' windows (RunBegin to RunEnd on the worker thread) and the GC pauses, in QPC nanoseconds.</summary>
+    /// <summary>The serializer name of BenchmarkDotNet's iterations (one benchmark a trace).</summary>
+    public const string BdnCase = "BenchmarkDotNet";
+
     public static (List<Window> Windows, List<(long Start, long End)> Pauses) MeasuredWindows(string nettrace)
     {
 #pragma warning disable CS0618 // "discouraged": the raw QPC is CLOCK_MONOTONIC on Linux, perf's clock, with no conversion of ours
@@ -23,6 +26,7 @@ public static class PerfMapSamples
         var pauses = new List<(long, long)>();
         var open = new Dictionary<int, (string Serializer, string Operation, bool Warmup, long BeginNs)>();
         var suspended = new Dictionary<int, long>();
+        var bdnOpen = new Dictionary<int, long>();
         using var source = new EventPipeEventSource(nettrace);
         source.Clr.GCSuspendEEStart += e =>
         {
@@ -34,6 +38,14 @@ public static class PerfMapSamples
         };
         source.Dynamic.All += e =>
         {
+            // BenchmarkDotNet's measured iterations (WorkloadActual start and stop), as one case: a trace holds one benchmark.
+            if (e.ProviderName == "BenchmarkDotNet.EngineEventSource")
+            {
+                if ((int)e.ID == 15) bdnOpen[e.ThreadID] = e.TimeStampQPC;
+                else if ((int)e.ID == 16 && bdnOpen.Remove(e.ThreadID, out var began))
+                    windows.Add(new Window(BdnCase, "WorkloadActual", e.ThreadID, began, e.TimeStampQPC));
+                return;
+            }
             if (e.ProviderName != "EtwSerializerProfiler-Runs") return;
             switch ((int)e.ID)
             {

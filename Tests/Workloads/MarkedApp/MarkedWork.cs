@@ -24,8 +24,16 @@ public sealed class MarkedWork
     private readonly List<MarkedRunTruth> _truth = [];
     private long _sink;
 
-    public IReadOnlyList<MarkedRunTruth> Run(int runs, int warmups)
+    public IReadOnlyList<MarkedRunTruth> Run(int runs, int warmups, int longRunMs = 0)
     {
+        if (longRunMs > 0)
+            using (var run = MarkedRuns.Start("Long", "wait", 0, warmup: false))
+            {
+                Console.WriteLine("long run started");
+                Console.Out.Flush();
+                Thread.Sleep(longRunMs);
+                Add(run.Stop());
+            }
         var orders = Enumerable.Range(0, 500).Select(i => new Order(i, "customer " + i, i * 1.25m, [.. Enumerable.Range(0, 5).Select(j => $"line {j}")])).ToList();
         var sieve = new bool[2_000_000];
         for (var i = 0; i < runs; i++)
