@@ -34,8 +34,17 @@ internal sealed record CaseAnswer
         if (recording.Problem is { } problem || !Directory.Exists(recording.FolderPath))
             return new CaseAnswer { Folder = recording.FolderPath, Lines = [$"{recording.BenchmarkName}: not traced ({recording.Problem ?? "no trace folder"})"] };
         recording.Describe(Harness(recording.BenchmarkName, results));
-        using var input = TraceInput.Open(recording.FolderPath);
-        var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
+        TraceAnalysis analysis;
+        try
+        {
+            using var input = TraceInput.Open(recording.FolderPath);
+            analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
+        }
+        catch (Exception ex) when (ex is BadInputException or IOException or InvalidDataException)
+        {
+            // One line in the log and "?" in the columns: BenchmarkDotNet's own results are never lost to the trace.
+            return new CaseAnswer { Folder = recording.FolderPath, Lines = [$"{recording.BenchmarkName}: the trace could not be analyzed ({ex.Message})"] };
+        }
         var verdict = Verdicts.Of(analysis).FirstOrDefault();
         var top = verdict?.Causes.FirstOrDefault();
         return new CaseAnswer
