@@ -92,8 +92,10 @@ internal sealed record CaseAnswer
     /// <summary>
     /// What tracing cost the benchmark, inside its own process: the measured iterations (traced) against the warm-up
     /// iterations just before them (untraced: the recording starts at BeforeActualRun), each as time per operation,
-    /// median against median over the warm-ups' second half (the first may still be settling). Null with fewer than
-    /// two warm-ups or four measured iterations. A launch against another launch is never used: launches differ more.
+    /// median against median over the warm-ups' second half (the first may still be settling). Null (shown "?") with
+    /// fewer than two warm-ups or four measured iterations, or when those warm-ups lie more than 10% apart: then they
+    /// had not settled, and the difference would be the warm-up's, not tracing's. A launch against another launch is
+    /// never used: launches differ more.
     /// </summary>
     public static double? TracingCost(IReadOnlyList<Measurement> measurements)
     {
@@ -101,8 +103,10 @@ internal sealed record CaseAnswer
         var warm = measurements.Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Warmup).Select(PerOp).ToList();
         var actual = measurements.Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Actual).Select(PerOp).ToList();
         if (warm.Count < 2 || actual.Count < 4) return null;
-        var untraced = Median(warm.Skip(warm.Count / 2).ToList());
-        return untraced <= 0 ? null : 100 * (Median(actual) / untraced - 1);
+        var settled = warm.Skip(warm.Count / 2).ToList();
+        var untraced = Median(settled);
+        if (untraced <= 0 || settled.Max() > 1.10 * settled.Min()) return null;
+        return 100 * (Median(actual) / untraced - 1);
     }
 
     private static double Median(IReadOnlyList<double> values)
