@@ -101,6 +101,7 @@ public sealed partial class BdnDiagnoserRun : IDisposable
 }
 
 [EndToEnd]
+[Collection(PackagingCollection.Name)]
 public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper output) : IClassFixture<BdnDiagnoserRun>
 {
     private static readonly string[] Methods = ["SetValue", "Throw", "Allocate", "Spin"];

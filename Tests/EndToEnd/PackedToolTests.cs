@@ -13,6 +13,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// missing from the package, or found through the repository instead of next to the installed tool.
 /// </summary>
 [EndToEnd]
+[Collection(PackagingCollection.Name)]
 public sealed class PackedToolTests
 {
     [Fact]
