@@ -5,6 +5,7 @@ using BenchmarkDotNet.Mathematics;
 using BenchmarkDotNet.Reports;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Harness;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -74,7 +75,7 @@ internal sealed record CaseAnswer
         var overhead = results.Measurements.Where(m => m.IterationMode == IterationMode.Overhead && m.IterationStage == IterationStage.Actual).Select(m => m.Nanoseconds).ToList();
         var statistics = actual.Count == 0 ? null : new Statistics(actual.Select(m => m.Nanoseconds));
         var dropped = statistics is null ? [] : actual.Select((m, i) => (m, i)).Where(x => statistics.IsActualOutlier(x.m.Nanoseconds, mode)).Select(x => x.i).ToList();
-        return new HarnessInfo(benchmarkName, dropped, overhead.Count == 0 ? 0 : Median(overhead));
+        return new HarnessInfo(benchmarkName, dropped, overhead.Count == 0 ? 0 : BdnStatistics.Median(overhead));
     }
 
     /// <summary>The columns' values; NaN (shown "?") where the trace has no answer.</summary>
@@ -104,14 +105,9 @@ internal sealed record CaseAnswer
         var actual = measurements.Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Actual).Select(PerOp).ToList();
         if (warm.Count < 2 || actual.Count < 4) return null;
         var settled = warm.Skip(warm.Count / 2).ToList();
-        var untraced = Median(settled);
+        var untraced = BdnStatistics.Median(settled);
         if (untraced <= 0 || settled.Max() > 1.10 * settled.Min()) return null;
-        return 100 * (Median(actual) / untraced - 1);
+        return 100 * (BdnStatistics.Median(actual) / untraced - 1);
     }
 
-    private static double Median(IReadOnlyList<double> values)
-    {
-        var sorted = values.Order().ToList();
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
 }

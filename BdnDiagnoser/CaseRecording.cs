@@ -17,7 +17,6 @@ internal sealed class CaseRecording
 {
     private readonly CancellationTokenSource _stop = new();
     private readonly StringWriter _output = new();
-    private readonly List<string> _progress = [];
     private Task<(int ExitCode, TraceFolder? Folder)>? _task;
 
     public required string BenchmarkName { get; init; }
@@ -25,7 +24,6 @@ internal sealed class CaseRecording
     public int ExitCode { get; private set; } = -1;
     /// <summary>Why there is no trace, when there is none.</summary>
     public string? Problem { get; private set; }
-    public IReadOnlyList<string> ProgressSeen { get { lock (_progress) return [.. _progress]; } }
 
     public static CaseRecording Start(DiagnoserActionParameters parameters)
     {
@@ -47,8 +45,8 @@ internal sealed class CaseRecording
             // An iteration counts no throws of its own: every exception event is kept, whatever the rate costs.
             KeepExceptionEvents = true,
         }.Validate();
-        var progress = new ProgressLines(_progress);
-        _task = Task.Run(() => RecordCommand.RunAsync(options, _output, progress, _stop.Token));
+        // Its progress lines are not BenchmarkDotNet's log; its one-line errors reach Problem through the exit code.
+        _task = Task.Run(() => RecordCommand.RunAsync(options, _output, new Progress<string>(_ => { }), _stop.Token));
         // The process waits at BeforeActualRun until this returns: its iterations start traced, or untraced if it failed.
         if (Task.WaitAny([recording.Task, _task], TimeSpan.FromSeconds(60)) != 0)
         {
@@ -96,10 +94,5 @@ internal sealed class CaseRecording
         name += "-" + DateTime.Now.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture);
         foreach (var c in Path.GetInvalidFileNameChars().Concat("<>:\"")) name = name.Replace(c, '_');
         return Path.Combine(parameters.Config.ArtifactsPath, name);
-    }
-
-    private sealed class ProgressLines(List<string> lines) : IProgress<string>
-    {
-        public void Report(string value) { lock (lines) lines.Add(value); }
     }
 }
