@@ -4,4 +4,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/test-setup.sh || exit $?
+# The whole suite: its slow set-ups start at once in the background, at the lowest priority (Tests/Support/Prefetch.cs).
+case " $* " in *" --filter "*) ;; *) export ESP_TEST_PREFETCH=1 ;; esac
 exec dotnet test EtwSerializerProfiler.sln -c Release "$@"

@@ -59,20 +59,14 @@ public sealed class PackedToolTests
     }
 
     /// <summary>
-    /// scripts/pack-tool.sh, as a user packs the tool (the package users install, the native linux-x64 one and the
-    /// managed one for every other platform), and `dotnet tool install --tool-path` from a NuGet config that lists
-    /// only the folder they were packed into, so the feed is never asked. On linux-x64 the install is the native esp,
-    /// the managed one beside it for the verbs it hands over; the any package holds the managed esp whole.
+    /// scripts/pack-tool.sh, as a user packs the tool (<see cref="PackedTool"/>: the package users install, the native
+    /// linux-x64 one and the managed one for every other platform), and `dotnet tool install --tool-path` from a NuGet
+    /// config that lists only the folder they were packed into, so the feed is never asked. On linux-x64 the install is
+    /// the native esp, the managed one beside it for the verbs it hands over; the any package holds the managed esp whole.
     /// </summary>
     private static (string Esp, string ToolDir) PackAndInstall(string dir)
     {
-        FastRun.RefuseSlowWork("packing the tool");
-        // The native esp is compiled once for the run: the tests' own publish (NativeEsp), whose output the linux-x64
-        // pack then reuses (10 s against 124 s cold). Packed beside it, both compiled it into the same Cli/obj folder.
-        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && RuntimeInformation.OSArchitecture == Architecture.X64) _ = NativeEsp.Path;
-        var packages = Path.Combine(dir, "nupkg");
-        var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(15));
-        Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
+        var packages = PackedTool.Packages;
         var any = Path.Combine(packages, "EtwSerializerProfiler.any.0.1.0.nupkg");
         using (var zip = System.IO.Compression.ZipFile.OpenRead(any))
             foreach (var file in new[] { "esp.dll", "SerializerBenchmark.dll", "Profiles/profiles.json", "stacktags/Serializers.stacktags" })

@@ -37,6 +37,7 @@ public sealed class RuntimeDiffTests(Xunit.Abstractions.ITestOutputHelper output
     [Fact]
     public void Reflection_deserialize_on_NET_10_costs_less_than_on_NET_8_and_FieldInfo_SetValue_explains_it()
     {
+        Prefetch.Net8Benchmark();
         var record = ProcessRunner.Run("dotnet", [Esp, "record", "--runtime", "8.0,10.0", "--launches", "4", "--out", _dir,
             "--serializers", "Reflection", "--test", "deserialize", "--n", "1000", "--runs", "5",
             // The automatic warm-up, with room: it once ended a .NET 10 launch "steady" with 59% of the measured CPU

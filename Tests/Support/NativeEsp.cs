@@ -8,10 +8,10 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// </summary>
 public static class NativeEsp
 {
-    private static readonly Lazy<string> s_path = new(Publish, LazyThreadSafetyMode.ExecutionAndPublication);
+    private static readonly Once<string> s_path = new(Publish);
 
     /// <summary>The executable; publishing it is the first caller's cost (about a minute, longer on a busy machine).</summary>
-    public static string Path => s_path.Value;
+    public static string Path => s_path.Hurried();
 
     public static ProcessRunner.Result Run(string workingDirectory, params string[] args) =>
         ProcessRunner.Run(Path, args, TimeSpan.FromMinutes(3), workingDirectory);
