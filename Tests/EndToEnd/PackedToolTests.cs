@@ -42,7 +42,7 @@ public sealed class PackedToolTests
             Assert.True(File.Exists(folder.StackTags));
             Assert.Contains("per serializer", record.StdOut, StringComparison.Ordinal);
 
-            var analyze = Esp(esp, work, "analyze", folder.Path);
+            var analyze = Esp(esp, work, "analyze", folder.Path, "--tables", "all");
             Assert.True(analyze.ExitCode == 0, analyze.StdErr);
             // Every serializer and operation the benchmark measured (its own results.json) is a row with as many
             // measured runs as the benchmark made.
