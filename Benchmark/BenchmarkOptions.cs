@@ -141,7 +141,7 @@ public sealed record BenchmarkOptions
           --verify | --no-verify          round-trip check (default on for N <= 10,000)
           --csv F | --json F              write results; the console table is always printed
           --list                          list serializers with version, format and capabilities
-          --quiet                         no progress on stderr
+          --quiet                         no progress on stderr, no table: only errors and serializers not run
           --appcontext Name=true|false    AppContext switch set at startup (repeatable), e.g.
                                           System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported=false
           --fail-after-runs K             crash (FailFast) after K runs: tests a recorder's crash handling

@@ -84,7 +84,8 @@ if (options.CsvPath is not null)
         try { File.Delete(options.CsvPath); } catch (IOException) { } // no empty CSV left to mislead
     }
 }
-if (!options.FirstCallChild) Console.Write(PlainText.Table(ResultsReport.Summary(results)));
+if (!options.Quiet) Console.Write(PlainText.Table(ResultsReport.Summary(results)));
+else foreach (var line in ResultsReport.Problems(results)) Console.WriteLine(line);
 // Last, with everything written: the ETW recorder's rundown needs this process alive to name its code.
 if (options.ExitPipe is { } exitPipe && RecorderExitGate.WaitForRecorder(exitPipe, ExitHandshake.ConnectTimeout, ExitHandshake.BenchmarkWaitLimit) is { } exitWarning)
     Console.Error.WriteLine($"warning: {exitWarning}");

@@ -26,8 +26,8 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// </summary>
     public TracingCostEstimate Headline => Cpu ?? this;
 
-    /// <summary>"CPU +1.6% (+0.6 to +2.4)", or the Stopwatch's figure without a CPU one.</summary>
-    public string DescribeHeadline() => Cpu is { } cpu ? "CPU " + cpu.Describe() : Describe();
+    /// <summary>"+1.6%": the <see cref="Headline"/> figure without its interval (the terminal's table).</summary>
+    public string DescribeHeadline() => (Math.Round(Headline.Percent, 1) is var p && p != 0 ? p : 0).ToString("+0.0;-0.0;0.0", System.Globalization.CultureInfo.InvariantCulture) + "%";
 
     private const int Resamples = 2000;
 

@@ -22,26 +22,24 @@ public static class AnalysisReport
     /// session's tables, the top methods, the trace notes and the findings; CSV is one line per run.
     /// </summary>
     /// <param name="stacks">The measured runs' stacks from the charge's ledger, for --html and --speedscope.</param>
-    /// <param name="tables">Which tables: <see cref="ReportTables.Compact"/> (verdicts, one short table per operation, notes, findings: a terminal's) or all of them.</param>
-    /// <param name="wrap">Compact text only: wrap notes and findings at this many columns (0: never).</param>
-    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null, ReportTables tables = ReportTables.All, int wrap = 0)
+    /// <param name="tables">Which tables: <see cref="ReportTables.Compact"/> (the verdicts that matter most, one short table per operation, a few notes, a line per finding kind: a terminal's, every line within 120 columns) or all of them.</param>
+    public static ReportDocument Document(TraceAnalysis analysis, int top = 0, RunStacks? stacks = null, ReportTables tables = ReportTables.All)
     {
         var wholeTrace = analysis.Runs.Count == 0;
         var onCpu = analysis.Trace.OnCpu;
         var parts = new List<ReportPart>();
         var verdicts = Verdicts.Of(analysis);
-        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, analysis.Runs.Count(r => r.IsWarmup)));
+        var warmups = analysis.Runs.Count(r => r.IsWarmup);
         if (tables == ReportTables.Compact && !wholeTrace)
         {
+            parts.Add(Verdicts.CompactPart(verdicts, analysis.Findings, warmups));
             parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));
             if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
-            // On a terminal (wrap > 0) long notes and findings wrap instead of running off the screen; piped, a line stays one line for grep.
-            IEnumerable<string> Wrapped(string line, int width) => wrap > 0 ? Verdicts.Wrap(line, "  ", width) : [line];
-            parts.Add(new LinesPart([.. TraceNotes(analysis).SelectMany(n => Wrapped(n, wrap)), "All tables: --tables all (or --format markdown, json, csv; --html)"], EscapeMarkdown: true));
-            var findings = FindingsReport.Part(analysis.Findings);
-            parts.Add(findings with { Items = [.. findings.Items.Select(i => string.Join("\n  ", Wrapped(i, wrap - 2)))] });
+            parts.Add(new LinesPart(CompactNotes(analysis), EscapeMarkdown: true));
+            parts.Add(FindingsReport.CompactPart(analysis.Findings));
             return Finish(analysis, top, stacks, parts);
         }
+        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, warmups));
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
         if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
         parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
@@ -105,36 +103,61 @@ public static class AnalysisReport
 
     /// <summary>
     /// The terminal's table per operation: a row per serializer and N with the time, its rank and ratio to the fastest,
-    /// the CPU, allocations, GC pause and exceptions per call, and the verdict's biggest cause other than the serializer's
-    /// own code. Under 120 columns.
+    /// the CPU, allocations, GC pause and exceptions per call, what tracing cost it, and the verdict's biggest cause
+    /// other than the serializer's own code, cut to what is left of 120 columns. The notes follow the last table.
     /// </summary>
-    internal static IEnumerable<TextTable> CompactTables(TraceAnalysis analysis, IReadOnlyList<Verdict> verdicts)
+    internal static IReadOnlyList<TextTable> CompactTables(TraceAnalysis analysis, IReadOnlyList<Verdict> verdicts)
     {
         var summaries = SerializerSummary.From(analysis.Runs);
         var byCase = verdicts.ToDictionary(v => (v.Case.Serializer, v.Case.Operation, v.Case.Objects));
         var costs = analysis.TracingCost;
         var cost = costs.Count > 0;
+        var tables = new List<TextTable>();
+        var flips = false;
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             var table = new TextTable($"{op.Key}: per serializer and N{OnRuntime(analysis)} (per operation; CPU: {(analysis.Trace.OnCpu ? "on-CPU, kernel samples" : "managed time from EventPipe samples")})",
-                ["Serializer", "N", "Runs", "Mean ms", "CV", "Rank", "x fastest", "CPU ms", "Alloc MB", "GC ms", "Exc.", .. (cost ? new[] { "Tracing cost" } : []), "Top cause beside its code"]);
+                ["Serializer", "N", "Mean ms", "Rank", "x fastest", "CPU ms", "Alloc MB", "GC ms", "Exc.", .. (cost ? new[] { "Tracing" } : []), "Top other cause"]);
             var ranks = op.GroupBy(s => s.Objects).SelectMany(n => n.Zip(RankRule.Rank([.. n.Select(s => (s.MinDurationMs, s.MaxDurationMs, s.Runs, RankRule.IsFailedRoundTrip(s.RoundTrip)))])))
                 .ToDictionary(x => x.First, x => x.Second);
+            var rows = new List<string[]>();
             foreach (var s in op)
             {
                 var v = byCase.GetValueOrDefault((s.Serializer, s.Operation, s.Objects));
                 // Its own code is what a serializer is for: the column names what else costs most (the verdict has both).
                 var first = v?.Causes.FirstOrDefault(c => !c.OwnCode);
-                table.AddRow([s.Serializer, Fmt.Objects(s.Objects), Fmt.Int(s.Runs), Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s],
+                rows.Add([s.Serializer, Fmt.Objects(s.Objects), Fmt.Ms(s.MeanDurationMs), ranks[s],
                     v is { Fastest: not null, FastestMs: > 0 } ? Fmt.Num(s.MeanDurationMs / v.FastestMs) : "-",
                     s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", Fmt.Mb((long)s.AllocatedBytes), Fmt.Ms(s.GcPauseMs), Fmt.Num(s.Exceptions),
                     .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects))?.DescribeHeadline() ?? "-" } : []),
-                    first is null ? "-" : Cut($"{first.Name.Split(':')[0]} {Fmt.Pct(first.Share)}", 32)]);
+                    first is null ? "-" : $"{first.Name.Split(':')[0]} {Fmt.Pct(first.Share)}"]);
             }
-            if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the order could flip on another launch (pool launches: esp diff B1 B2 vs T1 T2)");
-            if (cost) table.Notes.Add("Tracing cost: traced against untraced runs of the case in this process, by its thread CPU clock (waiting for a CPU left out: other work moves the Stopwatch's figure, which --tables all and JSON also give)");
-            yield return table;
+            // The last column gets what the others leave of the line (two spaces between columns).
+            var widths = table.Columns.Select((c, i) => rows.Select(r => r[i].Length).Append(c.Length).Max()).ToList();
+            var left = Math.Max(12, Verdicts.Width - widths.SkipLast(1).Sum() - 2 * (widths.Count - 1));
+            foreach (var row in rows) table.AddRow([.. row.SkipLast(1), Cut(row[^1], left)]);
+            flips |= ranks.Values.Any(r => r.EndsWith('~'));
+            tables.Add(table);
         }
+        if (tables.Count == 0) return tables;
+        if (flips) tables[^1].Notes.Add("Rank ~: the order could flip on another launch (pool launches: esp diff B1 B2 vs T1 T2)");
+        if (cost) tables[^1].Notes.Add("Tracing: how much slower the case ran traced, by its thread CPU clock where it has one; intervals: --tables all");
+        return tables;
+    }
+
+    /// <summary>
+    /// The compact text's notes, within 120 columns: the trace, the CPU source with its check against the thread CPU
+    /// clock, and the warnings, wrapped (--tables all and JSON have every other note).
+    /// </summary>
+    internal static IReadOnlyList<string> CompactNotes(TraceAnalysis analysis)
+    {
+        var t = analysis.Trace;
+        var runtime = analysis.InProcess?.Runtime is { Length: > 0 } r ? r : t.RuntimeVersion;
+        var source = t.SamplingSource.Split(": ")[0] + (t.ObservedSampleIntervalMs is { } iv ? $", a sample every {iv:F2} ms" : "");
+        var check = CpuClockAgreement.Of(analysis.Runs) is { } a
+            ? $"; against the thread CPU clock: {CpuClockCheck.Signed(a.Bias)} in all, {CpuClockCheck.Signed(a.Min)} to {CpuClockCheck.Signed(a.Max)} per run" : "";
+        return [Verdicts.Fit($"Trace: {t.Path} ({t.SizeBytes / 1048576.0:F1} MB, {t.DurationMs / 1000:F1} s){(runtime is null ? "" : ", " + runtime)}"), Verdicts.Fit($"CPU: {source}{check}"),
+            .. analysis.Warnings.SelectMany(w => Verdicts.Wrap("warning: " + w, "  "))];
     }
 
     private static string Cut(string text, int width) => text.Length <= width ? text : text[..(width - 3)] + "...";

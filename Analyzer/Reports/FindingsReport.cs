@@ -22,6 +22,18 @@ internal static class FindingsReport
             $"[{Severity(f.Severity)}] {f.Kind}: {Subject(f)} ({Runs(f)}): {f.Message}")]);
     }
 
+    /// <summary>
+    /// The terminal's list: a line per kind of finding within 120 columns, its one finding's message or its cases
+    /// (cut: <see cref="Part"/> has them whole).
+    /// </summary>
+    public static ListPart CompactPart(IReadOnlyList<Finding> findings)
+    {
+        if (findings.Count == 0) return Part(findings);
+        return new ListPart($"Findings ({findings.Count}; in full: --tables all; thresholds in {ThresholdsDoc}):", [.. findings.GroupBy(f => (f.Severity, f.Kind)).Select(g =>
+            Verdicts.Fit(g.Count() == 1 ? $"[{Severity(g.Key.Severity)}] {g.Key.Kind}: {(g.First() is { Serializer: not null } f && f.Message.Contains(Subject(f), StringComparison.Ordinal) ? "" : Subject(g.First()) + ": ")}{g.First().Message}"
+                : $"[{Severity(g.Key.Severity)}] {g.Key.Kind} ({g.Count()}): {string.Join("; ", g.Select(Subject))}", Verdicts.Width - 2))]);
+    }
+
     /// <summary>"YamlDotNet serialize N=10,000", or "process" for a finding about the whole process: the same in every format.</summary>
     public static string Subject(Finding f) =>
         f.Serializer is null ? "process" : FindingFormat.Invariant($"{f.Serializer} {f.Operation}{(f.Objects is { } n ? FindingFormat.Invariant($" N={n:N0}") : "")}");

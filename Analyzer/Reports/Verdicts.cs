@@ -274,6 +274,34 @@ internal static class Verdicts
             : warmups > 0 ? [$"  no measured runs: the trace holds only {Fmt.Int(warmups)} warm-up run(s); was the recording cut during the warm-up?"]
             : ["  no measured runs"]], EscapeMarkdown: true);
 
+    /// <summary>Verdicts the terminal shows in full (<see cref="Shown"/>).</summary>
+    public const int MaxShown = 8;
+
+    /// <summary>
+    /// The verdicts that matter most, in the report's order: all of them when there are at most <see cref="MaxShown"/>;
+    /// otherwise the slowest case of each operation and N, then the cases of warning findings in the findings' order,
+    /// up to <see cref="MaxShown"/> (docs/analyzer.md#the-terminals-output).
+    /// </summary>
+    public static IReadOnlyList<Verdict> Shown(IReadOnlyList<Verdict> verdicts, IReadOnlyList<Finding> findings)
+    {
+        if (verdicts.Count <= MaxShown) return verdicts;
+        var slowest = verdicts.GroupBy(v => (v.Case.Operation, v.Case.Objects)).Select(g => g.MaxBy(v => v.Case.MeanDurationMs)!);
+        var warned = findings.Where(f => f.Severity == FindingSeverity.Warning).SelectMany(f => verdicts.Where(v => v.Findings.Contains(f)));
+        var shown = slowest.Concat(warned).Distinct(ReferenceEqualityComparer.Instance).Take(MaxShown).ToHashSet(ReferenceEqualityComparer.Instance);
+        return [.. verdicts.Where(shown.Contains)];
+    }
+
+    /// <summary>The terminal's verdicts: the <see cref="Shown"/> ones (head and causes when some are left out), then a line that says how many more and where they are.</summary>
+    public static LinesPart CompactPart(IReadOnlyList<Verdict> verdicts, IReadOnlyList<Finding> findings, int warmups = 0)
+    {
+        var shown = Shown(verdicts, findings);
+        var rest = verdicts.Count - shown.Count;
+        var part = rest > 0 ? new LinesPart([ShownTitle, .. Lines(shown, causesOnly: true)], EscapeMarkdown: true) : Part(verdicts, warmups);
+        return part with { Lines = [.. part.Lines, (rest > 0 ? $"{rest} more verdicts, every" : "Every") + " table and note in full: --tables all, --html F, --format json"] };
+    }
+
+    public const string ShownTitle = "Why the slowest cases and those with a warning take their time (causes in ms per call; shares of the worker's time)";
+
     /// <summary>JSON `verdicts`: per case its time, the fastest of its operation and N, the causes with their tags, the findings' kinds.</summary>
     public static JsonArray Json(IReadOnlyList<Verdict> verdicts) =>
         new([.. verdicts.Select(v => (JsonNode)new JsonObject
@@ -301,7 +329,8 @@ internal static class Verdicts
 
     /// <summary>The verdicts as lines, each at most <see cref="Width"/> characters: a head line per case, its causes, what else, the findings.</summary>
     /// <param name="width">Cut each line to this many characters (a terminal's); 0 keeps every line and detail whole (the HTML page).</param>
-    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts, int width = Width)
+    /// <param name="causesOnly">The head and the causes only (the terminal's): the table has the exceptions, the findings list the findings.</param>
+    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts, int width = Width, bool causesOnly = false)
     {
         var lines = new List<string>();
         string Cut(string line) => width > 0 ? Fit(line, width) : line;
@@ -314,6 +343,7 @@ internal static class Verdicts
                 var head = $"  {i + 1}. {c.Name} {Fmt.Ms(c.Ms)} ms ({Fmt.Pct(c.Share)})";
                 lines.Add(width > 0 ? Fit(head, c.Detail, width) : c.Detail.Count == 0 ? head : head + ": " + string.Join("; ", c.Detail));
             }
+            if (causesOnly) continue;
             foreach (var a in v.Also) lines.Add(Cut("  also " + a));
             if (v.Findings.Count > 0) lines.Add(Cut("  findings: " + string.Join(", ", v.Findings.Select(f => f.Kind).Distinct())));
         }

@@ -57,6 +57,11 @@ public static class ResultsReport
         return table;
     }
 
+    /// <summary>--quiet: what the table's notes would have said that the results alone do not: errors, serializers not run.</summary>
+    public static IEnumerable<string> Problems(BenchmarkResults results) =>
+        [.. results.Errors.Select(e => $"ERROR {e}"),
+         .. results.Unsupported.Count == 0 ? [] : new[] { $"not run: {string.Join(", ", results.Unsupported.Select(u => u.Serializer).Distinct())} (why: results.json, \"unsupported\")" }];
+
     /// <summary>The in-process sizes (GC.GetTotalMemory deltas) and where the dump went; `esp heap` has the details.</summary>
     private static string HeapNote(HeapSnapshotInfo h) =>
         $"heap snapshot {h.Serializer} N={Fmt.Int(h.Objects)}: original {Fmt.Num((h.OriginalInProcessBytes ?? 0) / 1024.0)} KB, " +

@@ -28,8 +28,6 @@ public static class AnalyzeVerb
         public ReportTables? Tables { get; init; }
         /// <summary>--n: only the cases of this N (0: all).</summary>
         public int Objects { get; init; }
-        /// <summary>--width: wrap the compact text's notes and findings at this many columns; null: 120 on a terminal, none when piped.</summary>
-        public int? Width { get; init; }
         public string? Html { get; init; }
         public string? Speedscope { get; init; }
         public AnalyzerOptions Options { get; init; } = new();
@@ -40,10 +38,9 @@ public static class AnalyzeVerb
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
         var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers); in a trace without runs, over the whole trace", 0, min: 0, max: 10_000);
-        var tables = OptionTypes.Choice("--tables", "text output: compact (verdicts, a short table per operation, findings; the default) or all (every wide table as well)",
+        var tables = OptionTypes.Choice("--tables", "text output: compact (the verdicts that matter most, a short table per operation, a line per finding kind; within 120 columns; the default) or all (every verdict, table and note in full)",
             ("compact", ReportTables.Compact), ("all", ReportTables.All));
         var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
-        var width = OptionTypes.Int("--width", "wrap the text's notes and findings at N columns (default: 120 on a terminal, none when piped; 0: never)", 0, min: 0, max: 10_000);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
         var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files read ? (their stacks cannot be named)" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
@@ -57,7 +54,7 @@ public static class AnalyzeVerb
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, tables, objects, width, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -68,7 +65,6 @@ public static class AnalyzeVerb
                 Top = parse.GetValue(top),
                 Tables = parse.GetResult(tables) is null ? null : parse.GetValue(tables),
                 Objects = parse.GetValue(objects),
-                Width = parse.GetResult(width) is null ? null : parse.GetValue(width),
                 Html = parse.GetValue(common.Html),
                 Speedscope = parse.GetValue(speedscope),
                 Options = new AnalyzerOptions
@@ -105,8 +101,7 @@ public static class AnalyzeVerb
                 plan.PrepareFolders();
                 stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope);
             }
-            report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? (settings.Format == TableFormat.Text ? ReportTables.Compact : ReportTables.All),
-                settings.Width ?? (settings.Out is null ? console.OutWidth : 0));
+            report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? (settings.Format == TableFormat.Text ? ReportTables.Compact : ReportTables.All));
             plan.ExportFiles(report, progress);
         }
         if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, TraceFolderLayout.HeapDumpPattern).Count() is var dumps and > 0)

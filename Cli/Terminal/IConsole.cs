@@ -13,9 +13,6 @@ public interface IConsole
     /// <param name="live">The caller owns the terminal until the display is disposed: nothing else (no child process,
     /// no report on <see cref="Out"/>) writes to it meanwhile. False keeps plain lines.</param>
     IProgressDisplay StartProgress(bool live);
-
-    /// <summary>The width to fit <see cref="Out"/> to: a terminal's (at most 120 columns), or 0 when it is piped or captured (lines stay whole for grep).</summary>
-    int OutWidth => 0;
 }
 
 /// <summary>Progress messages until disposed. Lines indented by two spaces update the step above them ("  45% ...").</summary>

@@ -6,7 +6,5 @@ public sealed class SystemConsole : IConsole
     public TextWriter Out => Console.Out;
     public TextWriter Error => Console.Error;
 
-    public int OutWidth => Console.IsOutputRedirected ? 0 : 120;
-
     public IProgressDisplay StartProgress(bool live) => (live ? LiveProgress.TryStart(Console.Error) : null) ?? (IProgressDisplay)new LineProgress(Console.Error);
 }

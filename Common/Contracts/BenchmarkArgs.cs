@@ -16,9 +16,12 @@ public static class BenchmarkArgs
     public const string HeapPipe = "heap-pipe";
     /// <summary>How long, in seconds, the benchmark waits for each snapshot.</summary>
     public const string HeapTimeout = "heap-timeout";
+    /// <summary>No progress and no table: `esp record --analyze` passes it, as the analysis that follows has the table.</summary>
+    public const string Quiet = "quiet";
 
     public const string JsonFlag = "--" + Json;
     public const string CsvFlag = "--" + Csv;
     public const string HeapPipeFlag = "--" + HeapPipe;
     public const string HeapTimeoutFlag = "--" + HeapTimeout;
+    public const string QuietFlag = "--" + Quiet;
 }

@@ -45,6 +45,8 @@ public static class RecordCommand
         try { folder.Reserve(DiskSpaceCheck.SessionsReserveBytes, DiskSpaceCheck.ManifestReserveBytes); }
         catch (DiskFullException) { folder.DeleteIfEmpty(); throw; }
         if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
+        // The analysis that follows has the benchmark's table, in short: its progress and table would be read twice.
+        if (recordsBenchmark && options.Analyze && !command.Arguments.Contains(BenchmarkArgs.QuietFlag)) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.QuietFlag] };
         if (switches.Count > 0)
         {
             var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
@@ -179,7 +181,7 @@ public static class RecordCommand
     }
 
     private static string DescribeKernel(KernelSessionInfo k) => k.Status == KernelSessionInfo.Recorded
-        ? $"  {k.ScriptFile ?? k.DataFile}: kernel session ({k.Tool}: {string.Join(", ", k.Records)}){(k.Missing.Count > 0 ? "; missing: " + string.Join("; ", k.Missing) : "")}{(k.LostChunks > 0 ? $"; perf lost {k.LostChunks} chunks" : "")}{DescribeKernelDeath(k)}"
+        ? $"  {k.ScriptFile ?? k.DataFile}: kernel session ({k.Tool}){(k.Missing.Count > 0 ? "; missing: " + string.Join("; ", k.Missing) : "")}{(k.LostChunks > 0 ? $"; perf lost {k.LostChunks} chunks" : "")}{DescribeKernelDeath(k)}"
         : $"  kernel session: not recorded ({k.Reason})";
 
     private static string DescribeKernelDeath(KernelSessionInfo k) => k.Died is { } d ? $"; {d.Describe()}" : "";

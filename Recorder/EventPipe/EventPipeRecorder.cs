@@ -116,7 +116,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.EndAsync, cancel);
             try
             {
-                // Long recordings show that they are alive and how big the trace is getting.
+                // Long recordings show that they are alive and how big the trace is getting, once a minute (a line each in a log).
                 // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
                 // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
                 var ticks = 0;
@@ -138,7 +138,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                         progress?.Report(died);
                         warnings.Add(died);
                     }
-                    if (!exitTask.IsCompleted && ++ticks % 20 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
+                    if (!exitTask.IsCompleted && ++ticks % 240 == 0) progress?.Report($"  recording: {new FileInfo(tracePath).Length / 1048576.0:F1} MB, {started.Elapsed.TotalSeconds:F0} s");
                 }
                 if (writer.Cut.IsCompleted && !exitTask.IsCompleted)
                 {

@@ -18,7 +18,7 @@ public static class CpuSampling
                 ms == profile.CpuSamplingMs ? null : Invariant($"CPU samples every {ms} ms (--cpu-sample-ms; the profile's: {Describe(profile.CpuSamplingMs)})"));
         if (linuxVirtualMachine && profile.CpuSamplingMs > 0 && profile.VirtualMachineCpuSamplingMs is { } vm && vm != profile.CpuSamplingMs)
             return (profile with { CpuSamplingMs = vm },
-                Invariant($"CPU samples every {vm} ms: a virtual machine, where a sample's timer interrupt exits to the host (the profile's virtualMachineCpuSamplingMs; {profile.CpuSamplingMs} ms on bare metal; --cpu-sample-ms sets it)"));
+                Invariant($"CPU samples every {vm} ms: a virtual machine, where each costs more ({profile.CpuSamplingMs} ms on bare metal; --cpu-sample-ms sets it)"));
         return (profile, null);
     }
 

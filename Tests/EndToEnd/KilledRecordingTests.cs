@@ -66,7 +66,7 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
             Assert.False(File.Exists(Path.Combine(folder, TraceFolderLayout.Manifest)));
             Assert.False(File.Exists(Path.Combine(folder, TraceFolderLayout.KernelScript)));
 
-            var analyze = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "analyze", folder);
+            var analyze = ProcessRunner.Dotnet(Path.Combine(Repo.BinDir, "esp.dll"), "analyze", folder, "--tables", "all");
             var text = analyze.StdOut + analyze.StdErr;
             output.WriteLine(text);
             Assert.Equal(0, analyze.ExitCode);

@@ -32,6 +32,10 @@ public sealed class PackedToolTests
 
             var record = Esp(esp, work, "record", "--n", "100", "--runs", "2", "--analyze");
             Assert.True(record.ExitCode == 0, record.StdErr);
+            // What a user reads: the recorder's lines, the benchmark's (quiet: its table is the analysis's) and the analysis.
+            var read = (record.StdOut + record.StdErr).TrimEnd('\n').Split('\n');
+            Assert.True(read.Length <= 150, $"{read.Length} lines:\n{record.StdOut}{record.StdErr}");
+            Assert.All(read, l => Assert.True(l.TrimEnd('\r').Length <= 120, $"{l.Length} columns: {l}"));
             var folder = new TraceFolder(Assert.Single(Directory.GetDirectories(Path.Combine(work, "traces"))));
             var manifest = TraceManifest.Load(folder.Manifest);
             // The benchmark that ran is the one inside the installed package, not the repository's build output.
@@ -42,7 +46,7 @@ public sealed class PackedToolTests
             Assert.True(File.Exists(folder.StackTags));
             Assert.Contains("per serializer", record.StdOut, StringComparison.Ordinal);
 
-            var analyze = Esp(esp, work, "analyze", folder.Path);
+            var analyze = Esp(esp, work, "analyze", folder.Path, "--tables", "all");
             Assert.True(analyze.ExitCode == 0, analyze.StdErr);
             // Every serializer and operation the benchmark measured (its own results.json) is a row with as many
             // measured runs as the benchmark made.

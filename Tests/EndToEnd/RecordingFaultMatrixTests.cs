@@ -282,7 +282,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
 
     private string Analyze(string folder)
     {
-        var r = ProcessRunner.Dotnet(Esp, "analyze", folder);
+        var r = ProcessRunner.Dotnet(Esp, "analyze", folder, "--tables", "all"); // warnings whole, one line each
         var text = r.StdOut + r.StdErr;
         output.WriteLine(text);
         Assert.True(r.ExitCode == ExitCodes.Ok, $"esp analyze exit {r.ExitCode}: {r.StdErr}");

@@ -1,4 +1,11 @@
 using System.Text.Json;
+using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Input;
+using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Robustness;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -9,7 +16,7 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 /// fits 120 columns, each verdict's causes add up with the "where the time goes" table they come from (same ms, never
 /// more than the case's time), no cause names a tag the tables do not show, and --serializers with --n shows one case.
 /// </summary>
-public sealed class VerdictReportTests
+public sealed partial class VerdictReportTests
 {
     public static TheoryData<string> Recordings => new() { "kernel-session", "eventpipe-only" };
 
@@ -32,13 +39,14 @@ public sealed class VerdictReportTests
     [MemberData(nameof(Recordings))]
     public void The_default_output_starts_with_the_verdicts_and_fits_a_120_column_terminal(string recording)
     {
-        // --width 120: what a terminal gets (piped, notes and findings stay one line each, for grep).
-        var (exit, text) = Analyze(recording, "--width", "120");
+        // Captured, as piped: the same text a terminal gets.
+        var (exit, text) = Analyze(recording);
         Assert.Equal(0, exit);
         var lines = text.TrimEnd('\n').Split('\n');
         Assert.StartsWith("Why each case takes its time", lines[0], StringComparison.Ordinal);
         Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));
         Assert.Contains(lines, l => l.StartsWith("  1. ", StringComparison.Ordinal));
+        Assert.Contains("Every table and note in full: --tables all", text, StringComparison.Ordinal); // 6 cases: every verdict shown
         // The wide tables are one option away, not gone.
         Assert.DoesNotContain("mean of measured runs", text, StringComparison.Ordinal);
         Assert.Contains("mean of measured runs", Analyze(recording, "--tables", "all").Out, StringComparison.Ordinal);
@@ -111,6 +119,62 @@ public sealed class VerdictReportTests
         Assert.Equal(["YamlDotNet serialize N=300", "YamlDotNet deserialize N=300"], heads.Select(h => h[..h.IndexOf(':', StringComparison.Ordinal)]));
         var (missing, _) = Analyze("kernel-session", "--n", "7");
         Assert.NotEqual(0, missing);
+    }
+
+    /// <summary>
+    /// The default benchmark's size, 60 cases (2 operations, 2 N, 15 serializers, the longest name 26 characters), made
+    /// of the kernel-session recording's 6 real cases under 10 names and N, each with a tracing cost: the terminal's
+    /// text has 8 verdicts, a row per case, and fits 120 lines of 120 columns (the README's first command: 150 in all, its recording's lines too).
+    /// </summary>
+    [Fact]
+    public void Sixty_cases_fit_120_lines_of_120_columns_with_a_row_each()
+    {
+        var model = SixtyCases();
+        Assert.Equal(60, SerializerSummary.From(model.Runs).Count);
+        var lines = Exporters.Render(AnalysisReport.Document(model, tables: ReportTables.Compact), TableFormat.Text).ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
+        Assert.True(lines.Length <= 120, $"{lines.Length} lines:\n{string.Join('\n', lines)}");
+        Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));
+        Assert.Equal(Verdicts.MaxShown, lines.Count(l => VerdictHead().IsMatch(l)));
+        Assert.Contains($"{60 - Verdicts.MaxShown} more verdicts, every table and note in full: --tables all, --html F, --format json", lines);
+        // A row per case under each table's dashes, with its tracing cost.
+        var rows = lines.Select((l, i) => (l, i)).Where(x => x.l.StartsWith("---", StringComparison.Ordinal))
+            .SelectMany(x => lines.Skip(x.i + 1).TakeWhile(l => l.Length > 0 && !l.StartsWith(' '))).ToList();
+        Assert.Equal(60, rows.Count);
+        Assert.All(rows, r => Assert.Matches(@" [+-]\d+\.\d% ", r));
+        // --tables all keeps every verdict.
+        var all = Exporters.Render(AnalysisReport.Document(model), TableFormat.Text).Split('\n');
+        Assert.Equal(60, all.Count(l => VerdictHead().IsMatch(l)));
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^\S.* N=[\d,]+: [\d.]+ ms/op")]
+    private static partial System.Text.RegularExpressions.Regex VerdictHead();
+
+    private static TraceAnalysis SixtyCases()
+    {
+        var dir = Repo.NewTempDir("sixty");
+        try
+        {
+            var zip = Repo.CopyGoldenRecording("kernel-session", dir);
+            using var input = TraceInput.Open(zip);
+            var a = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false }).Analyze(input);
+            string[] suffixes = ["", ".SourceGen", ".B", ".C", ".D"];
+            var copies = suffixes.SelectMany(s => new[] { 100, 10_000 }.Select(n => (Suffix: s, N: n))).ToList();
+            var cases = a.Runs.Select(r => (r.Key.Serializer, r.Key.Operation)).Distinct().ToList();
+            return a with
+            {
+                Runs = [.. copies.SelectMany(c => a.Runs.Select(r => r with { Key = r.Key with { Serializer = r.Key.Serializer + c.Suffix, Objects = c.N } }))],
+                TagSites = copies.SelectMany(c => a.TagSites.Select(t => KeyValuePair.Create((t.Key.Serializer + c.Suffix, t.Key.Operation, c.N), t.Value))).ToDictionary(),
+                Findings = [.. a.Findings.Where(f => f.Serializer is null)
+                    .Concat(copies.SelectMany(c => a.Findings.Where(f => f.Serializer is not null).Select(f => f with { Serializer = f.Serializer + c.Suffix, Objects = f.Objects is null ? null : c.N })))
+                    .OrderByDescending(f => f.Severity)],
+                TracingCost = copies.SelectMany(c => cases.Select((k, i) => KeyValuePair.Create((k.Serializer + c.Suffix, k.Operation, c.N),
+                    new TracingCostEstimate(1.5 + i, -2, 9, 12, 12) { Cpu = new TracingCostEstimate(0.5 + i, -1.5, 4, 12, 12) }))).ToDictionary(),
+            };
+        }
+        finally
+        {
+            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        }
     }
 
     [Theory]
