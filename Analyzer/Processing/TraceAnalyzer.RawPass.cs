@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.StackTags;
@@ -31,7 +32,7 @@ public sealed partial class TraceAnalyzer
             source.Dynamic.All += _ => { };
             new Microsoft.Diagnostics.Tracing.EventPipe.SampleProfilerTraceEventParser(source).ThreadSample += _ => { };
             state.Subscribe(source);
-            progress?.Report($"analyzing {input.TracePath} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB) in one pass...");
+            progress?.Report($"analyzing {Fmt.DisplayPath(input.TracePath)} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB) in one pass...");
             source.Process();
             state.CodeKnown();
             return new Pass(state, source, source);

@@ -5,6 +5,14 @@ namespace EtwSerializerProfiler.Common;
 /// <summary>How numbers look in every table: invariant culture, precision by magnitude for milliseconds.</summary>
 public static class Fmt
 {
+    /// <summary>A path as a progress line shows it: relative to the current folder when inside it (traces/20261126-180514/...), else whole.</summary>
+    public static string DisplayPath(string path)
+    {
+        var full = System.IO.Path.GetFullPath(path);
+        var here = System.IO.Path.GetFullPath(Directory.GetCurrentDirectory()).TrimEnd(System.IO.Path.DirectorySeparatorChar) + System.IO.Path.DirectorySeparatorChar;
+        return full.StartsWith(here, StringComparison.Ordinal) ? full.Substring(here.Length) : path;
+    }
+
     public static string Ms(double ms) => ms.ToString(ms >= 100 ? "F1" : ms >= 1 ? "F2" : "F3", CultureInfo.InvariantCulture);
     public static string Num(double v, string format = "F1") => v.ToString(format, CultureInfo.InvariantCulture);
     public static string Pct(double fraction) => (fraction * 100).ToString("F0", CultureInfo.InvariantCulture) + "%";

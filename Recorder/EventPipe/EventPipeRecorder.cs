@@ -104,7 +104,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             onRecording?.Invoke();
             await using var exceptionsScope = exceptions;
             await using var stacksScope = stacks;
-            progress?.Report($"recording {(runtime.StartedByEsp ? "process " + runtime.Id : runtime.Display)} with profile '{profile.Name}' -> {tracePath}");
+            progress?.Report($"recording {(runtime.StartedByEsp ? "process " + runtime.Id : runtime.Display)} with profile '{profile.Name}' -> {Fmt.DisplayPath(tracePath)}");
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
             await using var file = new FileStream(tracePath, FileMode.Create, FileAccess.Write, FileShare.Read, 0, useAsync: true);

@@ -205,7 +205,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception) { return []; }
         var samples = modules.Sum(m => m.UnnamedLeafSamples);
         if (samples > 0)
-            progress?.Report($"kernel session: no symbols for {string.Join(", ", modules.Take(3).Select(m => Path.GetFileName(m.Path)))} ({samples:N0} samples; esp analyze --symbols DIR)");
+            progress?.Report($"kernel session: no symbols for {string.Join(", ", modules.Take(3).Select(m => Path.GetFileName(m.Path)))} ({samples:N0} samples): esp analyze --symbols DIR");
         return modules;
     }
 }

@@ -66,7 +66,7 @@ public sealed class EspCommandTests(RecordedBenchmark recorded)
     public void A_users_stack_tags_are_added_to_the_builtin_ones_and_unmatched_tags_are_reported()
     {
         var systemWide = Path.Combine(Repo.Root, "stacktags", "WpaSamples", "SystemWide.stacktags");
-        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--stacktags", systemWide);
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--stacktags", systemWide, "--tables", "all");
         Assert.True(r.ExitCode == 0, r.StdErr);
         Assert.Contains($"stack tags: {Path.Combine(recorded.Folder.Path, "Serializers.stacktags")} + {systemWide}", r.StdOut, StringComparison.Ordinal);
         Assert.Contains($"warning: stack tags {systemWide}: ", r.StdOut, StringComparison.Ordinal);
