@@ -26,8 +26,10 @@ internal sealed record CaseAnswer
     public double? TracingCostPercent { get; init; }
     /// <summary>The verdict's lines, or the one line that says why there is none.</summary>
     public IReadOnlyList<string> Lines { get; init; } = [];
-    /// <summary>Said once in the log: the CPU source is EventPipe's safe-point sampler (no kernel session).</summary>
-    public string? SamplingNote { get; init; }
+    /// <summary>The CPU source is EventPipe's safe-point sampler (no kernel session): said once in the log (<see cref="SamplingNote"/>).</summary>
+    public bool EventPipeSampled { get; init; }
+    /// <summary>Why the trace has no kernel session (the manifest's reason), when it has none.</summary>
+    public string? NoKernelReason { get; init; }
 
     public static CaseAnswer From(CaseRecording recording, DiagnoserResults results)
     {
@@ -55,12 +57,32 @@ internal sealed record CaseAnswer
             TopCause = top is null ? null : $"{top.Name} {Fmt.Pct(top.Share)}",
             TracingCostPercent = TracingCost(results.Measurements),
             Lines = verdict is null ? [$"{recording.BenchmarkName}: no measured iteration in the trace ({string.Join("; ", analysis.Warnings)})"] : Verdicts.Lines([verdict]),
-            SamplingNote = analysis.Trace.CpuSource == CpuSourceKind.EventPipe
-                ? "esp: no kernel session here (perf missing or not permitted): CPU/op and the causes come from EventPipe's sampler, "
-                    + "whose samples land at safe points" + (verdict?.Case.GcPollLeafShare is { } atPolls ? $" ({Fmt.Pct(atPolls)} of this benchmark's at a GC poll)" : "")
-                    + ", not where the time goes; docs/benchmarkdotnet.md"
-                : null,
+            EventPipeSampled = analysis.Trace.CpuSource == CpuSourceKind.EventPipe,
+            NoKernelReason = recording.NoKernelReason,
         };
+    }
+
+    /// <summary>
+    /// One line for all the benchmarks whose CPU came from EventPipe's sampler (no kernel session), or null: why there is
+    /// no kernel session, that the samples land at safe points, how many of each benchmark's stop at a GC poll, and how
+    /// far such samples were measured to misread (docs/analyzer.md#accuracy).
+    /// </summary>
+    public static string? SamplingNote(IReadOnlyList<CaseAnswer> answers)
+    {
+        var sampled = answers.Where(a => a.EventPipeSampled).ToList();
+        if (sampled.Count == 0) return null;
+        var why = string.Join("; ", sampled.Select(a => a.NoKernelReason ?? "perf missing or not permitted").Distinct());
+        var polls = sampled.Select(a => a.Case?.GcPollLeafShare).OfType<double>().ToList();
+        var atPolls = polls.Count switch
+        {
+            0 => "",
+            1 => $": {Fmt.Pct(polls[0])} of its samples stop at a GC poll",
+            _ when Fmt.Pct(polls.Min()) == Fmt.Pct(polls.Max()) => $": {Fmt.Pct(polls[0])} of each benchmark's samples stop at a GC poll",
+            _ => $": {Fmt.Pct(polls.Min())}-{Fmt.Pct(polls.Max())} of each benchmark's samples stop at a GC poll",
+        };
+        return $"esp: no kernel session ({why}): CPU/op and the causes of {sampled.Count} benchmark(s) come from EventPipe's sampler, "
+            + $"whose samples are safe-point biased{atPolls}; measured, such samples read CPU 17% to 149% high and tag shares up to 25 points off "
+            + "(docs/analyzer.md#accuracy)";
     }
 
     /// <summary>

@@ -4,6 +4,7 @@ using BenchmarkDotNet.Helpers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.BenchmarkDotNet;
 
@@ -25,23 +26,27 @@ internal sealed class CaseRecording
     /// <summary>Why there is no trace, when there is none.</summary>
     public string? Problem { get; private set; }
 
-    public static CaseRecording Start(DiagnoserActionParameters parameters)
+    /// <summary>Why the trace has no kernel session, when it has none (the manifest's word): said in the log's sampling note.</summary>
+    public string? NoKernelReason { get; private set; }
+
+    public static CaseRecording Start(DiagnoserActionParameters parameters, bool kernelSession)
     {
         var recording = new CaseRecording
         {
             BenchmarkName = FullNameProvider.GetBenchmarkName(parameters.BenchmarkCase),
             FolderPath = FolderFor(parameters),
         };
-        recording.Begin(parameters.Process.Id);
+        recording.Begin(parameters.Process.Id, kernelSession);
         return recording;
     }
 
-    private void Begin(int processId)
+    private void Begin(int processId, bool kernelSession)
     {
         var recording = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var options = new RecordOptions
         {
             ProcessId = processId, Out = FolderPath, OnRecording = () => recording.TrySetResult(),
+            Kernel = kernelSession ? KernelMode.Auto : KernelMode.Off,
             // An iteration counts no throws of its own: every exception event is kept, whatever the rate costs.
             KeepExceptionEvents = true,
         }.Validate();
@@ -79,7 +84,10 @@ internal sealed class CaseRecording
     public void Describe(HarnessInfo harness)
     {
         var path = Path.Combine(FolderPath, TraceFolderLayout.Manifest);
-        if (TraceManifest.TryLoad(path) is { } manifest) (manifest with { Harness = harness }).Save(path);
+        if (TraceManifest.TryLoad(path) is not { } manifest) return;
+        (manifest with { Harness = harness }).Save(path);
+        if (manifest.Kernel is { Status: not KernelSessionInfo.Recorded } kernel)
+            NoKernelReason = kernel.Reason == "--kernel off" ? "the diagnoser's kernelSession is off" : kernel.Reason;
     }
 
     /// <summary>

@@ -35,16 +35,19 @@ public sealed class TopCauseColumn : IColumn
 /// <summary>esp on a config: the diagnoser and its text column (<c>config.AddEsp()</c>).</summary>
 public static class EspConfig
 {
-    public static ManualConfig AddEsp(this ManualConfig config)
+    /// <param name="config">The config to add to.</param>
+    /// <param name="kernelSession">False: EventPipe alone, no perf (<see cref="EspDiagnoser(bool)"/>).</param>
+    public static ManualConfig AddEsp(this ManualConfig config, bool kernelSession = true)
     {
         ArgumentNullException.ThrowIfNull(config);
-        return config.AddDiagnoser(new EspDiagnoser()).AddColumn(TopCauseColumn.Instance);
+        return config.AddDiagnoser(new EspDiagnoser(kernelSession)).AddColumn(TopCauseColumn.Instance);
     }
 }
 
 /// <summary><c>[EspDiagnoser]</c> on a benchmark class: esp's columns in the summary, a trace folder per benchmark.</summary>
+/// <param name="kernelSession">False: EventPipe alone, no perf (<see cref="EspDiagnoser(bool)"/>).</param>
 [AttributeUsage(AttributeTargets.Class | AttributeTargets.Assembly)]
-public sealed class EspDiagnoserAttribute : Attribute, IConfigSource
+public sealed class EspDiagnoserAttribute(bool kernelSession = true) : Attribute, IConfigSource
 {
-    public IConfig Config { get; } = ManualConfig.CreateEmpty().AddEsp();
+    public IConfig Config { get; } = ManualConfig.CreateEmpty().AddEsp(kernelSession);
 }
