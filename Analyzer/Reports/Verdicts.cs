@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports;
 
-/// <summary>One cause of a case's time: ms per call, its share of the worker's time, and who is responsible.</summary>
+/// <summary>One cause of a case's time: ms per call, its share of the case's time (the workers' and, with a kernel session, the process's other threads' CPU), and who is responsible.</summary>
 /// <param name="Name">What the time was ("Custom attributes (Reflection)", "GC", "YamlDotNet code", "off CPU: lock contention").</param>
 /// <param name="Detail">Who is responsible, largest first: APIs and their callers, the allocations, the lock's site; as many as fit a line.</param>
 /// <param name="Tags">The stack tags it adds up (empty for off-CPU and lock causes).</param>
@@ -89,6 +89,11 @@ internal static class Verdicts
             causes.Add(new Cause("lock contention", s.ContentionMs, 0, LockSites(runs), []));
             time += s.ContentionMs;
         }
+        // The process's other threads inside the windows (kernel session): what the case costs beside its workers, by role.
+        // Their CPU joins the shares' denominator, so a role is named only when it is among the largest causes.
+        foreach (var (role, ms) in s.OtherThreadsByRole.Where(r => r.Value > 0))
+            causes.Add(new Cause("other threads: " + WireNames.Of(role), ms, 0, [], []));
+        time += s.OtherThreadsCpuMs ?? 0;
         var ranked = causes.Select(c => c with { Share = time > 0 ? c.Ms / time : 0 })
             .Where(c => c.Share >= MinShare).OrderByDescending(c => c.Ms).ThenBy(c => c.Name, StringComparer.Ordinal).Take(MaxCauses).ToList();
         var also = new List<string>();
