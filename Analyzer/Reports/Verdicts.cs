@@ -270,7 +270,7 @@ internal static class Verdicts
         return $"exceptions: {Fmt.Num(s.Exceptions)} per call" + (top.Count > 0 ? $", mostly {Short(top.Site.Type)} thrown in {Short(top.Site.Thrower.Method)}" : "");
     }
 
-    public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time)";
+    public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time, and other threads' CPU)";
 
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
     /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
