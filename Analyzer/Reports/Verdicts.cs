@@ -21,8 +21,11 @@ internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList
 internal sealed record Verdict(SerializerSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
     IReadOnlyList<Cause> Causes, IReadOnlyList<string> Also, IReadOnlyList<Finding> Findings)
 {
-    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
-    public double TimeMs => OnCpuMs + OffCpuMs;
+    /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown): part of the shares' denominator.</summary>
+    public double OtherThreadsMs { get; init; }
+
+    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU and the other threads' CPU.</summary>
+    public double TimeMs => OnCpuMs + OffCpuMs + OtherThreadsMs;
 }
 
 /// <summary>Builds the verdicts of an analysis (<see cref="Verdict"/>) and writes them as text lines and JSON.</summary>
@@ -101,7 +104,10 @@ internal static class Verdicts
         if (cpuWait > 0 && cpuWait >= MinShare * (time + cpuWait))
             also.Add($"waited {Fmt.Ms(cpuWait)} ms per call for a CPU (preempted or runnable): the machine's load, not counted above");
         var findings = analysis.Findings.Where(f => f.Serializer == s.Serializer && f.Operation == s.Operation && (f.Objects is null || f.Objects == s.Objects)).ToList();
-        return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings);
+        return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
+        {
+            OtherThreadsMs = s.OtherThreadsCpuMs ?? 0,
+        };
     }
 
     /// <summary>The cause a stack tag adds to: the serializer's code as one, the harness and untagged code apart, others by their tag.</summary>
@@ -270,7 +276,7 @@ internal static class Verdicts
         return $"exceptions: {Fmt.Num(s.Exceptions)} per call" + (top.Count > 0 ? $", mostly {Short(top.Site.Type)} thrown in {Short(top.Site.Thrower.Method)}" : "");
     }
 
-    public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time, and other threads' CPU)";
+    public const string Title = "Why each case takes its time (causes in ms per call; shares of the workers' on- and off-CPU time and other threads' CPU)";
 
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
     /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
@@ -291,6 +297,7 @@ internal static class Verdicts
             ["fastestMs"] = v.Fastest is null ? null : v.FastestMs,
             ["onCpuMs"] = v.OnCpuMs,
             ["offCpuMs"] = v.OffCpuMs,
+            ["otherThreadsMs"] = v.OtherThreadsMs,
             ["causes"] = new JsonArray([.. v.Causes.Select(c => (JsonNode)new JsonObject
             {
                 ["name"] = c.Name,
