@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports;
 
-/// <summary>One cause of a case's time: ms per call, its share of the case's time (the workers' and, with a kernel session, the process's other threads' CPU), and who is responsible.</summary>
+/// <summary>One cause of a case's time: ms per call, its share of the worker's time, and who is responsible.</summary>
 /// <param name="Name">What the time was ("Custom attributes (Reflection)", "GC", "YamlDotNet code", "off CPU: lock contention").</param>
 /// <param name="Detail">Who is responsible, largest first: APIs and their callers, the allocations, the lock's site; as many as fit a line.</param>
 /// <param name="Tags">The stack tags it adds up (empty for off-CPU and lock causes).</param>
@@ -21,11 +21,11 @@ internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList
 internal sealed record Verdict(SerializerSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
     IReadOnlyList<Cause> Causes, IReadOnlyList<string> Also, IReadOnlyList<Finding> Findings)
 {
-    /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown): part of the shares' denominator.</summary>
+    /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown), beside the causes.</summary>
     public double OtherThreadsMs { get; init; }
 
-    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU and the other threads' CPU.</summary>
-    public double TimeMs => OnCpuMs + OffCpuMs + OtherThreadsMs;
+    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
+    public double TimeMs => OnCpuMs + OffCpuMs;
 }
 
 /// <summary>Builds the verdicts of an analysis (<see cref="Verdict"/>) and writes them as text lines and JSON.</summary>
@@ -92,17 +92,18 @@ internal static class Verdicts
             causes.Add(new Cause("lock contention", s.ContentionMs, 0, LockSites(runs), []));
             time += s.ContentionMs;
         }
-        // The process's other threads inside the windows (kernel session): what the case costs beside its workers, by role.
-        // Their CPU joins the shares' denominator, so a role is named only when it is among the largest causes.
-        foreach (var (role, ms) in s.OtherThreadsByRole.Where(r => r.Value > 0))
-            causes.Add(new Cause("other threads: " + WireNames.Of(role), ms, 0, [], []));
-        time += s.OtherThreadsCpuMs ?? 0;
         var ranked = causes.Select(c => c with { Share = time > 0 ? c.Ms / time : 0 })
             .Where(c => c.Share >= MinShare).OrderByDescending(c => c.Ms).ThenBy(c => c.Name, StringComparer.Ordinal).Take(MaxCauses).ToList();
         var also = new List<string>();
         if (s.Exceptions > 0) also.Add(Exceptions(s, runs));
         if (cpuWait > 0 && cpuWait >= MinShare * (time + cpuWait))
             also.Add($"waited {Fmt.Ms(cpuWait)} ms per call for a CPU (preempted or runnable): the machine's load, not counted above");
+        // The process's other threads inside the windows (kernel session): said beside the causes, which stay shares of
+        // the worker's time, when they cost as much as the smallest cause named. The tracer's threads are the tracing
+        // cost's (its column), not the serializer's.
+        var others = s.OtherThreadsByRole.Where(r => r.Value > 0 && r.Key != ThreadRole.Tracer).OrderByDescending(r => r.Value).ToList();
+        if (others.Sum(r => r.Value) is var otherMs && otherMs > 0 && otherMs >= Math.Max(MinShare * time, ranked.Count == MaxCauses ? ranked[^1].Ms : 0))
+            also.Add($"other threads worked {Fmt.Ms(otherMs)} ms per call beside the worker ({string.Join(", ", others.Select(r => $"{WireNames.Of(r.Key)} {Fmt.Ms(r.Value)} ms"))}): not counted above");
         var findings = analysis.Findings.Where(f => f.Serializer == s.Serializer && f.Operation == s.Operation && (f.Objects is null || f.Objects == s.Objects)).ToList();
         return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
         {
@@ -276,7 +277,7 @@ internal static class Verdicts
         return $"exceptions: {Fmt.Num(s.Exceptions)} per call" + (top.Count > 0 ? $", mostly {Short(top.Site.Type)} thrown in {Short(top.Site.Thrower.Method)}" : "");
     }
 
-    public const string Title = "Why each case takes its time (causes in ms per call; shares of the workers' on- and off-CPU time and other threads' CPU)";
+    public const string Title = "Why each case takes its time (causes in ms per call; shares of the worker's CPU and off-CPU time)";
 
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
     /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
