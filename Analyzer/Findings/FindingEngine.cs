@@ -19,6 +19,7 @@ internal static class FindingEngine
         new ContentionDetector(),
         new SuperLinearScalingDetector(),
         new GcPauseDetector(),
+        new OtherThreadsDetector(),
         new ReflectionDetector(),
         new FirstCallDetector(),
     ];

@@ -17,4 +17,6 @@ internal static class FindingKinds
     public const string CpuBias = "cpu-bias";
     /// <summary>Info: the benchmark's warm-up ended not steady (process-wide JIT), yet the case's own code ran optimized.</summary>
     public const string SteadyByTrace = "steady-by-trace";
+    /// <summary>Info: a case's runs spent much of the process's CPU outside its workers (kernel session), named by thread role.</summary>
+    public const string OtherThreads = "other-threads";
 }

@@ -67,6 +67,14 @@ internal sealed record FindingThresholds
     /// </summary>
     public double MinGcsPerRun { get; init; } = 1;
 
+    /// <summary>
+    /// Share of the process's CPU inside a case's measured windows that ran outside its workers (kernel session), above
+    /// which the other-threads finding names where. Measured (docs/findings.md): a worker alone 2.2%, with a side thread
+    /// burning half as much 37.8%; the benchmark at --threads 8 10-17% (tiering still at work), 11-33% with EventPipe's
+    /// sampler on (its threads 8-13%) and background GCs.
+    /// </summary>
+    public double MaxOtherThreadsShare { get; init; } = 0.10;
+
     /// <summary>Slope of log(time) over log(N) above which time per object grows with N (1 = linear, 2 = quadratic).</summary>
     public double SuperLinearSlope { get; init; } = 1.5;
 

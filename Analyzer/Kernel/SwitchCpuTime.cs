@@ -93,6 +93,7 @@ internal sealed class SwitchCpuTime
         private readonly PriorityQueue<Switch, (double Ms, int Kind, long Order)> _held = new();
         private long _heldOrder;
         private long _latestNs = long.MinValue;
+        private bool _finished;
 
         /// <summary>One thread's switches so far: the first, the last, and the stretches on the CPU after the first.</summary>
         private sealed class ThreadSums
@@ -114,6 +115,13 @@ internal sealed class SwitchCpuTime
             for (var w = 0; w < windows.Count; w++)
                 if (windows[w].ToMs > windows[w].FromMs) _starts.Enqueue(w, windows[w].FromMs);
         }
+
+        /// <summary>
+        /// Told each on-CPU stretch of every thread as it ends: the thread, from (-∞ for a thread whose first record
+        /// is a switch-out: it ran before it) and to (+∞ for one still running when the records end, told by
+        /// <see cref="Finish"/>). The same edges as the windows' (<see cref="Kernel.OtherThreadsCpu"/> reads them).
+        /// </summary>
+        public Action<int, double, double>? OnCpu { get; init; }
 
         /// <summary>Whether any switch-in was seen: without them (a recording without --switch-events) there is no precise figure.</summary>
         public bool SawSwitchIns { get; private set; }
@@ -153,6 +161,10 @@ internal sealed class SwitchCpuTime
         {
             Release(double.PositiveInfinity);
             Advance(double.PositiveInfinity);
+            if (OnCpu is not null && !_finished)
+                foreach (var (id, t) in _threads)
+                    if (t.Running) OnCpu(id, t.Since, double.PositiveInfinity);
+            _finished = true;
             return _totals;
         }
 
@@ -197,10 +209,15 @@ internal sealed class SwitchCpuTime
                 // Windows that ended before this first switch: running through them if it is a switch-out.
                 if (_beforeFirst.Remove(s.ThreadId, out var ended) && !s.In)
                     foreach (var w in ended) _totals[w] += _windows[w].ToMs - _windows[w].FromMs;
+                if (!s.In) OnCpu?.Invoke(s.ThreadId, double.NegativeInfinity, s.Ms);
             }
             else
             {
-                if (thread!.Running && !s.In) thread.Sum += s.Ms - thread.Since;
+                if (thread!.Running && !s.In)
+                {
+                    thread.Sum += s.Ms - thread.Since;
+                    OnCpu?.Invoke(s.ThreadId, thread.Since, s.Ms);
+                }
                 if (!thread.Running && s.In) thread.Since = s.Ms;
                 thread.Running = s.In;
                 thread.LastMs = Math.Max(thread.LastMs, s.Ms);

@@ -82,6 +82,17 @@ public sealed record RunAnalysis
     public SampledCpu? EventPipeCpu { get; init; }
     /// <summary>Kernel session: the worker's time off the CPU inside the window, by reason (preempted, ready, GC, lock, ...).</summary>
     public IReadOnlyDictionary<OffCpuReason, double> OffCpuMs { get; init; } = Empty<OffCpuReason>.Map;
+    /// <summary>Whether the other threads' CPU was measured: a kernel session with context switches (unknown on EventPipe alone).</summary>
+    public bool OtherThreadsKnown { get; init; }
+    /// <summary>
+    /// Kernel session: on-CPU time inside the window of the process's threads that are not the run's (the worker and its
+    /// crew), by what they do: background GC, tiering's JIT, the finalizer, the tracer's threads, the rest.
+    /// </summary>
+    public IReadOnlyDictionary<ThreadRole, double> OtherThreadsCpu { get; init; } = Empty<ThreadRole>.Map;
+    /// <summary>The other threads' CPU in the window, all roles (<see cref="OtherThreadsCpu"/>); null when unknown (or the run's CPU is: a cut session).</summary>
+    public double? OtherThreadsCpuMs => OtherThreadsKnown && CpuKnown ? OtherThreadsCpu.Values.Sum() : null;
+    /// <summary>The process's CPU in the window from the trace: the run's threads' and the others'; null when either is unknown.</summary>
+    public double? ProcessCpuMs => CpuKnown && OtherThreadsCpuMs is { } other ? CpuMs + other : null;
     /// <summary>CPU time by the optimization tier of the innermost managed frame (tier-0, instrumented, OSR, tier-1, ReadyToRun).</summary>
     public IReadOnlyDictionary<CodeTier, double> TierMs { get; init; } = Empty<CodeTier>.Map;
     /// <summary>CPU time whose stack had no managed frame with a known tier (native-only stacks, unresolved code).</summary>

@@ -53,6 +53,9 @@ internal sealed class RunDraft
     public IReadOnlyDictionary<OffCpuReason, double> OffCpuMs => OffCpuTable;
     public Dictionary<OffCpuReason, double> OffCpuTable { get; } = [];
     public Dictionary<CodeTier, double> TierTable { get; } = [];
+    /// <summary>Whether <see cref="OtherThreadsTable"/> was measured (a kernel session with context switches).</summary>
+    public bool OtherThreadsKnown { get; set; }
+    public Dictionary<ThreadRole, double> OtherThreadsTable { get; } = [];
     public double NoTierMs { get; set; }
     public double UnnamedLeafMs { get; set; }
     public double UnexplainedLeafMs { get; set; }
@@ -109,6 +112,8 @@ internal sealed class RunDraft
         Operations = Operations,
         OffCpuMs = OffCpuTable,
         TierMs = TierTable,
+        OtherThreadsKnown = OtherThreadsKnown,
+        OtherThreadsCpu = OtherThreadsTable,
         Counters = Counters.Freeze(),
     };
 }

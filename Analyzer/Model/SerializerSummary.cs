@@ -45,6 +45,14 @@ internal sealed record SerializerSummary
     /// <summary>Kernel session: the worker's mean time off the CPU inside the window, and by reason.</summary>
     public double? OffCpuMs { get; init; }
     public IReadOnlyDictionary<OffCpuReason, double> OffCpuByReason { get; init; } = new Dictionary<OffCpuReason, double>();
+    /// <summary>
+    /// Kernel session: the CPU of the process's other threads inside the windows (background GC, JIT, finalizer, the
+    /// tracer's threads, the rest), per call, and by role; null when unknown (EventPipe alone).
+    /// </summary>
+    public double? OtherThreadsCpuMs { get; init; }
+    public IReadOnlyDictionary<ThreadRole, double> OtherThreadsByRole { get; init; } = new Dictionary<ThreadRole, double>();
+    /// <summary>The other threads' share of the process's CPU in the measured runs' windows (theirs over theirs plus the workers').</summary>
+    public double? OtherThreadsShare { get; init; }
     /// <summary>Share of CPU time by the innermost managed frame's code tier (kernel or EventPipe samples).</summary>
     public IReadOnlyDictionary<CodeTier, double> TierShares { get; init; } = new Dictionary<CodeTier, double>();
     /// <summary>Share of the measured runs' managed CPU in tier-0, instrumented or minopts code (Findings' not-steady-state).</summary>
@@ -117,6 +125,9 @@ internal sealed record SerializerSummary
                     RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
                     OffCpuMs = covered.Any(r => r.OffCpuMs.Count > 0) ? covered.Average(r => r.OffCpuMs.Values.Sum() / r.Calls) : null,
                     OffCpuByReason = MeanByKey(covered, r => r.OffCpuMs),
+                    OtherThreadsCpuMs = OtherThreads(covered) ? covered.Average(r => r.OtherThreadsCpuMs!.Value / r.Calls) : null,
+                    OtherThreadsByRole = OtherThreads(covered) ? MeanByKey(covered, r => r.OtherThreadsCpu) : new Dictionary<ThreadRole, double>(),
+                    OtherThreadsShare = OtherThreads(covered) && covered.Sum(r => r.ProcessCpuMs!.Value) is var process and > 0 ? covered.Sum(r => r.OtherThreadsCpuMs!.Value) / process : null,
 
                     TierShares = Shares(measured),
                     UnoptimizedShare = CodeTiers.UnoptimizedShare(measured),
@@ -131,6 +142,9 @@ internal sealed record SerializerSummary
             })
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
+
+    /// <summary>Whether every run has its other threads' CPU (a kernel session with switches): else the figure is unknown.</summary>
+    private static bool OtherThreads(List<RunAnalysis> runs) => runs.Count > 0 && runs.All(r => r.OtherThreadsCpuMs is not null);
 
     private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull =>
         runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))

@@ -10,14 +10,15 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// <summary>
 /// The kernel session's records, taken chunk by chunk after the EventPipe pass (<see cref="KernelChunks"/>), each
 /// chunk given to every stage that reads them and then dropped: the CPU charge (its samples), the precise on-CPU time
-/// (switches), the off-CPU reasons and the marker's windows; the session's counts are kept as it goes. Each stage
+/// (switches), the off-CPU reasons, the other threads' CPU and the marker's windows; the session's counts are kept as it goes. Each stage
 /// keeps its own state from chunk to chunk and nothing per record, so memory does not grow with the trace.
 /// </summary>
 internal static class KernelChunkPass
 {
     /// <param name="charging">The charge of the kernel's samples; null when they are not the trace's CPU source.</param>
     public static KernelRead Read(KernelSession session, PassTimeline timeline, GcPauses pauses, StackTagFile? tags,
-        SampleCharger.Charging? charging, SwitchCpuTime.Walk? switches, OffCpuClassifier? offCpu, KernelMarkerWindows? markers)
+        SampleCharger.Charging? charging, SwitchCpuTime.Walk? switches, OffCpuClassifier? offCpu, KernelMarkerWindows? markers,
+        OtherThreadsCpu? otherThreads = null)
     {
         var named = new PerfStacks.Named(tags);
         var cursor = pauses.Walk();
@@ -38,9 +39,11 @@ internal static class KernelChunkPass
             switches?.Add(chunk);
             offCpu?.Add(chunk);
             markers?.Add(chunk);
+            otherThreads?.Add(chunk);
             session.Chunks.Recycle(chunk);
         }
         offCpu?.Finish();
+        otherThreads?.Finish();
         var last = session.Chunks.Last;
         return new KernelRead
         {

@@ -53,7 +53,9 @@ public sealed partial class TraceAnalyzer
                 {
                     progress?.Report($"charging the kernel session ({Path.GetFileName(session.File)}) as it is read, {options.KernelRecordsPerChunk:N0} records at a time...");
                     session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, plan.ChargedByChunks ? charging : null, plan.Switches,
-                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null);
+                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null,
+                        // Beside the workers' CPU only when the kernel session is the CPU: the process total adds up.
+                        plan.Switches is not null ? new OtherThreadsCpu(runs, Timeline.Clock) : null);
                 }
                 return charging.Finish();
             });

@@ -71,6 +71,7 @@ public static class AnalysisReport
     {
         var summaries = SerializerSummary.From(analysis.Runs);
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
+        var others = summaries.Any(s => s.OtherThreadsCpuMs is not null);
         var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
         var ops = summaries.Any(s => s.Operations > 1);
         var costs = analysis.TracingCost;
@@ -78,6 +79,7 @@ public static class AnalysisReport
         foreach (var op in summaries.GroupBy(s => s.Operation))
         {
             string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
+                .. (others ? new[] { "Other threads ms" } : []),
                 "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : []),
                 .. (cost ? new[] { "Tracing cost" } : [])];
             var crew = op.Any(s => s.CallingThreads > 1);
@@ -88,12 +90,15 @@ public static class AnalysisReport
                 table.AddRow([s.Serializer, s.Objects == 0 && analysis.Trace.InferredNames is not null ? "?" : Fmt.Objects(s.Objects), Fmt.Int(s.Runs), .. (ops ? new[] { Fmt.Num(s.Operations, "F0") } : []),
                     s.Runs == 0 ? "-" : Fmt.Ms(s.MeanDurationMs), s.DurationCv is { } cv ? Fmt.Pct(cv) : "-", ranks[s], s.Runs == 0 ? "-" : Fmt.Ms(s.MinDurationMs),
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
+                    .. (others ? new[] { OtherThreadsCell(s) } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
                     Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : []),
-                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects)) is { } c ? c.Describe() + (c.Cpu is { } cpu ? $"; CPU {cpu.Describe()}" : "") : "-" } : [])]);
+                    .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects)) is { } c ? c.Describe() + (c.Cpu is { } cpu ? $"; CPU {cpu.Describe()}" : "") + TracerThreads(s) : "-" } : [])]);
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
                 table.Notes.Add($"Rank {RankRule.Unranked}: {s.Serializer} N={Fmt.Int(s.Objects)} did not give the data back ({s.RoundTrip}), so its time is not a result and it is not ranked");
+            if (others && op.Any(s => s.OtherThreadsCpuMs is not null))
+                table.Notes.Add("Other threads ms: CPU per call of the process's other threads inside the windows (kernel session), largest role first: background GC, JIT (tiering), finalizer, tracer (EventPipe's threads), other; CPU ms leaves it out");
             if (cost) table.Notes.Add("Tracing cost: how much slower the case ran traced than untraced, in the same process after its measured runs (esp record --tracing-cost), with its 95% interval, by the Stopwatch and by the thread CPU clock (CPU; it leaves out waiting for a CPU: read it on a busy machine); the times above include it");
             if (ConcurrentRunsNote.Of(op) is { } concurrent) table.Notes.Add(concurrent);
             if (ranks.Values.Any(r => r.EndsWith('~'))) table.Notes.Add("Rank ~: the row's fastest and slowest measured runs overlap a neighbour's, so their order could flip on another launch (pool launches with esp diff B1 B2 vs T1 T2)");
@@ -160,6 +165,18 @@ public static class AnalysisReport
             .. analysis.Warnings.SelectMany(w => Verdicts.Wrap("warning: " + w, "  "))];
     }
 
+    /// <summary>"0.085 (JIT (tiering) 83%)": the other threads' CPU per call, and the largest role's share of it when there is any.</summary>
+    private static string OtherThreadsCell(SerializerSummary s)
+    {
+        if (s.OtherThreadsCpuMs is not { } ms) return "-";
+        var top = s.OtherThreadsByRole.Where(r => r.Value > 0).OrderByDescending(r => r.Value).FirstOrDefault();
+        return ms > 0 && top.Value > 0 ? $"{Fmt.Ms(ms)} ({WireNames.Of(top.Key)} {Fmt.Pct(top.Value / ms)})" : Fmt.Ms(ms);
+    }
+
+    /// <summary>"; tracer threads 0.012 ms per call": EventPipe's threads in the process, part of what tracing costs the case (kernel session only).</summary>
+    private static string TracerThreads(SerializerSummary s) =>
+        s.OtherThreadsCpuMs is null ? "" : $"; tracer threads {Fmt.Ms(s.OtherThreadsByRole.GetValueOrDefault(ThreadRole.Tracer))} ms per call";
+
     private static string Cut(string text, int width) => text.Length <= width ? text : text[..(width - 3)] + "...";
 
     /// <summary>" on .NET 8.0.31": the runtime the benchmark said it ran on (results.json), so tables of two runtimes are told apart.</summary>
@@ -177,7 +194,7 @@ public static class AnalysisReport
 
     public static TextTable RunsTable(TraceAnalysis analysis)
     {
-        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes"]);
+        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes", "otherThreadsCpuMs", "inProcessProcessCpuMs"]);
         foreach (var r in analysis.Runs)
         {
             var p = r.InProcess;
@@ -186,7 +203,8 @@ public static class AnalysisReport
                 r.CpuKnown ? Fmt.Num(r.CpuMs, "F3") : "", Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.Counters.AllocatedBytes),
                 Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Counters.Exceptions), Fmt.Num(r.Counters.ContentionMs, "F3"), Fmt.Num(r.Counters.JitMs, "F3"),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
-                p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes));
+                p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes),
+                r.OtherThreadsCpuMs is { } other ? Fmt.Num(other, "F3") : "", p?.ProcessCpuMs is { } process ? Fmt.Num(process, "F3") : "");
         }
         return table;
     }
@@ -323,6 +341,9 @@ public static class AnalysisReport
                 run["crewThreadIds"] = new JsonArray([.. r.CrewThreadIds.Select(id => (JsonNode?)JsonValue.Create(id))]);
                 run["calls"] = r.Calls;
             }
+            // Kernel session only (null: unknown, EventPipe alone): the process's other threads' CPU in the window, by role.
+            run["otherThreadsCpuMs"] = r.OtherThreadsCpuMs;
+            if (r.OtherThreadsCpuMs is not null) run["otherThreadsCpuByRole"] = Roles(r.OtherThreadsCpu);
             if (r.OffCpuMs.Count > 0) run["offCpuMs"] = Dict(r.OffCpuMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)));
             if (r.TierMs.Count > 0 || r.NoTierMs > 0)
                 run["tierMs"] = Dict(r.TierMs.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value)).Append(KeyValuePair.Create("none", r.NoTierMs)));
@@ -339,6 +360,7 @@ public static class AnalysisReport
                     ["cpuMs"] = p.CpuMs,
                     ["sizeBytes"] = p.SizeBytes,
                 };
+            if (r.InProcess is { ProcessCpuMs: { } processCpu }) run["inProcess"]!["processCpuMs"] = processCpu;
             if (r.InProcess is { ThreadsCpuMs: { } threadsCpu, Threads: > 1 }) run["inProcess"]!["threadsCpuMs"] = threadsCpu;
             runs.Add((JsonNode)run); // the JsonNode overload: Add<T> is reflection-based (not in the native esp)
         }
@@ -371,6 +393,9 @@ public static class AnalysisReport
                 ["contentionMs"] = s.ContentionMs,
                 ["jitMs"] = s.JitMs,
                 ["offCpuMs"] = s.OffCpuMs,
+                ["otherThreadsCpuMs"] = s.OtherThreadsCpuMs,
+                ["otherThreadsCpuByRole"] = s.OtherThreadsCpuMs is null ? null : Roles(s.OtherThreadsByRole),
+                ["otherThreadsShare"] = s.OtherThreadsShare,
                 ["offCpuByReason"] = s.OffCpuMs is null ? null : Dict(s.OffCpuByReason.Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value))),
                 ["unoptimizedShare"] = s.UnoptimizedShare,
                 ["tierShares"] = s.TierShares.Count == 0 ? null : Dict(s.TierShares.OrderByDescending(x => x.Value).Select(x => KeyValuePair.Create(WireNames.Of(x.Key), x.Value))),
@@ -388,6 +413,8 @@ public static class AnalysisReport
                 entry["tracingCostCi"] = new JsonArray(cost.LowPercent, cost.HighPercent);
                 entry["tracingCostCpuPercent"] = cost.Cpu?.Percent;
                 entry["tracingCostCpuCi"] = cost.Cpu is { } cpu ? new JsonArray(cpu.LowPercent, cpu.HighPercent) : null;
+                // Part of what tracing costs the case beside the slowdown: EventPipe's own threads in the process, per call (kernel session).
+                entry["tracingCostTracerThreadsMs"] = s.OtherThreadsCpuMs is null ? null : s.OtherThreadsByRole.GetValueOrDefault(ThreadRole.Tracer);
             }
             // --threads rows only: every figure but the durations and the GC pause is per call, over this many threads.
             if (s.CallingThreads > 1) entry["callingThreads"] = s.CallingThreads;
@@ -425,6 +452,10 @@ public static class AnalysisReport
         ["medianSwitchWindowDisagreementMs"] = k.MedianSwitchWindowDisagreementMs,
         ["maxSwitchWindowDisagreementMs"] = k.MaxSwitchWindowDisagreementMs,
     };
+
+    /// <summary>Every role, largest first, 0 included: the split always adds up to the total beside it.</summary>
+    private static JsonObject Roles(IReadOnlyDictionary<ThreadRole, double> byRole) =>
+        Dict(Enum.GetValues<ThreadRole>().Select(role => KeyValuePair.Create(WireNames.Of(role), byRole.GetValueOrDefault(role))).OrderByDescending(x => x.Value));
 
     private static JsonObject Gc(int g0, int g1, int g2) => new() { ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2 };
 

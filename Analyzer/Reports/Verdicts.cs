@@ -21,6 +21,9 @@ internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList
 internal sealed record Verdict(SerializerSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
     IReadOnlyList<Cause> Causes, IReadOnlyList<string> Also, IReadOnlyList<Finding> Findings)
 {
+    /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown), beside the causes.</summary>
+    public double OtherThreadsMs { get; init; }
+
     /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
     public double TimeMs => OnCpuMs + OffCpuMs;
 }
@@ -95,8 +98,17 @@ internal static class Verdicts
         if (s.Exceptions > 0) also.Add(Exceptions(s, runs));
         if (cpuWait > 0 && cpuWait >= MinShare * (time + cpuWait))
             also.Add($"waited {Fmt.Ms(cpuWait)} ms per call for a CPU (preempted or runnable): the machine's load, not counted above");
+        // The process's other threads inside the windows (kernel session): said beside the causes, which stay shares of
+        // the worker's time, when they cost as much as the smallest cause named. The tracer's threads are the tracing
+        // cost's (its column), not the serializer's.
+        var others = s.OtherThreadsByRole.Where(r => r.Value > 0 && r.Key != ThreadRole.Tracer).OrderByDescending(r => r.Value).ToList();
+        if (others.Sum(r => r.Value) is var otherMs && otherMs > 0 && otherMs >= Math.Max(MinShare * time, ranked.Count == MaxCauses ? ranked[^1].Ms : 0))
+            also.Add($"other threads worked {Fmt.Ms(otherMs)} ms per call beside the worker ({string.Join(", ", others.Select(r => $"{WireNames.Of(r.Key)} {Fmt.Ms(r.Value)} ms"))}): not counted above");
         var findings = analysis.Findings.Where(f => f.Serializer == s.Serializer && f.Operation == s.Operation && (f.Objects is null || f.Objects == s.Objects)).ToList();
-        return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings);
+        return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
+        {
+            OtherThreadsMs = s.OtherThreadsCpuMs ?? 0,
+        };
     }
 
     /// <summary>The cause a stack tag adds to: the serializer's code as one, the harness and untagged code apart, others by their tag.</summary>
@@ -314,6 +326,7 @@ internal static class Verdicts
             ["fastestMs"] = v.Fastest is null ? null : v.FastestMs,
             ["onCpuMs"] = v.OnCpuMs,
             ["offCpuMs"] = v.OffCpuMs,
+            ["otherThreadsMs"] = v.OtherThreadsMs,
             ["causes"] = new JsonArray([.. v.Causes.Select(c => (JsonNode)new JsonObject
             {
                 ["name"] = c.Name,

@@ -255,6 +255,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         AllocatedBytes = m.AllocatedBytes,
         CpuMs = m.CpuMs,
         ThreadsCpuMs = m.ThreadsCpuMs,
+        ProcessCpuMs = m.ProcessCpuMs,
         CompiledMethods = m.Jit?.CompiledMethods,
         CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
         ThreadCompilationMs = m.Jit?.ThreadCompilationTime.TotalMilliseconds,

@@ -61,7 +61,7 @@ public sealed class FirstCallRunner(BenchmarkOptions options, IProgress<string>?
             Serializer = serializer.Name, SerializerVersion = serializer.Version, Format = serializer.Format,
             Operation = "firstcall", Data = dataType.Name, Objects = count, Run = 0, DurationMs = m.DurationMs, OuterDurationMs = m.OuterDurationMs,
             SizeBytes = output.Length, GcCount = m.Gcs, GcPauseMs = m.GcPauseMs, AllocatedBytes = m.AllocatedBytes,
-            CpuMs = m.CpuMs, ThreadsCpuMs = m.ThreadsCpuMs, WorkerThreadId = m.WorkerThreadId, MarkerThreadId = m.MarkerThreadId,
+            CpuMs = m.CpuMs, ThreadsCpuMs = m.ThreadsCpuMs, ProcessCpuMs = m.ProcessCpuMs, WorkerThreadId = m.WorkerThreadId, MarkerThreadId = m.MarkerThreadId,
             CompiledMethods = m.Jit?.CompiledMethods, CompilationMs = m.Jit?.CompilationTime.TotalMilliseconds,
             ThreadCompilationMs = m.Jit?.ThreadCompilationTime.TotalMilliseconds,
         });

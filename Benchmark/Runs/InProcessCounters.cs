@@ -17,7 +17,7 @@ public readonly record struct InProcessCounters(int Gen0, int Gen1, int Gen2, Ti
         GC.CollectionCount(2),
         GC.GetTotalPauseDuration(),
         allThreads ? GC.GetTotalAllocatedBytes(precise: true) : GC.GetAllocatedBytesForCurrentThread(),
-        allThreads ? System.Diagnostics.Process.GetCurrentProcess().TotalProcessorTime : NativeThreadInfo.CurrentThreadCpuTime(),
+        allThreads ? NativeThreadInfo.ProcessCpuTime() : NativeThreadInfo.CurrentThreadCpuTime(),
         FirstChanceExceptions.Count);
 
     /// <summary>

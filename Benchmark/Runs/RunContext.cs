@@ -54,7 +54,11 @@ public sealed class RunScope
         double? threadsCpuMs = crew is null ? window.ThreadCpuMs
             : _probe.CrewBefore is { } b && _probe.CrewAfter is { } a ? window.ThreadCpuMs + (a - b).TotalMilliseconds : null;
         return new RunMeasurement(window.DurationMs, window.OuterDurationMs, gcs, pauseMs, allocated, cpuMs, window.WorkerThreadId, window.MarkerThreadId,
-            _probe.JitBefore, _probe.JitAfter) { ThreadsCpuMs = threadsCpuMs, Threads = 1 + (crew?.Count ?? 0), Exceptions = exceptions };
+            _probe.JitBefore, _probe.JitAfter)
+        {
+            ThreadsCpuMs = threadsCpuMs, Threads = 1 + (crew?.Count ?? 0), Exceptions = exceptions,
+            ProcessCpuMs = (_probe.ProcessCpuAfter - _probe.ProcessCpuBefore).TotalMilliseconds,
+        };
     }
 
     /// <summary>The benchmark's counters, read by the run marker just outside the window: JIT first and last, so the warm-up's clock brackets the rest.</summary>
@@ -68,6 +72,9 @@ public sealed class RunScope
         public WorkerCrew? Crew { get; set; }
         public TimeSpan? CrewBefore { get; private set; }
         public TimeSpan? CrewAfter { get; private set; }
+        /// <summary>The process's CPU clock, every thread's: read last before the window and first after it, in every run.</summary>
+        public TimeSpan ProcessCpuBefore { get; private set; }
+        public TimeSpan ProcessCpuAfter { get; private set; }
 
         [MethodImpl(HarnessCode.Optimized)]
         public void BeforeRun()
@@ -76,11 +83,13 @@ public sealed class RunScope
             JitBefore = new JitReading(jit, System.Diagnostics.Stopwatch.GetTimestamp());
             Before = InProcessCounters.Take(allThreads);
             CrewBefore = Crew?.CpuTime();
+            ProcessCpuBefore = NativeThreadInfo.ProcessCpuTime();
         }
 
         [MethodImpl(HarnessCode.Optimized)]
         public void AfterRun()
         {
+            ProcessCpuAfter = NativeThreadInfo.ProcessCpuTime();
             CrewAfter = Crew?.CpuTime();
             After = InProcessCounters.Take(allThreads);
             var jit = JitCounters.Take();
@@ -98,6 +107,11 @@ public readonly record struct RunMeasurement(double DurationMs, double OuterDura
     public double? ThreadsCpuMs { get; init; }
     /// <summary>Threads that made the run's calls: the crew's (--threads), or the worker alone (1).</summary>
     public int Threads { get; init; } = 1;
+    /// <summary>
+    /// The process's CPU clock (every thread's) from just before to just after the window: the workers' and everything
+    /// else the run caused or met (background GC, tiering, the finalizer, the tracer's threads in the process).
+    /// </summary>
+    public double? ProcessCpuMs { get; init; }
     /// <summary>First-chance exceptions thrown in the process between the two readings (<see cref="FirstChanceExceptions"/>).</summary>
     public long Exceptions { get; init; }
 

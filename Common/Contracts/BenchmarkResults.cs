@@ -156,6 +156,12 @@ public sealed record RunResult
     /// </summary>
     public double? ThreadsCpuMs { get; init; }
     /// <summary>
+    /// The process's CPU clock (every thread's, live or exited) from just before to just after the window, in every
+    /// run: the workers' CPU plus what ran beside them (background GC, tiering, the finalizer, the tracer's threads).
+    /// The truth a trace's process total (workers and other threads) is held to. Null in results written before it.
+    /// </summary>
+    public double? ProcessCpuMs { get; init; }
+    /// <summary>
     /// Methods the JIT compiled in the whole process from just before to just after the run's window, background
     /// tier-up included (System.Runtime.JitInfo); null where the runtime has no such counter.
     /// </summary>

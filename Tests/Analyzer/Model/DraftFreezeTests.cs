@@ -25,6 +25,7 @@ public sealed class DraftFreezeTests
         draft.TagTable["Deserialize"] = 1;
         draft.OffCpuTable[OffCpuReason.Preempted] = 2;
         draft.TierTable[CodeTier.Tier1] = 3;
+        draft.OtherThreadsTable[ThreadRole.Gc] = 6;
         draft.Counters.CountJit(4);
         draft.CrewThreadIds.AddRange([5, 6]);
 
@@ -39,12 +40,13 @@ public sealed class DraftFreezeTests
         Assert.Equal(1, run.Tags["Deserialize"]);
         Assert.Equal(2, run.OffCpuMs[OffCpuReason.Preempted]);
         Assert.Equal(3, run.TierMs[CodeTier.Tier1]);
+        Assert.Equal(6, run.OtherThreadsCpu[ThreadRole.Gc]);
         Assert.Equal(4, run.Counters.JitMs);
         Assert.Equal([5, 6], run.CrewThreadIds);
         Assert.Equal(draft.Calls, run.Calls);
         // Every settable figure of the model comes from the draft (the tables and counters by their own names).
         var settable = typeof(RunAnalysis).GetProperties().Where(p => p.SetMethod is not null).Select(p => p.Name);
-        Assert.Empty(settable.Except(values.Keys).Except([nameof(RunAnalysis.Cpu), nameof(RunAnalysis.GcCount), nameof(RunAnalysis.OffCpuMs), nameof(RunAnalysis.TierMs), nameof(RunAnalysis.Counters), nameof(RunAnalysis.CrewThreadIds)]));
+        Assert.Empty(settable.Except(values.Keys).Except([nameof(RunAnalysis.Cpu), nameof(RunAnalysis.GcCount), nameof(RunAnalysis.OffCpuMs), nameof(RunAnalysis.TierMs), nameof(RunAnalysis.OtherThreadsCpu), nameof(RunAnalysis.Counters), nameof(RunAnalysis.CrewThreadIds)]));
     }
 
     [Fact]

@@ -24,6 +24,7 @@ public sealed class WireNamesTests
         Assert.Equal(["info", "warning", "critical"], WireNames.All<FindingSeverity>());
         Assert.Equal(["both", "onlyInBaseline", "onlyInTrace"], WireNames.All<EtwSerializerProfiler.Analyzer.Diff.Presence>());
         Assert.Equal(7, WireNames.All<OffCpuReason>().Distinct().Count());
+        Assert.Equal(["background GC", "JIT (tiering)", "finalizer", "tracer", "other"], WireNames.All<ThreadRole>());
         // Both kernel samplers are "kernel" on purpose: the figure means on-CPU time either way (CpuSourceKind's summary).
         Assert.Equal(["eventpipe", "kernel", "kernel"], WireNames.All<CpuSourceKind>());
     }
@@ -34,7 +35,7 @@ public sealed class WireNamesTests
     {
         var written = typeof(TraceAnalysis).Assembly.GetTypes()
             .Where(t => t.IsEnum && t.IsPublic && t.Namespace is "EtwSerializerProfiler.Analyzer.Model" or "EtwSerializerProfiler.Analyzer.Diff").ToList();
-        Assert.Equal(["CodeTier", "CpuSourceKind", "FindingSeverity", "OffCpuReason", "Presence", "RunSource", "WindowSource"], written.Select(t => t.Name).Order(StringComparer.Ordinal));
+        Assert.Equal(["CodeTier", "CpuSourceKind", "FindingSeverity", "OffCpuReason", "Presence", "RunSource", "ThreadRole", "WindowSource"], written.Select(t => t.Name).Order(StringComparer.Ordinal));
         foreach (var e in written)
             foreach (var member in e.GetFields(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static))
                 Assert.True(member.GetCustomAttributes(typeof(WireNameAttribute), false).Length == 1, $"{e.Name}.{member.Name} has no [WireName]");

@@ -1,0 +1,44 @@
+using EtwSerializerProfiler.Analyzer.Model;
+using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
+
+namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
+
+/// <summary>
+/// A case whose runs cost the process more than its workers' CPU says: over <see cref="FindingThresholds.MaxOtherThreadsShare"/>
+/// of the process's CPU inside the measured windows ran on other threads (kernel session: background GC, tiering's
+/// JIT, the finalizer, the tracer's threads, the rest), named largest first. The CPU column leaves that work out.
+/// </summary>
+internal sealed class OtherThreadsDetector : IFindingDetector
+{
+    public string Kind => FindingKinds.OtherThreads;
+
+    public IEnumerable<Finding> Detect(FindingContext context)
+    {
+        var t = context.Thresholds;
+        foreach (var g in context.Groups)
+        {
+            // Unknown for any run (EventPipe alone, a cut session): no guess.
+            if (g.Runs.Any(r => r.OtherThreadsCpuMs is null)) continue;
+            var other = g.Sum(r => r.OtherThreadsCpuMs!.Value);
+            var process = g.Sum(r => r.ProcessCpuMs!.Value);
+            if (process < t.MinSampledMs || other <= t.MaxOtherThreadsShare * process) continue;
+            var share = other / process;
+            var roles = Enum.GetValues<ThreadRole>().Select(role => (Role: role, Ms: g.Sum(r => r.OtherThreadsCpu.GetValueOrDefault(role))))
+                .Where(x => x.Ms > 0).OrderByDescending(x => x.Ms).ToList();
+            var calls = Math.Max(1, g.Sum(r => (double)r.Calls));
+            var where = string.Join(", ", roles.Select(x => Invariant($"{WireNames.Of(x.Role)} {Pct(x.Ms / process)}")));
+            yield return g.FindingOf(Kind, FindingSeverity.Info,
+                Invariant($"{Pct(share)} of the process's CPU during the runs ran outside the workers ({other / calls:F3} ms per call beside their {(process - other) / calls:F3}): {where}; the CPU column leaves it out")) with
+            {
+                Evidence =
+                [
+                    new("otherThreadsShare", share),
+                    new("otherThreadsMs", other),
+                    new("processMs", process),
+                    // gcMs, jitMs, finalizerMs, tracerMs, otherMs.
+                    .. roles.Select(x => KeyValuePair.Create(char.ToLowerInvariant(x.Role.ToString()[0]) + x.Role.ToString()[1..] + "Ms", x.Ms)),
+                ],
+            };
+        }
+    }
+}
