@@ -205,7 +205,17 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception) { return []; }
         var samples = modules.Sum(m => m.UnnamedLeafSamples);
         if (samples > 0)
-            progress?.Report($"kernel session: no symbols for {string.Join(", ", modules.Take(3).Select(m => Path.GetFileName(m.Path)))} ({samples:N0} samples): esp analyze --symbols DIR");
+            progress?.Report(NoSymbolsLine(modules.Select(m => Path.GetFileName(m.Path)).ToList(), samples));
         return modules;
+    }
+
+    /// <summary>One terminal line (at most 120 columns): as many module names as fit, then how many more.</summary>
+    public static string NoSymbolsLine(IReadOnlyList<string> names, long samples)
+    {
+        string Line(int shown) => $"kernel session: no symbols for {string.Join(", ", names.Take(shown))}"
+            + (shown < names.Count ? $" +{names.Count - shown}" : "") + $" ({samples:N0} samples): esp analyze --symbols DIR";
+        var n = names.Count;
+        while (n > 1 && Line(n).Length > 120) n--;
+        return Line(n);
     }
 }

@@ -74,16 +74,16 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
     {
         Assert.True(PerfTool.Locate() is not null, PerfTool.NotFoundReason());
         var folder = Path.Combine(_dir, "converting");
-        // perf script takes 0.2 s here: a CI run with the parallel classes saw esp end before the test read its line.
-        // A perf that holds its conversion back 2 s (then the real one) gives the test its window.
-        await using var esp = EspRecord.Start(folder, Reflection("5000", 3, 30), new() { [PerfTool.PerfVariable] = SlowScriptPerf() });
+        // perf script takes 0.2 s here, less on small data: a poll missed it twice. A perf that stays 60 s after its
+        // real `perf script` (a bash builtin wait: no grandchild) keeps esp converting until the test kills it.
+        var slow = SlowScriptPerf();
+        await using var esp = EspRecord.Start(folder, Reflection("5000", 3, 30), new() { [PerfTool.PerfVariable] = slow.Perf });
         await esp.WaitForLine("kernel session: converting perf data (perf script)");
-        // The conversion is `perf script`, a child of esp: killed once the real one runs (after the wrapper's sleep).
-        var realScript = PerfTool.Locate() + " script";
         var clock = Stopwatch.StartNew();
-        while (!RecorderKillTests.ChildrenOf(esp.Id).Any(c => c.CommandLine.StartsWith(realScript, StringComparison.Ordinal)) && clock.Elapsed < TimeSpan.FromSeconds(10) && !esp.HasExited)
+        while (!File.Exists(slow.Done) && clock.Elapsed < TimeSpan.FromSeconds(60) && !esp.HasExited)
             await Task.Delay(20);
-        var children = esp.KillAndCheckChildrenGone(c => c.StartsWith(realScript, StringComparison.Ordinal));
+        Assert.True(File.Exists(slow.Done), $"the real perf script did not end within 60 s: {esp.Log}");
+        var children = esp.KillAndCheckChildrenGone(c => c.Contains(slow.Perf + " script", StringComparison.Ordinal));
         output.WriteLine($"killed esp {esp.Id} {clock.ElapsedMilliseconds} ms after it said it converts; its children {string.Join(", ", children)}");
 
         // The benchmark had ended (results.json is its last act); the text was half written, under its own name.
@@ -105,14 +105,25 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         Assert.True(HeldToThreadClock(analysis) >= 25, "fewer than 25 measured runs held to the thread CPU clock");
     }
 
-    /// <summary>A perf named perf (so its command line still reads "perf script") that sleeps 2 s before each `perf script`, then runs the real one.</summary>
-    private string SlowScriptPerf()
+    /// <summary>
+    /// A perf named perf that runs the real one, and after a `perf script` writes <c>Done</c> and waits 60 s in a bash
+    /// builtin (no child of its own to outlive it), writing a blank line to esp every 50 ms: it ends when that fails
+    /// (.NET starts children with SIGPIPE ignored), as perf script does.
+    /// </summary>
+    private (string Perf, string Done) SlowScriptPerf()
     {
         var dir = Directory.CreateDirectory(Path.Combine(_dir, "slow-perf")).FullName;
-        var path = Path.Combine(dir, "perf");
-        File.WriteAllText(path, $"#!/bin/sh\n[ \"$1\" = script ] && sleep 2\nexec '{PerfTool.Locate()}' \"$@\"\n");
+        var (path, done, fifo) = (Path.Combine(dir, "perf"), Path.Combine(dir, "script-done"), Path.Combine(dir, "wait"));
+        File.WriteAllText(path, $"""
+            #!/bin/bash
+            [ "$1" = script ] || exec '{PerfTool.Locate()}' "$@"
+            '{PerfTool.Locate()}' "$@"; status=$?
+            mkfifo '{fifo}' 2>/dev/null; exec 3<>'{fifo}'; : > '{done}'
+            for ((i = 0; i < 1200; i++)); do echo 2>/dev/null || exit 1; read -r -t 0.05 -u 3; done; exit $status
+
+            """);
         if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        return path;
+        return (path, done);
     }
 
     [PlatformFact("Linux", "the kernel session is perf's")]

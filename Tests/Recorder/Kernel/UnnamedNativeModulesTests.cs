@@ -39,4 +39,16 @@ public sealed class UnnamedNativeModulesTests : IDisposable
         Assert.Equal((2L, 1L), counts["/tmp/x/libespburn.so"]);
         Assert.Equal(2, counts.Count);
     }
+
+    [Fact]
+    public void The_line_naming_them_fits_the_terminal()
+    {
+        var names = new[] { "libcoreclr.so", "libclrjit.so", "libSystem.Native.so", "libSystem.Security.Cryptography.Native.OpenSsl.so" };
+        var line = LinuxKernelSession.NoSymbolsLine(names, 5323);
+        Assert.True(line.Length <= 120, line);
+        Assert.Contains("libcoreclr.so, libclrjit.so", line);
+        Assert.Contains(" +", line);
+        Assert.EndsWith("(5,323 samples): esp analyze --symbols DIR", line);
+        Assert.Equal("kernel session: no symbols for libcoreclr.so (12 samples): esp analyze --symbols DIR", LinuxKernelSession.NoSymbolsLine(["libcoreclr.so"], 12));
+    }
 }
