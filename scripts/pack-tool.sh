@@ -23,11 +23,10 @@ if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ]; then
 else
   echo "not linux-x64: EtwSerializerProfiler.linux-x64 (the native esp) not packed"
 fi
-# The package without a RID builds into a folder of its own: in Cli/bin/Release/net10.0 it would replace the
-# ReadyToRun build users run (Cli/ReadyToRun.targets: packing builds IL only) until the next full build.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-dotnet pack "$cli" -c Release -o "$out" --nologo -p:OutputPath="$scratch/bin/" -p:IntermediateOutputPath="$scratch/obj/"
+# The package without a RID names the others and holds no build: packed without building (3 s against 86 s), it
+# leaves the ReadyToRun build users run as it was (Cli/ReadyToRun.targets: packing builds IL only).
+dotnet restore "$cli" --nologo
+dotnet pack "$cli" -c Release -o "$out" --nologo --no-build
 dotnet pack "$cli" -c Release -r any -o "$out" --nologo
 dotnet pack "$root/RunMarkers/RunMarkers.csproj" -c Release -o "$out" --nologo
 dotnet pack "$root/BdnDiagnoser/BdnDiagnoser.csproj" -c Release -o "$out" --nologo

@@ -137,7 +137,7 @@ internal sealed class StackTagFile
 
         var rules = new List<StackTagRule>();
         // WPA's own files use an unnamed root as a container; a named root is kept as the first level.
-        var rootName = TagName(root);
+        var rootName = TagName(root, sourceName);
         Walk(root, rootName, ReadPriority(root, 0, sourceName), rules, sourceName);
 
         var tagPaths = rules.Select(r => r.TagPath).Distinct(StringComparer.Ordinal).ToList();
@@ -151,7 +151,7 @@ internal sealed class StackTagFile
             switch (child.Name.LocalName)
             {
                 case TagElement:
-                    var name = TagName(child);
+                    var name = TagName(child, sourceName);
                     var childPath = name.Length == 0 ? path : path.Length == 0 ? name : path + "\\" + name;
                     Walk(child, childPath, ReadPriority(child, priority, sourceName), rules, sourceName);
                     break;
@@ -174,9 +174,16 @@ internal sealed class StackTagFile
         }
     }
 
-    private static string TagName(XElement tag) =>
+    /// <summary>Real names are a few words. A longer one is refused: every table would be padded to its width.</summary>
+    private const int MaxNameLength = 256;
+
+    private static string TagName(XElement tag, string sourceName)
+    {
         // Surrounding backslashes would produce empty levels like "A\\B" once joined.
-        ((string?)tag.Attribute("Name") ?? "").Trim().Trim('\\');
+        var name = ((string?)tag.Attribute("Name") ?? "").Trim().Trim('\\');
+        return name.Length <= MaxNameLength ? name
+            : throw Error(sourceName, LineOf(tag), $"a tag name of {name.Length} characters (at most {MaxNameLength})");
+    }
 
     private static string Pattern(XElement entrypoint, string attribute)
     {

@@ -14,6 +14,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// puts beside it.
 /// </summary>
 [EndToEnd]
+[AfterSetUp(SetUp.NativeEsp)]
 public sealed partial class NativeBuildTests
 {
     [Fact]
@@ -155,7 +156,7 @@ public sealed class NativeBuildDamagedInputTests(DamagedInputSource source)
         var index = 0;
         foreach (var input in new DamagedInputs(source, DamagedInputCorpusTests.Seed, 1).All())
         {
-            if (index++ % 4 == 0)
+            if (index++ % 8 == 0)
                 foreach (var call in input.Calls)
                 {
                     var native = NativeEsp.Run(Path.GetTempPath(), call);
@@ -171,6 +172,6 @@ public sealed class NativeBuildDamagedInputTests(DamagedInputSource source)
             input.Cleanup?.Invoke();
         }
         Assert.True(failures.Count == 0, $"{failures.Count} of {compared} calls:\n{string.Join("\n", failures.Take(20))}");
-        Assert.True(compared >= 60, $"only {compared} calls compared");
+        Assert.True(compared >= 30, $"only {compared} calls compared");
     }
 }

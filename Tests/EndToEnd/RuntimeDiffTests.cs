@@ -23,6 +23,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// The first run on a machine publishes the .NET 8 benchmark (~100 s, cached in Benchmark/bin/runtimes).
 /// </summary>
 [EndToEnd]
+[AfterSetUp(SetUp.Net8Benchmark)]
 public sealed class RuntimeDiffTests(Xunit.Abstractions.ITestOutputHelper output) : IDisposable
 {
     private const string SetValueTag = "Reflection\\FieldInfo.SetValue";

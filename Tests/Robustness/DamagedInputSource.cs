@@ -49,6 +49,7 @@ public sealed class DamagedInputSource : IDisposable
 }
 
 [CollectionDefinition(Name)]
+[AfterSetUp(SetUp.NativeEsp)] // NativeBuildDamagedInputTests
 public sealed class DamagedInputCollection : ICollectionFixture<DamagedInputSource>
 {
     public const string Name = "damaged inputs";

@@ -5,6 +5,7 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// BenchmarkDotNet test packs its build, so they take turns (a clean-clone run read the diagnoser's bin folder empty).
 /// </summary>
 [CollectionDefinition(Name)]
+[AfterSetUp(SetUp.PackedTool)]
 public sealed class PackagingCollection
 {
     public const string Name = "packs the repository's projects";

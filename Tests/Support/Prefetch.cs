@@ -32,11 +32,21 @@ public static class Prefetch
     {
         t_prefetching = true;
         // Each step is its own Once: a test that asks first runs it itself, and a failed step runs again for its test.
-        foreach (var step in new Action[] { () => _ = NativeEsp.Path, () => _ = PackedTool.Packages, PublishNet8 })
+        foreach (var step in Enum.GetValues<SetUp>())
         {
             // The thread's own priority: the processes it starts inherit it, and their children theirs.
             setpriority(PrioProcess, 0, Volatile.Read(ref s_waiters) > 0 ? 0 : Lowest);
-            try { step(); } catch (Exception) { } // the test that needs it runs it again and fails with the reason
+            try { Make(step); } catch (Exception) { } // the test that needs it runs it again and fails with the reason
+        }
+    }
+
+    private static void Make(SetUp step)
+    {
+        switch (step)
+        {
+            case SetUp.NativeEsp: _ = NativeEsp.Path; break;
+            case SetUp.PackedTool: _ = PackedTool.Packages; break;
+            case SetUp.Net8Benchmark: PublishNet8(); break;
         }
     }
 

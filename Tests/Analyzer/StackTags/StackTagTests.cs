@@ -168,6 +168,13 @@ public sealed class StackTagTests
     }
 
     [Fact]
+    public void AHugeTagNameIsRefusedWithItsLine()
+    {
+        var ex = ParseError($"<Tag Name=\"\">\n  <Tag Name=\"{new string('n', 1 << 20)}\"><Entrypoint Method=\"*\"/></Tag>\n</Tag>");
+        Assert.Equal("bad.stacktags(2): a tag name of 1048576 characters (at most 256)", ex.Message);
+    }
+
+    [Fact]
     public void MissingFileIsAUsageError() =>
         Assert.Throws<UsageException>(() => StackTagFile.Load(Path.Combine(Path.GetTempPath(), $"missing-{Guid.NewGuid():N}.stacktags")));
 
