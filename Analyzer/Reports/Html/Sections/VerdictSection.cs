@@ -16,6 +16,9 @@ internal sealed class VerdictSection(IReadOnlyList<Verdict> verdicts) : IReportS
     /// <summary>"YamlDotNet serialize N=1,000": how the page names a case, in its verdict, its bar and its hot methods' caption.</summary>
     public static string CaseOf(Verdict v) => $"{v.Case.Serializer} {v.Case.Operation}{Fmt.NSuffix(v.Case.Objects)}";
 
+    /// <summary>A square in the cause's color, a character so that it never wraps away from the name after it.</summary>
+    private static HtmlWriter Mark(HtmlWriter html, Cause cause) => html.Element("span", "■", ("class", "mark " + CauseColors.ClassOf(cause.Kind)), ("title", cause.Kind));
+
     public void Write(HtmlWriter html, ChartSet charts)
     {
         html.Element("p", Verdicts.Title, ("class", "verdict-note"));
@@ -28,15 +31,14 @@ internal sealed class VerdictSection(IReadOnlyList<Verdict> verdicts) : IReportS
                 {
                     html.Text(lines[0]);
                     if (v.Causes.Count > 0)
-                        html.Text(" · first: ").Element("span", "", ("class", "swatch " + CauseColors.ClassOf(v.Causes[0].Kind)))
-                            .Text($"{v.Causes[0].Name} {Fmt.Pct(v.Causes[0].Share)}");
+                        Mark(html.Text(" · first: "), v.Causes[0]).Text($"\u00a0{v.Causes[0].Name} {Fmt.Pct(v.Causes[0].Share)}");
                 }
                 using (html.Block("ul"))
                     for (var i = 1; i < lines.Count; i++)
                         using (html.Block("li"))
                         {
                             // The cause lines come first, one per cause: each gets its color.
-                            if (i <= v.Causes.Count) html.Element("span", "", ("class", "swatch " + CauseColors.ClassOf(v.Causes[i - 1].Kind)));
+                            if (i <= v.Causes.Count) Mark(html, v.Causes[i - 1]).Text("\u00a0");
                             html.Text(lines[i].Trim());
                         }
                 html.Element("a", "call tree", ("href", "#" + CallTreeSection.AnchorOf(v.Case.Serializer, v.Case.Operation, v.Case.Objects)), ("class", "verdict-link"));
