@@ -27,13 +27,11 @@ internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList
         : Tags.Count == 0 ? OffCpu
         : StackTagGroups.GroupOf(Tags[0]) is var g && g == StackTagGroups.Other ? OtherCode : g;
 
-    /// <summary>The kinds in the order a bar stacks them: the serializer's own work first, waiting last; others in between.</summary>
-    public static IReadOnlyList<string> KindOrder => Kinds;
-
+    /// <summary>The kinds in the order a bar stacks them: the serializer's own work first, waiting last.</summary>
     private static readonly string[] Kinds = [StackTagGroups.SerializerCode, StackTagGroups.Reflection, StackTagGroups.Activator, StackTagGroups.Gc,
         StackTagGroups.Jit, StackTags.SerializerStackTagsGenerator.ExceptionsTag, "Native runtime", "Kernel", OtherCode, OffCpu];
 
-    /// <summary>A kind's place in <see cref="KindOrder"/>; a kind it does not list (a custom tag's first level) goes just before <see cref="OtherCode"/>.</summary>
+    /// <summary>A kind's place in a bar; a kind not listed (a custom tag's first level) goes just before <see cref="OtherCode"/>.</summary>
     public static double KindRank(string kind) => Array.IndexOf(Kinds, kind) is var i and >= 0 ? i : Array.IndexOf(Kinds, OtherCode) - 0.5;
 }
 
@@ -54,7 +52,7 @@ internal sealed record Verdict(SerializerSummary Case, string? Fastest, double F
     /// <summary>Every cause, however small, largest first: <see cref="Causes"/> are the first of them. They add up to <see cref="TimeMs"/>.</summary>
     public IReadOnlyList<Cause> AllCauses { get; init; } = [];
 
-    /// <summary>The time split by kind of cause (<see cref="Cause.Kind"/>), in <see cref="Cause.KindOrder"/>: the HTML report's bar of this case.</summary>
+    /// <summary>The time split by kind of cause (<see cref="Cause.Kind"/>), in <see cref="Cause.KindRank"/> order: the HTML report's bar of this case.</summary>
     public IReadOnlyList<(string Kind, double Ms)> ByKind() =>
         [.. AllCauses.GroupBy(c => c.Kind).Select(g => (Kind: g.Key, Ms: g.Sum(c => c.Ms))).Where(k => k.Ms > 0)
             .OrderBy(k => Cause.KindRank(k.Kind)).ThenBy(k => k.Kind, StringComparer.Ordinal)];

@@ -1,6 +1,7 @@
 // Draws the report's charts with Chartist from the JSON in #report-charts (written by HtmlReport.cs), and says in
 // #report-status whether that worked: data-status="ok" once every chart has been drawn, "error" otherwise. This file
 // only translates options JSON cannot carry (functions, axis types) and adds tooltips; Chartist does the drawing.
+// It also opens a case under the picture when its bar is clicked.
 (function () {
   'use strict';
   var status = document.getElementById('report-status');

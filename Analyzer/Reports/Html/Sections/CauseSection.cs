@@ -17,7 +17,7 @@ internal sealed class CauseSection(IReadOnlyList<Verdict> verdicts, IReadOnlyLis
     /// <summary>Columns in one grid at most: more cases wrap to another grid, so a bar keeps its width.</summary>
     private const int MaxColumns = 4;
     /// <summary>The log scale starts below the fastest case of a column: its bar is this share of the longest.</summary>
-    public const double LogFloor = 0.15;
+    private const double LogFloor = 0.15;
 
     public string Id => "causes";
     public string Title => "Where the time goes";
@@ -100,7 +100,7 @@ internal sealed class CauseSection(IReadOnlyList<Verdict> verdicts, IReadOnlyLis
     }
 
     /// <summary>A column's log scale: the slowest case fills the bar, the fastest <see cref="LogFloor"/> of it.</summary>
-    public static Func<double, double> LogScale(IReadOnlyList<double> ms)
+    private static Func<double, double> LogScale(IReadOnlyList<double> ms)
     {
         var positive = ms.Where(x => x > 0).ToList();
         if (positive.Count == 0) return _ => 1;

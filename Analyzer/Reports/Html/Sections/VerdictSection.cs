@@ -22,6 +22,7 @@ internal sealed class VerdictSection(IReadOnlyList<Verdict> verdicts) : IReportS
     public void Write(HtmlWriter html, ChartSet charts)
     {
         html.Element("p", Verdicts.Title, ("class", "verdict-note"));
+        if (verdicts.Count == 0) html.Element("p", "No measured runs.", ("class", "muted"));
         foreach (var v in verdicts)
         {
             var lines = Verdicts.Lines([v], width: 0); // whole: the page wraps them
