@@ -3,6 +3,7 @@
 # missing ones with apt when it runs as root, and otherwise stops with one line that says what to install and why.
 #
 #   chromium  the HTML report tests open the report in headless Chromium (Tests/Analyzer/Reports/Chromium.cs)
+#   pdftotext the report tests read page 1 of the report Chromium printed (poppler-utils)
 #   perf      esp records the Linux kernel session with it; the kernel-session tests hold it to thread CPU clocks
 #
 # ESP_CHROMIUM=/path and ESP_PERF=/path name the tools; when set, only that path counts.
@@ -17,6 +18,8 @@ find_chromium() {
   local c
   for c in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do [ -x "$c" ] && { echo "$c"; return; }; done
 }
+
+find_pdftotext() { command -v pdftotext; }
 
 # Debian's /usr/bin/perf is a wrapper that fails when no perf matches the kernel: ask it for its version.
 find_perf() {
@@ -51,6 +54,7 @@ ensure() {
 
 status=0
 ensure chromium find_chromium chromium "the HTML report tests open the report in it" || status=3
+ensure pdftotext find_pdftotext poppler-utils "the HTML report tests read the printed report with it" || status=3
 if [ "$(uname -s)" = Linux ]; then
   ensure perf find_perf linux-perf "esp records the kernel session with it" || status=3
 fi

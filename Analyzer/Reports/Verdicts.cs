@@ -11,7 +11,29 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 /// <param name="Detail">Who is responsible, largest first: APIs and their callers, the allocations, the lock's site; as many as fit a line.</param>
 /// <param name="Tags">The stack tags it adds up (empty for off-CPU and lock causes).</param>
 /// <param name="OwnCode">The serializer's own code (a part of it, by namespace): what it is for, not overhead.</param>
-internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList<string> Detail, IReadOnlyList<string> Tags, bool OwnCode = false);
+internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList<string> Detail, IReadOnlyList<string> Tags, bool OwnCode = false)
+{
+    /// <summary>The kind of a cause with no stack tag: the worker's time off the CPU by reason, and lock waits.</summary>
+    public const string OffCpu = "off CPU";
+    /// <summary>The kind of code no stack tag names: an app's library by module, the harness, untagged samples.</summary>
+    public const string OtherCode = "other code";
+
+    /// <summary>
+    /// What kind of time it is, as the picture of the HTML report colors it: the serializer's code
+    /// (<see cref="StackTagGroups.SerializerCode"/>), the first level of its stack tags (Reflection, GC, Native runtime,
+    /// Kernel...), <see cref="OtherCode"/> or <see cref="OffCpu"/>.
+    /// </summary>
+    public string Kind => OwnCode ? StackTagGroups.SerializerCode
+        : Tags.Count == 0 ? OffCpu
+        : StackTagGroups.GroupOf(Tags[0]) is var g && g == StackTagGroups.Other ? OtherCode : g;
+
+    /// <summary>The kinds in the order a bar stacks them: the serializer's own work first, waiting last.</summary>
+    private static readonly string[] Kinds = [StackTagGroups.SerializerCode, StackTagGroups.Reflection, StackTagGroups.Activator, StackTagGroups.Gc,
+        StackTagGroups.Jit, StackTags.SerializerStackTagsGenerator.ExceptionsTag, "Native runtime", "Kernel", OtherCode, OffCpu];
+
+    /// <summary>A kind's place in a bar; a kind not listed (a custom tag's first level) goes just before <see cref="OtherCode"/>.</summary>
+    public static double KindRank(string kind) => Array.IndexOf(Kinds, kind) is var i and >= 0 ? i : Array.IndexOf(Kinds, OtherCode) - 0.5;
+}
 
 /// <summary>
 /// Why one case (serializer, operation, N) takes its time, first: its time per operation against the fastest of its
@@ -26,6 +48,14 @@ internal sealed record Verdict(SerializerSummary Case, string? Fastest, double F
 
     /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
     public double TimeMs => OnCpuMs + OffCpuMs;
+
+    /// <summary>Every cause, however small, largest first: <see cref="Causes"/> are the first of them. They add up to <see cref="TimeMs"/>.</summary>
+    public IReadOnlyList<Cause> AllCauses { get; init; } = [];
+
+    /// <summary>The time split by kind of cause (<see cref="Cause.Kind"/>), in <see cref="Cause.KindRank"/> order: the HTML report's bar of this case.</summary>
+    public IReadOnlyList<(string Kind, double Ms)> ByKind() =>
+        [.. AllCauses.GroupBy(c => c.Kind).Select(g => (Kind: g.Key, Ms: g.Sum(c => c.Ms))).Where(k => k.Ms > 0)
+            .OrderBy(k => Cause.KindRank(k.Kind)).ThenBy(k => k.Kind, StringComparer.Ordinal)];
 }
 
 /// <summary>Builds the verdicts of an analysis (<see cref="Verdict"/>) and writes them as text lines and JSON.</summary>
@@ -92,8 +122,8 @@ internal static class Verdicts
             causes.Add(new Cause("lock contention", s.ContentionMs, 0, LockSites(runs), []));
             time += s.ContentionMs;
         }
-        var ranked = causes.Select(c => c with { Share = time > 0 ? c.Ms / time : 0 })
-            .Where(c => c.Share >= MinShare).OrderByDescending(c => c.Ms).ThenBy(c => c.Name, StringComparer.Ordinal).Take(MaxCauses).ToList();
+        var all = causes.Select(c => c with { Share = time > 0 ? c.Ms / time : 0 }).OrderByDescending(c => c.Ms).ThenBy(c => c.Name, StringComparer.Ordinal).ToList();
+        var ranked = all.Where(c => c.Share >= MinShare).Take(MaxCauses).ToList();
         var also = new List<string>();
         if (s.Exceptions > 0) also.Add(Exceptions(s, runs));
         if (cpuWait > 0 && cpuWait >= MinShare * (time + cpuWait))
@@ -108,6 +138,7 @@ internal static class Verdicts
         return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
         {
             OtherThreadsMs = s.OtherThreadsCpuMs ?? 0,
+            AllCauses = all,
         };
     }
 

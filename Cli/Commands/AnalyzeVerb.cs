@@ -87,7 +87,8 @@ public static class AnalyzeVerb
     public static int Run(Settings settings, IConsole console)
     {
         var plan = Exporters.Select(ReportKind.Analysis, settings.Format, settings.Out, settings.Html, settings.Speedscope);
-        var options = settings.Options with { KeepChargedSamples = plan.WritesFiles };
+        // The page opens each case with its hot methods, so --html collects them (about 2% more time) even without --top.
+        var options = settings.Options with { KeepChargedSamples = plan.WritesFiles, CollectHotMethods = settings.Options.CollectHotMethods || settings.Html is not null };
         using var input = TraceInput.Open(settings.Trace);
         TraceAnalysis analysis;
         ReportDocument report;

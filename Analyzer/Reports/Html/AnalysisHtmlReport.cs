@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 
-/// <summary>The sections of `esp analyze --html`, in reading order: the answer first, the evidence after.</summary>
+/// <summary>The sections of `esp analyze --html`, in reading order: the answer first (the picture, then the verdicts), the evidence after.</summary>
 internal static class AnalysisHtmlReport
 {
     /// <param name="notes">Findings to list before the analyzer's warnings (the findings branch plugs in here).</param>
@@ -25,11 +25,13 @@ internal static class AnalysisHtmlReport
         var allNotes = findings.Concat(notes ?? []).Concat(analysis.Warnings.Select(w => new ReportNote("warning", w))).ToList();
         if (analysis.Runs.Count == 0)
             return [new OverviewSection(analysis), new NotesSection(allNotes), new WholeTraceSection(analysis), new CallTreeSection(stacks, htmlPath)];
+        var verdicts = Verdicts.Of(analysis);
         return
         [
+            new CauseSection(verdicts, summaries, analysis.Trace.OnCpu),
+            new VerdictSection(verdicts),
             new OverviewSection(analysis),
             new NotesSection(allNotes),
-            new StackTagSection(summaries, analysis.Trace.OnCpu),
             new SizeSection(summaries),
             new GcSection(summaries),
             new ScalingSection(summaries),
@@ -46,34 +48,6 @@ internal static class AnalysisHtmlReport
         var serializers = analysis.Runs.Select(r => r.Key.Serializer).Distinct().Count();
         var subtitle = $"{analysis.Trace.Path} · {serializers} serializer(s), {analysis.Runs.Count} runs · {analysis.Trace.Format}"
             + (analysis.Trace.RuntimeVersion is { } v ? $" · .NET {v}" : "");
-        return HtmlReport.Render($"Why is this serializer slow? {name}", subtitle, Sections(analysis, stacks, htmlPath, notes), html => WriteVerdicts(html, analysis));
-    }
-
-    /// <summary>
-    /// The verdicts, right under the title: per case, its time per operation against the fastest and its biggest
-    /// causes (<see cref="Verdicts"/>, the same lines as the terminal's), each with a link to the case's call tree.
-    /// </summary>
-    internal static void WriteVerdicts(HtmlWriter html, TraceAnalysis analysis)
-    {
-        var verdicts = Verdicts.Of(analysis);
-        if (verdicts.Count == 0) return;
-        using (html.Block("section", ("id", "verdicts"), ("class", "verdicts")))
-        {
-            html.Element("h2", "Verdicts");
-            html.Element("p", Verdicts.Title, ("class", "verdict-note"));
-            // One line per case, folded: the head and the first cause; the causes, what else and the findings inside.
-            foreach (var v in verdicts)
-            {
-                var lines = Verdicts.Lines([v], width: 0); // whole: the page wraps them
-                using (html.Block("details", ("class", "verdict")))
-                {
-                    html.Element("summary", lines[0] + (v.Causes.Count > 0 ? $" · first: {v.Causes[0].Name} {Fmt.Pct(v.Causes[0].Share)}" : ""));
-                    using (html.Block("ul"))
-                        foreach (var line in lines.Skip(1))
-                            html.Element("li", line.Trim());
-                    html.Element("a", "call tree", ("href", "#" + CallTreeSection.AnchorOf(v.Case.Serializer, v.Case.Operation, v.Case.Objects)), ("class", "verdict-link"));
-                }
-            }
-        }
+        return HtmlReport.Render($"Why is this serializer slow? {name}", subtitle, Sections(analysis, stacks, htmlPath, notes));
     }
 }

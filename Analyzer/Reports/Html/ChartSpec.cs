@@ -29,6 +29,9 @@ internal sealed record ChartSpec
     /// <summary>The Chartist class of series number i: colors repeat after 15, as Chartist's own do.</summary>
     public static string SeriesClass(int i) => "ct-series-" + (char)('a' + (i % 15));
 
+    /// <summary>A grey or slate for series that are no cause (runs, sizes): the causes' colors (<see cref="CauseColors"/>) mean only them.</summary>
+    public static string NeutralClass(int i) => "ct-neutral-" + (i % 3).ToString(System.Globalization.CultureInfo.InvariantCulture);
+
     /// <summary>A value with a tooltip.</summary>
     public static JsonObject Value(double value, string meta) => new() { ["value"] = Round(value), ["meta"] = meta };
 

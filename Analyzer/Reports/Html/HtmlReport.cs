@@ -10,8 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html;
 /// </summary>
 internal static class HtmlReport
 {
-    /// <param name="lead">Written right under the title, before the table of contents (the analysis's verdicts go there).</param>
-    public static string Render(string title, string subtitle, IReadOnlyList<IReportSection> sections, Action<HtmlWriter>? lead = null)
+    public static string Render(string title, string subtitle, IReadOnlyList<IReportSection> sections)
     {
         var assets = ReportAssets.Instance;
         var charts = new ChartSet();
@@ -43,7 +42,7 @@ internal static class HtmlReport
                 html.Void("meta", ("name", "viewport"), ("content", "width=device-width, initial-scale=1"));
                 html.Element("title", title);
                 html.RawCode("style", assets.ChartistCss);
-                html.RawCode("style", assets.ReportCss);
+                html.RawCode("style", assets.ReportCss + CauseColors.Css());
             }
             html.Line();
             using (html.Block("body"))
@@ -52,12 +51,6 @@ internal static class HtmlReport
                 {
                     html.Element("h1", title);
                     html.Element("p", subtitle, ("class", "subtitle"));
-                    if (lead is not null)
-                    {
-                        var top = new HtmlWriter();
-                        lead(top);
-                        html.RawMarkup(top);
-                    }
                     html.Element("p", "Charts need JavaScript; the tables below do not.", ("id", "report-status"), ("data-status", "pending"));
                     using (html.Block("nav", ("id", "contents"), ("aria-label", "Contents")))
                     using (html.Block("ul"))

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Tests.EndToEnd;
 using EtwSerializerProfiler.Tests.Support;
@@ -7,7 +8,8 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 /// <summary>
 /// The report opened in a real browser, offline: its scripts run without errors and draw every chart. The page
 /// itself reports that in #report-status (data-status="ok" and the number of charts drawn), read from the DOM
-/// Chromium dumps after running the page.
+/// Chromium dumps after running the page. The default benchmark's picture is readable on the first screen and printed
+/// on page 1.
 /// </summary>
 [EndToEnd]
 [Collection(RecordedBenchmarkCollection.Name)]
@@ -53,6 +55,65 @@ public sealed partial class BrowserTests(RecordedBenchmark recorded)
         Assert.True(File.Exists(png), $"no screenshot: {Tail(r.StdErr)}");
         // A blank page compresses to a few KB; charts, tables and text do not.
         Assert.True(new FileInfo(png).Length > 50_000, $"screenshot is only {new FileInfo(png).Length} bytes");
+    }
+
+    /// <summary>
+    /// The default benchmark's page (<see cref="SixtyCases"/>, 15 serializers by 2 operations and 2 N), opened once at
+    /// 1280x900: the probe measures every bar of the picture in both of its views, then Chromium prints the page.
+    /// </summary>
+    private static readonly Lazy<(JsonElement Bars, string Pdf, string Html)> DefaultBenchmark = new(() =>
+    {
+        var (path, html) = SixtyCases.HtmlPage;
+        var pdf = Path.Combine(Path.GetDirectoryName(path)!, "report.pdf");
+        var (bars, _) = Chromium.Probe(path, html, BarProbe, "--window-size=1280,900", $"--print-to-pdf={pdf}", "--no-pdf-header-footer");
+        Assert.True(File.Exists(pdf), "Chromium printed no PDF");
+        return (bars, pdf, html);
+    });
+
+    private const string BarProbe = """
+        function (done) {
+          function widths() {
+            return Array.prototype.map.call(document.querySelectorAll('.picture-cell[data-case] .bar'), function (b) { return b.getBoundingClientRect().width; });
+          }
+          var out = { share: widths() };
+          document.getElementById('scale-log').click();
+          out.log = widths();
+          document.getElementById('scale-share').click();
+          out.bottom = Math.max.apply(null, Array.prototype.map.call(document.querySelectorAll('.picture-grid'), function (g) { return g.getBoundingClientRect().bottom; }));
+          done(out);
+        }
+        """;
+
+    [Fact]
+    public void Every_bar_of_the_default_benchmarks_picture_is_at_least_20_px_long_in_both_views_and_on_the_first_screen()
+    {
+        var (bars, _, _) = DefaultBenchmark.Value;
+        foreach (var view in new[] { "share", "log" })
+        {
+            var widths = bars.GetProperty(view).EnumerateArray().Select(w => w.GetDouble()).ToList();
+            Assert.Equal(60, widths.Count);
+            Assert.True(widths.Min() >= 20, $"{view}: the shortest bar is {widths.Min():F1} px");
+        }
+        Assert.True(bars.GetProperty("bottom").GetDouble() <= 900, $"the picture ends at {bars.GetProperty("bottom")} px, below the first screen");
+    }
+
+    [Fact]
+    public void The_printed_report_shows_the_whole_picture_on_page_1()
+    {
+        var (_, pdf, html) = DefaultBenchmark.Value;
+        var text = Chromium.PdfPageText(pdf, 1);
+        Assert.Contains("Where the time goes", text, StringComparison.Ordinal);
+        // pdftotext -layout keeps a grid's row on one line: the serializer, then its ms per operation in each case.
+        var grid = new AngleSharp.Html.Parser.HtmlParser().ParseDocument(html).QuerySelectorAll(".picture-grid > *").ToList();
+        var rows = 0;
+        for (var i = 0; i < grid.Count; i++)
+        {
+            if (grid[i].ClassName != "picture-row") continue;
+            var cells = grid.Skip(i + 1).TakeWhile(e => e.ClassName == "picture-cell").Select(e => Regex.Escape(e.QuerySelector(".ms")?.TextContent ?? "")).ToList();
+            Assert.Matches(new Regex($@"(?m)^\s*{Regex.Escape(grid[i].TextContent)}\s+{string.Join(@"\s+", cells)}\s*$"), text);
+            rows++;
+        }
+        Assert.Equal(15, rows);
     }
 
     private static string Tail(string s) => s.Length <= 2000 ? s : s[^2000..];

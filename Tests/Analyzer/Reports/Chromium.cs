@@ -1,3 +1,5 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
@@ -6,7 +8,7 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
 /// Debian's headless Chromium, run the way the report tests need it: a fresh profile, no background traffic, and
 /// every host name unresolvable, so a page that tried to load anything from the network would visibly fail.
 /// </summary>
-public static class Chromium
+public static partial class Chromium
 {
     /// <summary>The browser, or null with the reason it is missing.</summary>
     public static (string? Path, string Reason) Find()
@@ -49,4 +51,59 @@ public static class Chromium
             try { Directory.Delete(profile, recursive: true); } catch (IOException) { } catch (UnauthorizedAccessException) { }
         }
     }
+
+    /// <summary>
+    /// Opens <paramref name="html"/> (written as probe.html beside <paramref name="page"/>, so its links still resolve)
+    /// with a probe: once the page's charts are drawn, <paramref name="probe"/>, a script function taking a callback,
+    /// measures the page and passes its figures to the callback, which writes them as JSON where --dump-dom prints
+    /// them. <paramref name="extra"/> may add a window size, or --print-to-pdf: Chromium prints after the probe.
+    /// </summary>
+    public static (JsonElement Metrics, ProcessRunner.Result Run) Probe(string page, string html, string probe, params string[] extra)
+    {
+        var path = Path.Combine(Path.GetDirectoryName(page)!, "probe.html");
+        File.WriteAllText(path, html.Replace("</body>", ProbeScript.Replace("PROBE", probe, StringComparison.Ordinal) + "</body>", StringComparison.Ordinal));
+        var r = Run(path, ["--dump-dom", .. extra]);
+        var m = Metrics().Match(r.StdOut);
+        Assert.True(m.Success, $"no metrics in the dumped DOM; chromium exited {r.ExitCode}: {Tail(r.StdErr)}\n{Tail(r.StdOut)}");
+        return (JsonDocument.Parse(System.Net.WebUtility.HtmlDecode(m.Groups[1].Value)).RootElement.Clone(), r);
+    }
+
+    private const string ProbeScript = """
+        <script>//<![CDATA[
+        (function () {
+          function done(out) {
+            var pre = document.createElement('pre');
+            pre.id = 'probe-metrics';
+            pre.textContent = JSON.stringify(out);
+            document.body.appendChild(pre);
+          }
+          function ready() {
+            if (document.getElementById('report-status').getAttribute('data-status') === 'pending') { setTimeout(ready, 100); return; }
+            (PROBE)(done);
+          }
+          window.addEventListener('load', function () { setTimeout(ready, 100); });
+        })();
+        //]]></script>
+        """;
+
+    /// <summary>The text of one page of a PDF, laid out as printed (poppler's pdftotext -layout): a row of a grid is a line.</summary>
+    public static string PdfPageText(string pdf, int page)
+    {
+        var tool = "/usr/bin/pdftotext";
+        if (!File.Exists(tool))
+        {
+            const string reason = "pdftotext is not installed (the report tests read the printed report with it): `apt-get install -y poppler-utils` (scripts/test.sh does this as root).";
+            Console.Error.WriteLine("SKIPPED PDF CHECK: " + reason);
+            Assert.Fail(reason);
+        }
+        var p = page.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        var r = ProcessRunner.Run(tool, ["-layout", "-f", p, "-l", p, pdf, "-"], TimeSpan.FromMinutes(1));
+        Assert.True(r.ExitCode == 0, $"pdftotext exited {r.ExitCode}: {r.StdErr}");
+        return r.StdOut;
+    }
+
+    public static string Tail(string s) => s.Length <= 2000 ? s : s[^2000..];
+
+    [GeneratedRegex(@"<pre id=""probe-metrics"">([^<]*)</pre>")]
+    private static partial Regex Metrics();
 }

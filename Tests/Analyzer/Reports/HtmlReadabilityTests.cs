@@ -72,23 +72,6 @@ public sealed partial class HtmlReadabilityTests
             var labels = data.TryGetProperty("labels", out var l) ? l.EnumerateArray().Select(x => x.GetString()!).ToList() : [];
             switch (m.Groups["kind"].Value)
             {
-                case "stack-tags":
-                {
-                    var op = m.Groups["op"].Value;
-                    // "YamlDotNet · 0.691 ms": the serializer and its mean ms per operation, as the tables print it.
-                    var rows = labels.Select(label => cases.Single(c => c.Key.Item1 == label.Split(" · ")[0] && c.Key.Item2 == op && (n is null || c.Key.Item3 == n)).Value).ToList();
-                    for (var i = 0; i < rows.Count; i++)
-                        Assert.Equal(Fmt.Ms(rows[i].GetProperty("durationMs").GetDouble()) + " ms", labels[i].Split(" · ")[1]);
-                    foreach (var series in data.GetProperty("series").EnumerateArray())
-                    {
-                        var group = series.GetProperty("name").GetString()!;
-                        var values = series.GetProperty("data").EnumerateArray().ToList();
-                        Assert.Equal(rows.Count, values.Count);
-                        for (var i = 0; i < rows.Count; i++, checkedCells++)
-                            Near(TagGroupMs(rows[i].GetProperty("tags"), group), values[i].GetProperty("value").GetDouble(), $"{name} {labels[i]} {group}", JsonTagRounding);
-                    }
-                    break;
-                }
                 case "size":
                 {
                     var values = Single(data).ToList();
@@ -140,9 +123,60 @@ public sealed partial class HtmlReadabilityTests
         }
         // Every chart kind is on the page, and the cells checked are all of its values.
         var names = Charts(page.Html).Select(c => c.GetProperty("name").GetString()!).ToList();
-        foreach (var kind in new[] { "stack-tags-serialize", "stack-tags-deserialize", "size", "gc-count", "gc-pause", "timeline" })
+        foreach (var kind in new[] { "size", "gc-count", "gc-pause", "timeline" })
             Assert.Contains(names, x => x.StartsWith(kind, StringComparison.Ordinal));
         Assert.Equal(Charts(page.Html).Sum(CellCount), checkedCells);
+        CheckPicture(page);
+    }
+
+    /// <summary>
+    /// The picture, segment by segment: its ms per operation is the JSON's durationMs; a segment of a kind of cause is
+    /// the JSON's tag times of that kind (off CPU: the verdict's offCpuMs), and as wide as its share; every verdict's
+    /// named cause fits in the segment of its kind; the segments add up to the verdict's onCpuMs + offCpuMs.
+    /// </summary>
+    private static void CheckPicture(Page page)
+    {
+        var summaries = page.Json.GetProperty("serializers").EnumerateArray()
+            .ToDictionary(s => $"{s.GetProperty("serializer").GetString()} {s.GetProperty("operation").GetString()}{Fmt.NSuffix(s.GetProperty("objects").GetInt32())}");
+        var verdicts = page.Json.GetProperty("verdicts").EnumerateArray().ToDictionary(v =>
+            $"{v.GetProperty("serializer").GetString()} {v.GetProperty("operation").GetString()}{Fmt.NSuffix(v.GetProperty("objects").ValueKind == JsonValueKind.Number ? v.GetProperty("objects").GetInt32() : 0)}");
+        var doc = new AngleSharp.Html.Parser.HtmlParser().ParseDocument(page.Html);
+        var cells = doc.QuerySelectorAll(".picture-cell[data-case]").ToList();
+        Assert.Equal(verdicts.Keys.Order(), cells.Select(c => c.GetAttribute("data-case")!).Order());
+        foreach (var cell in cells)
+        {
+            var name = cell.GetAttribute("data-case")!;
+            var (summary, verdict) = (summaries[name], verdicts[name]);
+            Assert.Equal(Fmt.Ms(summary.GetProperty("durationMs").GetDouble()), cell.QuerySelector(".ms")!.TextContent);
+            var segments = cell.QuerySelectorAll(".seg").Select(x => (Kind: x.GetAttribute("data-kind")!, Ms: double.Parse(x.GetAttribute("data-ms")!, CultureInfo.InvariantCulture),
+                Width: double.Parse(WidthPercent().Match(x.GetAttribute("style")!).Groups[1].Value, CultureInfo.InvariantCulture))).ToList();
+            Assert.Equal(segments.Count, segments.Select(x => x.Kind).Distinct().Count());
+            var time = verdict.GetProperty("onCpuMs").GetDouble() + verdict.GetProperty("offCpuMs").GetDouble();
+            Near(time, segments.Sum(x => x.Ms), $"{name}: the bar's time", segments.Count * 1e-5);
+            double Expected(string kind) => kind == Cause.OffCpu ? verdict.GetProperty("offCpuMs").GetDouble()
+                : summary.GetProperty("tags").EnumerateObject().Where(t => KindOfTag(t.Name) == kind).Sum(t => t.Value.GetDouble());
+            foreach (var (kind, ms, width) in segments)
+            {
+                Near(Expected(kind), ms, $"{name} {kind}", JsonTagRounding);
+                Near(ms / time * 100, width, $"{name} {kind} width %", 0.01);
+            }
+            foreach (var kind in summary.GetProperty("tags").EnumerateObject().Select(t => KindOfTag(t.Name)).Append(Cause.OffCpu).Distinct().Where(k => Expected(k) > JsonTagRounding))
+                Assert.Contains(kind, segments.Select(x => x.Kind));
+            foreach (var cause in verdict.GetProperty("causes").EnumerateArray())
+            {
+                var tags = cause.GetProperty("tags").EnumerateArray().Select(t => t.GetString()!).ToList();
+                var kind = cause.GetProperty("ownCode").GetBoolean() ? StackTagGroups.SerializerCode : tags.Count == 0 ? Cause.OffCpu : KindOfTag(tags[0]);
+                Assert.True(segments.Any(x => x.Kind == kind && x.Ms >= cause.GetProperty("ms").GetDouble() - 1e-4), $"{name}: {cause.GetProperty("name")} has no segment of kind {kind} as large");
+            }
+        }
+    }
+
+    /// <summary>The kind of cause of a JSON tag path, as docs/verdicts.md says: the serializer's code, other code, or the path's first level.</summary>
+    private static string KindOfTag(string tag)
+    {
+        var first = tag.Split('\\')[0];
+        return first is "Serialize" or "Deserialize" ? StackTagGroups.SerializerCode
+            : first.Length == 0 || first == "Other" || first.StartsWith("Test ", StringComparison.Ordinal) ? Cause.OtherCode : first;
     }
 
     /// <summary>
@@ -246,7 +280,7 @@ public sealed partial class HtmlReadabilityTests
     [Theory]
     [InlineData("kernel-session")]
     [InlineData("eventpipe-only")]
-    public void Every_anchor_link_resolves_and_the_verdicts_hook_is_right_under_the_title(string recording)
+    public void Every_anchor_link_resolves_and_the_picture_and_the_verdicts_come_first(string recording)
     {
         var page = Of(recording);
         var ids = IdAttribute().Matches(page.Html).Select(m => m.Groups[1].Value).ToList();
@@ -255,22 +289,21 @@ public sealed partial class HtmlReadabilityTests
         Assert.True(hrefs.Count >= 9, $"only {hrefs.Count} local links: the table of contents is missing");
         foreach (var href in hrefs) Assert.Contains(href, ids);
         // The verdicts come right under the subtitle, before the charts' status line, one block per case.
-        Assert.Matches(@"<p class=""subtitle"">[^<]*</p><section id=""verdicts""", page.Html);
-        Assert.Equal(page.Analysis.Runs.Where(r => r.IsMeasured).Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count(),
-            Regex.Matches(page.Html, @"<details class=""verdict"">").Count);
+        // The picture opens the page's body; the verdicts follow it, before the evidence.
+        Assert.Matches(@"<main><section id=""causes"">", page.Html);
+        Assert.InRange(page.Html.IndexOf("<section id=\"verdicts\">", StringComparison.Ordinal), page.Html.IndexOf("<section id=\"causes\">", StringComparison.Ordinal) + 1, page.Html.IndexOf("<section id=\"overview\">", StringComparison.Ordinal));
+        var cases = page.Analysis.Runs.Where(r => r.IsMeasured).Select(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)).Distinct().Count();
+        Assert.Equal(cases, Regex.Matches(page.Html, @"<details class=""verdict"" data-case=").Count);
+        Assert.Equal(cases, Regex.Matches(page.Html, @"<a class=""picture-cell"" href=""#tree-").Count);
     }
 
     [Fact]
     [EndToEnd] // starts Chromium
-    public void In_headless_Chromium_the_page_is_short_fits_its_column_and_draws_a_call_tree_and_the_timeline()
+    public void In_headless_Chromium_the_page_is_short_fits_its_column_opens_a_case_on_a_click_and_draws_the_timeline()
     {
         var page = Of("kernel-session");
-        var probe = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(page.Path)!, "probe.html");
-        File.WriteAllText(probe, page.Html.Replace("</body>", ProbeScript + "</body>", StringComparison.Ordinal));
-        var r = Chromium.Run(probe, "--dump-dom", "--window-size=1280,900");
-        var m = Metrics().Match(r.StdOut);
-        Assert.True(m.Success, $"no metrics in the dumped DOM; chromium: {Tail(r.StdErr)}\n{Tail(r.StdOut)}");
-        var metrics = JsonDocument.Parse(System.Net.WebUtility.HtmlDecode(m.Groups[1].Value)).RootElement;
+        var png = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(page.Path)!, "top.png");
+        var (metrics, _) = Chromium.Probe(page.Path, page.Html, ProbeScript, "--window-size=1280,900", $"--screenshot={png}");
         int Px(string name) => metrics.GetProperty(name).GetInt32();
         Assert.Equal("ok", metrics.GetProperty("status").GetString());
         Assert.True(Px("foldedHeight") > 900, $"folded page {Px("foldedHeight")} px: too short to hold the charts");
@@ -286,55 +319,57 @@ public sealed partial class HtmlReadabilityTests
         Assert.True(Px("timelineWidth") > 400 && Px("timelineHeight") > 100, $"timeline {Px("timelineWidth")}x{Px("timelineHeight")}");
         Assert.True(Px("timelineLines") >= page.Analysis.Runs.Select(x => x.IsWarmup).Distinct().Count(), $"timeline drew {Px("timelineLines")} series");
 
-        var png = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(page.Path)!, "top.png");
-        Chromium.Run(page.Path, $"--screenshot={png}", "--window-size=1280,900");
+        // A click on a bar opens its case under the picture, a second closes it: its verdict, hot methods and call tree, copied without their ids.
+        var panel = metrics.GetProperty("panel");
+        Assert.True(panel.GetProperty("shown").GetBoolean() && panel.GetProperty("closed").GetBoolean(), panel.ToString());
+        Assert.Equal(metrics.GetProperty("clicked").GetString(), panel.GetProperty("name").GetString());
+        foreach (var part in new[] { "verdicts", "hotMethods", "trees" }) Assert.True(panel.GetProperty(part).GetInt32() == 1, $"{part}: {panel}");
+        Assert.Equal(0, panel.GetProperty("ids").GetInt32());
         Assert.True(File.Exists(png) && new FileInfo(png).Length > 30_000, "the screenshot of the top is blank or missing");
     }
 
     /// <summary>
-    /// Runs in the page once its charts are drawn: measures it folded, then with every details element open, and
-    /// writes the figures as JSON into a pre element that --dump-dom prints.
+    /// Runs in the page once its charts are drawn (<see cref="Chromium.Probe"/>): clicks the picture's first bar and
+    /// sees what opened, then measures the page folded, and again with every details element open.
     /// </summary>
     private const string ProbeScript = """
-        <script>//<![CDATA[
-        (function () {
-          function measure() {
-            var status = document.getElementById('report-status').getAttribute('data-status');
-            if (status === 'pending') { setTimeout(measure, 100); return; }
-            var d = document.documentElement, main = document.querySelector('main');
-            var out = { status: status, foldedHeight: d.scrollHeight };
-            document.querySelectorAll('details').forEach(function (x) { x.open = true; });
-            setTimeout(function () {
-              var right = main.getBoundingClientRect().right + 1;
-              out.openHeight = d.scrollHeight;
-              out.pageWidth = d.scrollWidth;
-              out.mainScrollWidth = main.scrollWidth;
-              out.mainClientWidth = main.clientWidth;
-              out.overflowing = [];
-              main.querySelectorAll('*').forEach(function (e) {
-                var r = e.getBoundingClientRect();
-                if (r.width > 0 && r.right > right && out.overflowing.length < 10) out.overflowing.push(e.tagName + '.' + (e.getAttribute('class') || '') + ' ' + Math.round(r.right));
-              });
-              out.missingAnchors = [];
-              document.querySelectorAll('a[href^="#"]').forEach(function (a) {
-                var id = decodeURIComponent(a.getAttribute('href').slice(1));
-                if (!document.getElementById(id)) out.missingAnchors.push(id);
-              });
-              var tree = document.querySelector('details.call-tree').getBoundingClientRect();
-              out.treeWidth = Math.round(tree.width); out.treeHeight = Math.round(tree.height);
-              var timeline = document.querySelector('figure[data-chart="timeline"] svg');
-              var t = timeline ? timeline.getBoundingClientRect() : { width: 0, height: 0 };
-              out.timelineWidth = Math.round(t.width); out.timelineHeight = Math.round(t.height);
-              out.timelineLines = timeline ? timeline.querySelectorAll('.ct-series').length : 0;
-              var pre = document.createElement('pre');
-              pre.id = 'probe-metrics';
-              pre.textContent = JSON.stringify(out);
-              document.body.appendChild(pre);
-            }, 300);
-          }
-          window.addEventListener('load', function () { setTimeout(measure, 100); });
-        })();
-        //]]></script>
+        function (done) {
+          var d = document.documentElement, main = document.querySelector('main');
+          var out = { status: document.getElementById('report-status').getAttribute('data-status'), foldedHeight: d.scrollHeight };
+          var cell = document.querySelector('.picture-cell[data-case]'), panel = document.getElementById('case-panel');
+          cell.click();
+          out.clicked = cell.getAttribute('data-case');
+          out.panel = { shown: !panel.hidden, name: panel.getAttribute('data-case'), verdicts: panel.querySelectorAll('details.verdict[open]').length,
+            hotMethods: panel.querySelectorAll('details[open] table.data').length, trees: panel.querySelectorAll('details.call-tree[open] .tree').length,
+            ids: panel.querySelectorAll('[id]').length };
+          cell.click();
+          out.panel.closed = panel.hidden;
+          document.querySelectorAll('details').forEach(function (x) { x.open = true; });
+          setTimeout(function () {
+            var right = main.getBoundingClientRect().right + 1;
+            out.openHeight = d.scrollHeight;
+            out.pageWidth = d.scrollWidth;
+            out.mainScrollWidth = main.scrollWidth;
+            out.mainClientWidth = main.clientWidth;
+            out.overflowing = [];
+            main.querySelectorAll('*').forEach(function (e) {
+              var r = e.getBoundingClientRect();
+              if (r.width > 0 && r.right > right && out.overflowing.length < 10) out.overflowing.push(e.tagName + '.' + (e.getAttribute('class') || '') + ' ' + Math.round(r.right));
+            });
+            out.missingAnchors = [];
+            document.querySelectorAll('a[href^="#"]').forEach(function (a) {
+              var id = decodeURIComponent(a.getAttribute('href').slice(1));
+              if (!document.getElementById(id)) out.missingAnchors.push(id);
+            });
+            var tree = document.querySelector('#call-trees details.call-tree').getBoundingClientRect();
+            out.treeWidth = Math.round(tree.width); out.treeHeight = Math.round(tree.height);
+            var timeline = document.querySelector('figure[data-chart="timeline"] svg');
+            var t = timeline ? timeline.getBoundingClientRect() : { width: 0, height: 0 };
+            out.timelineWidth = Math.round(t.width); out.timelineHeight = Math.round(t.height);
+            out.timelineLines = timeline ? timeline.querySelectorAll('.ct-series').length : 0;
+            done(out);
+          }, 300);
+        }
         """;
 
     private static IEnumerable<CallTreeNode> Nodes(CallTreeNode node) => node.Children.SelectMany(c => Nodes(c).Prepend(c));
@@ -348,18 +383,6 @@ public sealed partial class HtmlReadabilityTests
     private static IEnumerable<double> Single(JsonElement data) =>
         Assert.Single(data.GetProperty("series").EnumerateArray()).GetProperty("data").EnumerateArray().Select(v => v.GetProperty("value").GetDouble());
 
-    /// <summary>
-    /// A stack tag group's ms from the JSON's tag paths, folded by their first level as docs/report.md says:
-    /// Serialize\X and Deserialize\X are serializer code; Reflection, Activator, GC, JIT keep their names; the
-    /// benchmark's "Test ..." tags and untagged time are Other; any other first level is its own group.
-    /// </summary>
-    private static double TagGroupMs(JsonElement tags, string group) => tags.EnumerateObject().Where(t =>
-    {
-        var first = t.Name.Split('\\')[0];
-        var g = first is "Serialize" or "Deserialize" ? "Serializer code" : first.Length == 0 || first == "Other" || first.StartsWith("Test ", StringComparison.Ordinal) ? "Other" : first;
-        return g == group;
-    }).Sum(t => t.Value.GetDouble());
-
     /// <param name="absolute">The JSON's own rounding, where it rounds (tag times: 4 decimals, one half-unit per path added).</param>
     private static void Near(double expected, double actual, string what, double absolute = 1e-9) =>
         Assert.True(Math.Abs(expected - actual) <= Math.Abs(expected) * RelativeTolerance + absolute, $"{what}: chart {actual}, JSON {expected}");
@@ -369,9 +392,10 @@ public sealed partial class HtmlReadabilityTests
 
     private static string RunName(string serializer, string operation, int objects, int run) => $"{serializer} {operation}{Fmt.NSuffix(objects)} run {run}";
 
-    private static string Tail(string s) => s.Length <= 2000 ? s : s[^2000..];
+    [GeneratedRegex(@"width: ([\d.]+)%")]
+    private static partial Regex WidthPercent();
 
-    [GeneratedRegex(@"^(?<kind>stack-tags|size|gc-count|gc-pause|scaling|timeline)(?:-(?<op>[a-z]+))?(?:-N(?<n>\d+))?$")]
+    [GeneratedRegex(@"^(?<kind>size|gc-count|gc-pause|scaling|timeline)(?:-(?<op>[a-z]+))?(?:-N(?<n>\d+))?$")]
     private static partial Regex ChartName();
 
     [GeneratedRegex(@"<script type=""application/json"" id=""report-charts"">(.*?)</script>", RegexOptions.Singleline)]
@@ -395,6 +419,4 @@ public sealed partial class HtmlReadabilityTests
     [GeneratedRegex(@"class=""tree-link""")]
     private static partial Regex TreeLink();
 
-    [GeneratedRegex(@"<pre id=""probe-metrics"">([^<]*)</pre>")]
-    private static partial Regex Metrics();
 }

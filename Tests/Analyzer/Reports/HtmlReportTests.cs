@@ -45,7 +45,7 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
         foreach (var s in RecordedBenchmark.Serializers) Assert.Contains(s, text, StringComparison.Ordinal);
 
         var charts = doc.QuerySelectorAll("figure[data-chart]").Select(f => f.GetAttribute("data-chart")).ToList();
-        string[] expected = ["stack-tags-serialize", "stack-tags-deserialize", "size", "gc-count", "gc-pause", "timeline"];
+        string[] expected = ["size", "gc-count", "gc-pause", "timeline"];
         foreach (var name in expected) Assert.Contains(name, charts);
         // The fixture records one N, so there is no scaling chart but a note saying how to get one.
         Assert.DoesNotContain(charts, c => c!.StartsWith("scaling-", StringComparison.Ordinal));
@@ -56,7 +56,7 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
         Assert.Equal(charts.Count, specs.GetArrayLength());
         foreach (var spec in specs.EnumerateArray()) Assert.NotNull(doc.GetElementById(spec.GetProperty("id").GetString()!));
 
-        foreach (var id in new[] { "overview", "notes", "stack-tags", "size", "gc", "scaling", "timeline", "call-trees", "tables" })
+        foreach (var id in new[] { "causes", "verdicts", "overview", "notes", "size", "gc", "scaling", "timeline", "call-trees", "tables" })
             Assert.NotNull(doc.GetElementById(id));
         // The tables are the ones `esp analyze` prints.
         var captions = doc.QuerySelectorAll("table.data caption").Select(c => c.TextContent).ToList();
@@ -64,22 +64,21 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
     }
 
     [Fact]
-    public void The_stack_tag_chart_adds_up_to_the_analyzers_tags()
+    public void The_picture_adds_up_to_the_analyzers_tags_and_off_cpu_time()
     {
         var doc = Parse();
-        var specs = JsonDocument.Parse(doc.GetElementById("report-charts")!.TextContent).RootElement;
-        var chart = specs.EnumerateArray().Single(s => s.GetProperty("name").GetString() == "stack-tags-deserialize");
-        var series = chart.GetProperty("data").GetProperty("series").EnumerateArray().ToList();
-        var labels = chart.GetProperty("data").GetProperty("labels").EnumerateArray().Select(l => l.GetString()).ToList();
-        foreach (var s in SerializerSummary.From(recorded.Analysis.Runs).Where(s => s.Operation == "deserialize"))
+        var verdicts = EtwSerializerProfiler.Analyzer.Reports.Verdicts.Of(recorded.Analysis);
+        foreach (var v in verdicts.Where(v => v.Case.Operation == "deserialize"))
         {
-            var row = labels.FindIndex(l => l!.Split(StackTagSection.LabelSeparator)[0] == s.Serializer); // "X · 0.05 ms"
-            Assert.True(row >= 0, $"no row for {s.Serializer}");
-            var charted = series.Sum(x => x.GetProperty("data")[row].GetProperty("value").GetDouble());
-            var tagged = s.Tags.Values.Sum();
-            Assert.True(Math.Abs(charted - tagged) <= Math.Max(0.01, tagged * 0.001), $"{s.Serializer}: chart {charted} ms vs tags {tagged} ms");
+            var cell = doc.QuerySelectorAll(".picture-cell[data-case]").SingleOrDefault(c => c.GetAttribute("data-case") == VerdictSection.CaseOf(v));
+            Assert.True(cell is not null, $"no bar for {v.Case.Serializer}");
+            var segments = cell.QuerySelectorAll(".seg").ToList();
+            var charted = segments.Sum(x => double.Parse(x.GetAttribute("data-ms")!, System.Globalization.CultureInfo.InvariantCulture));
+            // The worker's CPU by stack tag, and its time off the CPU but waiting for one.
+            var expected = v.Case.Tags.Values.Sum() + v.OffCpuMs;
+            Assert.True(Math.Abs(charted - expected) <= Math.Max(0.01, expected * 0.001), $"{v.Case.Serializer}: picture {charted} ms vs tags and off-CPU {expected} ms");
+            Assert.Contains(segments, x => x.GetAttribute("data-kind") == StackTagGroups.SerializerCode);
         }
-        Assert.Contains(series, x => x.GetProperty("name").GetString() == StackTagGroups.SerializerCode);
     }
 
     [Fact]

@@ -122,14 +122,13 @@ public sealed partial class VerdictReportTests
     }
 
     /// <summary>
-    /// The default benchmark's size, 60 cases (2 operations, 2 N, 15 serializers, the longest name 26 characters), made
-    /// of the kernel-session recording's 6 real cases under 10 names and N, each with a tracing cost: the terminal's
-    /// text has 8 verdicts, a row per case, and fits 120 lines of 120 columns (the README's first command: 150 in all, its recording's lines too).
+    /// The default benchmark's size (<see cref="SixtyCases"/>): the terminal's text has 8 verdicts, a row per case, and
+    /// fits 120 lines of 120 columns (the README's first command: 150 in all, its recording's lines too).
     /// </summary>
     [Fact]
     public void Sixty_cases_fit_120_lines_of_120_columns_with_a_row_each()
     {
-        var model = SixtyCases();
+        var model = SixtyCases.Model;
         Assert.Equal(60, SerializerSummary.From(model.Runs).Count);
         var lines = Exporters.Render(AnalysisReport.Document(model, tables: ReportTables.Compact), TableFormat.Text).ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
         Assert.True(lines.Length <= 120, $"{lines.Length} lines:\n{string.Join('\n', lines)}");
@@ -148,34 +147,6 @@ public sealed partial class VerdictReportTests
 
     [System.Text.RegularExpressions.GeneratedRegex(@"^\S.* N=[\d,]+: [\d.]+ ms/op")]
     private static partial System.Text.RegularExpressions.Regex VerdictHead();
-
-    private static TraceAnalysis SixtyCases()
-    {
-        var dir = Repo.NewTempDir("sixty");
-        try
-        {
-            var zip = Repo.CopyGoldenRecording("kernel-session", dir);
-            using var input = TraceInput.Open(zip);
-            var a = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false }).Analyze(input);
-            string[] suffixes = ["", ".SourceGen", ".B", ".C", ".D"];
-            var copies = suffixes.SelectMany(s => new[] { 100, 10_000 }.Select(n => (Suffix: s, N: n))).ToList();
-            var cases = a.Runs.Select(r => (r.Key.Serializer, r.Key.Operation)).Distinct().ToList();
-            return a with
-            {
-                Runs = [.. copies.SelectMany(c => a.Runs.Select(r => r with { Key = r.Key with { Serializer = r.Key.Serializer + c.Suffix, Objects = c.N } }))],
-                TagSites = copies.SelectMany(c => a.TagSites.Select(t => KeyValuePair.Create((t.Key.Serializer + c.Suffix, t.Key.Operation, c.N), t.Value))).ToDictionary(),
-                Findings = [.. a.Findings.Where(f => f.Serializer is null)
-                    .Concat(copies.SelectMany(c => a.Findings.Where(f => f.Serializer is not null).Select(f => f with { Serializer = f.Serializer + c.Suffix, Objects = f.Objects is null ? null : c.N })))
-                    .OrderByDescending(f => f.Severity)],
-                TracingCost = copies.SelectMany(c => cases.Select((k, i) => KeyValuePair.Create((k.Serializer + c.Suffix, k.Operation, c.N),
-                    new TracingCostEstimate(1.5 + i, -2, 9, 12, 12) { Cpu = new TracingCostEstimate(0.5 + i, -1.5, 4, 12, 12) }))).ToDictionary(),
-            };
-        }
-        finally
-        {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
-        }
-    }
 
     [Theory]
     [InlineData("System.Int64[]", "System.Int64[]")]

@@ -1,6 +1,7 @@
 // Draws the report's charts with Chartist from the JSON in #report-charts (written by HtmlReport.cs), and says in
 // #report-status whether that worked: data-status="ok" once every chart has been drawn, "error" otherwise. This file
 // only translates options JSON cannot carry (functions, axis types) and adds tooltips; Chartist does the drawing.
+// It also opens a case under the picture when its bar is clicked.
 (function () {
   'use strict';
   var status = document.getElementById('report-status');
@@ -94,6 +95,48 @@
     var fold = target && target.tagName === 'SECTION' && target.querySelector('details.fold');
     if (fold) fold.open = true;
   }
+
+  // A click on a bar of the picture opens its case under the picture: copies of its verdict, its hot methods and its
+  // call tree (with the flame graph's link), ids left out so the page keeps one of each. A second click closes it.
+  function openCase(cell) {
+    var panel = document.getElementById('case-panel');
+    var name = cell.getAttribute('data-case');
+    var selected = document.querySelector('.picture-cell.selected');
+    if (selected) selected.classList.remove('selected');
+    if (!panel.hidden && panel.getAttribute('data-case') === name) { panel.hidden = true; return; }
+    panel.textContent = '';
+    panel.setAttribute('data-case', name);
+    var head = document.createElement('h3');
+    head.textContent = name;
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.textContent = 'close';
+    close.addEventListener('click', function () { panel.hidden = true; cell.classList.remove('selected'); });
+    head.appendChild(close);
+    panel.appendChild(head);
+    var parts = [];
+    document.querySelectorAll('details.verdict').forEach(function (d) { if (d.getAttribute('data-case') === name) parts.push(d); });
+    document.querySelectorAll('#tables details').forEach(function (d) {
+      var caption = d.querySelector('caption');
+      if (caption && caption.textContent.indexOf(name + ': top ') === 0) parts.push(d);
+    });
+    var tree = document.getElementById(cell.getAttribute('href').slice(1));
+    if (tree) parts.push(tree);
+    parts.forEach(function (part) {
+      var copy = part.cloneNode(true);
+      copy.removeAttribute('id');
+      copy.querySelectorAll('[id]').forEach(function (e) { e.removeAttribute('id'); });
+      copy.open = true;
+      panel.appendChild(copy);
+    });
+    if (parts.length === 0) panel.appendChild(document.createTextNode('Nothing more on this page about this case.'));
+    cell.classList.add('selected');
+    panel.hidden = false;
+  }
+
+  document.querySelectorAll('.picture-cell[data-case]').forEach(function (cell) {
+    cell.addEventListener('click', function (e) { e.preventDefault(); openCase(cell); });
+  });
 
   try {
     if (typeof Chartist === 'undefined') throw new Error('the Chartist library did not load');

@@ -49,8 +49,8 @@ internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDif
             {
                 ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
                 ["series"] = new JsonArray(
-                    ChartSpec.Series("baseline", ChartSpec.SeriesClass(0), measured.Select((r, i) => Bar(r, i, m => m.Baseline, "baseline"))),
-                    ChartSpec.Series("trace", ChartSpec.SeriesClass(1), measured.Select((r, i) => Bar(r, i, m => m.Trace, "trace")))),
+                    ChartSpec.Series("baseline", ChartSpec.NeutralClass(1), measured.Select((r, i) => Bar(r, i, m => m.Baseline, "baseline"))),
+                    ChartSpec.Series("trace", ChartSpec.NeutralClass(0), measured.Select((r, i) => Bar(r, i, m => m.Trace, "trace")))),
             },
             Options = new JsonObject
             {
@@ -59,7 +59,7 @@ internal sealed class DiffDurationSection(string operation, IReadOnlyList<RowDif
                 ["axisX"] = new JsonObject { ["unit"] = " ms", ["scaleMinSpace"] = 70 },
                 ["chartPadding"] = new JsonObject { ["right"] = 50 },
             },
-            Legend = [("baseline", ChartSpec.SeriesClass(0)), ("trace", ChartSpec.SeriesClass(1))],
+            Legend = [("baseline", ChartSpec.NeutralClass(1)), ("trace", ChartSpec.NeutralClass(0))],
             CssClass = "bars",
             HeightPx = 80 + 44 * measured.Count,
             Caption = "▲/▼: significant change (Welch's t-test on the launches' means, per operation; with one launch on a side nothing is judged); the tables below break the change down by stack tag.",

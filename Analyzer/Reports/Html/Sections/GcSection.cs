@@ -30,15 +30,17 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
         var offset = RowLabels.AxisOffset(labels);
         var height = 60 + 14 * rows.Count;
         JsonNode Labels() => new JsonArray([.. labels.Select(l => (JsonNode)l)]);
-        JsonNode Gen(string name, int i, Func<SerializerSummary, double> count) =>
-            ChartSpec.Series(name, ChartSpec.SeriesClass(i), rows.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}{suffix}: {Fmt.Num(count(s))} {name} GCs per run")));
+        // Every generation in GC's color (CauseColors), older ones darker.
+        static string GenClass(string gen) => CauseColors.ClassOf(StackTagGroups.Gc) + " " + gen;
+        JsonNode Gen(string name, Func<SerializerSummary, double> count) =>
+            ChartSpec.Series(name, GenClass(name), rows.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}{suffix}: {Fmt.Num(count(s))} {name} GCs per run")));
 
         charts.Write(html, new ChartSpec
         {
             Name = "gc-count" + nameSuffix,
             Kind = ChartKind.Bar,
             Title = $"GCs per run, by generation{suffix}",
-            Data = new JsonObject { ["labels"] = Labels(), ["series"] = new JsonArray(Gen("gen0", 0, s => s.Gen0), Gen("gen1", 2, s => s.Gen1), Gen("gen2", 1, s => s.Gen2)) },
+            Data = new JsonObject { ["labels"] = Labels(), ["series"] = new JsonArray(Gen("gen0", s => s.Gen0), Gen("gen1", s => s.Gen1), Gen("gen2", s => s.Gen2)) },
             Options = new JsonObject
             {
                 ["horizontalBars"] = true,
@@ -47,7 +49,7 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
                 ["axisX"] = new JsonObject { ["unit"] = "", ["onlyInteger"] = true },
                 ["chartPadding"] = new JsonObject { ["right"] = 30 },
             },
-            Legend = [("gen0", ChartSpec.SeriesClass(0)), ("gen1", ChartSpec.SeriesClass(2)), ("gen2", ChartSpec.SeriesClass(1))],
+            Legend = [("gen0", GenClass("gen0")), ("gen1", GenClass("gen1")), ("gen2", GenClass("gen2"))],
             CssClass = "bars-thin",
             HeightPx = height,
             Caption = "GCs whose start falls inside a run's window, by condemned generation (mean of measured runs).",
@@ -60,7 +62,7 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
             Data = new JsonObject
             {
                 ["labels"] = Labels(),
-                ["series"] = new JsonArray(ChartSpec.Series("pause", ChartSpec.SeriesClass(3),
+                ["series"] = new JsonArray(ChartSpec.Series("pause", CauseColors.ClassOf(StackTagGroups.Gc),
                     rows.Select((s, r) => (JsonNode)ChartSpec.Value(s.GcPauseMs, $"{labels[r]}{suffix}: {Fmt.Ms(s.GcPauseMs)} ms paused of {Fmt.Ms(s.MeanDurationMs)} ms")))),
             },
             Options = new JsonObject

@@ -38,7 +38,7 @@ internal sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : 
                     Data = new JsonObject
                     {
                         ["labels"] = new JsonArray([.. labels.Select(l => (JsonNode)l)]),
-                        ["series"] = new JsonArray(ChartSpec.Series("size", ChartSpec.SeriesClass(0),
+                        ["series"] = new JsonArray(ChartSpec.Series("size", ChartSpec.NeutralClass(0),
                             n.Select((s, i) => (JsonNode)ChartSpec.Value(s.SizeBytes!.Value / 1024.0, $"{labels[i]}{suffix}: {Fmt.Num(s.SizeBytes!.Value / 1024.0)} KB ({s.SizeBytes:N0} bytes)")))),
                     },
                     Options = new JsonObject

@@ -13,11 +13,11 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// </summary>
 internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<Interval> pauses) : IReportSection
 {
-    private const string WarmupClass = "ct-series-f";
+    private const string WarmupClass = "ct-neutral-warmup";
     public const string GcMeasuredSeries = "GC pause in a measured run";
     public const string GcOtherSeries = "GC pause elsewhere";
-    private const string GcMeasuredClass = "ct-series-b gc-pauses";
-    private const string GcOtherClass = "ct-series-j gc-pauses-other";
+    private static readonly string GcMeasuredClass = CauseColors.ClassOf(StackTagGroups.Gc) + " gc-pauses";
+    private static readonly string GcOtherClass = CauseColors.ClassOf(StackTagGroups.Gc) + " gc-pauses-other";
     private const string OutsideRuns = "(between runs)";
 
     public string Id => "timeline";
@@ -34,7 +34,7 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
         var rows = runs.OrderBy(r => r.StartMs).Select(CaseOf).Distinct().ToList();
         var labels = rows.Select(r => $"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}").ToList();
         var operations = runs.Select(r => r.Key.Operation).Distinct().OrderBy(SerializerSummary.OperationOrder).ToList();
-        string OpClass(string op) => ChartSpec.SeriesClass(operations.IndexOf(op) switch { 0 => 0, 1 => 6, 2 => 2, var i => 7 + i });
+        string OpClass(string op) => ChartSpec.NeutralClass(operations.IndexOf(op));
 
         var series = new JsonArray();
         foreach (var op in operations)
@@ -58,8 +58,8 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
         var ticks = Enumerable.Range(0, labels.Count).Select(i => (double)i).ToList();
         var legend = operations.Select(op => (op, OpClass(op))).ToList();
         if (warmups.Count > 0) legend.Add(("warm-up", WarmupClass));
-        legend.Add((GcMeasuredSeries, "ct-series-b"));
-        legend.Add((GcOtherSeries + " (warm-up or between runs)", "ct-series-j"));
+        legend.Add((GcMeasuredSeries, GcMeasuredClass));
+        legend.Add((GcOtherSeries + " (warm-up or between runs)", GcOtherClass));
         charts.Write(html, new ChartSpec
         {
             Name = "timeline",
@@ -90,7 +90,7 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
             CssClass = "timeline",
             HeightPx = 60 + 16 * labels.Count,
             Caption = $"Each bar is one run's window; hover its ends for the case, the run number and its figures. "
-                + $"{inMeasured.Count} of {pauses.Count} GC pauses fell in measured runs (red: they are in the figures); {elsewhere.Count} in warm-up runs or between runs (brown).",
+                + $"{inMeasured.Count} of {pauses.Count} GC pauses fell in measured runs (GC's color: they are in the figures); {elsewhere.Count} in warm-up runs or between runs (faded).",
         });
     }
 
