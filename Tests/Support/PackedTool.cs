@@ -24,7 +24,7 @@ public static class PackedTool
         if (Directory.Exists(packages)) Directory.Delete(packages, recursive: true);
         lock (Gate)
         {
-            var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(15));
+            var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(30));
             Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
         }
         return packages;
