@@ -292,10 +292,15 @@ public sealed class FirefoxExporter : IExporter
             w.WriteString("product", $"esp: {trace.ProcessName ?? "process"} {trace.ProcessId}");
             w.WriteString("importedFrom", "esp analyze " + Option);
             w.WriteNumber("stackwalk", 1);
-            w.WriteNumber("version", 31);
+            w.WriteNumber("version", 31); // the Gecko profile format of that time: required, not read
             w.WriteNumber("preprocessedProfileVersion", ProcessedProfileVersion);
             w.WriteBoolean("symbolicated", true);
             w.WriteBoolean("keepProfileThreadOrder", true);
+            w.WriteStartObject("sampleUnits");
+            w.WriteString("time", "ms");
+            w.WriteString("eventDelay", "ms");
+            w.WriteString("threadCPUDelta", "µs");
+            w.WriteEndObject();
             w.WriteStartArray("categories");
             for (var c = 0; c < s_categories.Length; c++)
             {
@@ -343,8 +348,7 @@ public sealed class FirefoxExporter : IExporter
             w.WriteEndArray();
             WriteShared(w);
             w.WriteStartArray("threads");
-            var pid = trace.ProcessId.ToString(CultureInfo.InvariantCulture);
-            foreach (var track in Tracks) WriteThread(w, track, pid, trace.ProcessName);
+            foreach (var track in Tracks) WriteThread(w, track, trace.ProcessId, trace.ProcessName);
             w.WriteEndArray();
             w.WriteEndObject();
         }
@@ -395,7 +399,7 @@ public sealed class FirefoxExporter : IExporter
             w.WriteEndObject();
         }
 
-        private static void WriteThread(Utf8JsonWriter w, Track track, string pid, string? processName)
+        private static void WriteThread(Utf8JsonWriter w, Track track, int pid, string? processName)
         {
             w.WriteStartObject();
             w.WriteString("processType", "default");
@@ -406,14 +410,17 @@ public sealed class FirefoxExporter : IExporter
             w.WriteStartArray("pausedRanges");
             w.WriteEndArray();
             w.WriteString("name", track.Name);
-            w.WriteBoolean("isMainThread", false);
+            // The thread whose id is the process's (Linux): the process's track, its other threads under it.
+            w.WriteBoolean("isMainThread", track.ThreadId == pid);
             if (processName is not null) w.WriteString("processName", processName);
-            w.WriteString("pid", pid);
+            w.WriteString("pid", pid.ToString(CultureInfo.InvariantCulture));
             w.WriteNumber("tid", track.ThreadId);
             w.WriteStartObject("samples");
             Numbers(w, "stack", track.Samples.Select(s => (double)s.Stack));
             Numbers(w, "time", track.Samples.Select(s => s.Time));
             Numbers(w, "weight", track.Samples.Select(s => s.Weight));
+            // The same time as CPU in µs: the profiler's CPU usage per thread and its activity graph's height.
+            Numbers(w, "threadCPUDelta", track.Samples.Select(s => Math.Round(s.Weight * 1000)));
             w.WriteString("weightType", "tracing-ms");
             w.WriteNumber("length", track.Samples.Count);
             w.WriteEndObject();

@@ -96,19 +96,26 @@ public sealed partial class TraceAnalyzer
             if (_marks is not null) WhenNamed(MarkStacklessThrows);
         }
 
-        /// <summary>The throws recorded beside the trace, one mark each, named where a sampling window caught the same throw with its stack.</summary>
+        /// <summary>
+        /// The throws recorded beside the trace, one mark each: the stackless file's (thrower "?"), named where a sampling
+        /// window caught the same throw with its stack, and the windows' own throws after that file stopped.
+        /// </summary>
         private void MarkStacklessThrows()
         {
             var files = _exceptionFiles!;
-            var sampled = new Dictionary<(long, int), string>();
+            var sampled = new Dictionary<(long Qpc, int ThreadId), (string Type, string Site)>();
             foreach (var s in files.Samples)
             {
                 var stack = _internStack!(s.LeafFirst);
-                sampled[(s.Qpc, s.ThreadId)] = stack >= 0 && Named ? CodeSite.At(ExceptionCollector.ThrowerOf(stacks.Frames(stack))).Name : StackFrame.Unresolved;
+                sampled[(s.Qpc, s.ThreadId)] = (s.Type, stack >= 0 && Named ? CodeSite.At(ExceptionCollector.ThrowerOf(stacks.Frames(stack))).Name : StackFrame.Unresolved);
+            }
+            void Mark(long qpc, int threadId, string type, string site)
+            {
+                if (qpc <= _lastQpc) _marks!.Thrown(new ThrowMark(Timeline.Clock.QpcToRelativeMs(qpc), threadId, type, site));
             }
             foreach (var t in files.Throws)
-                if (t.Qpc <= _lastQpc)
-                    _marks!.Thrown(new ThrowMark(Timeline.Clock.QpcToRelativeMs(t.Qpc), t.ThreadId, t.Type, sampled.GetValueOrDefault((t.Qpc, t.ThreadId), StackFrame.Unresolved)));
+                Mark(t.Qpc, t.ThreadId, t.Type, sampled.Remove((t.Qpc, t.ThreadId), out var s) ? s.Site : StackFrame.Unresolved);
+            foreach (var ((qpc, threadId), (type, site)) in sampled) Mark(qpc, threadId, type, site);
         }
 
         /// <summary>

@@ -260,6 +260,7 @@ public sealed partial class ExportersTests(RecordedBenchmark recorded)
             var times = table.GetProperty("time").EnumerateArray().Select(t => t.GetDouble()).ToList();
             Assert.Equal(times.Order(), times);
             Assert.All(Column(table, "weight"), w => Assert.True(w >= 0));
+            Column(table, "threadCPUDelta");
             samples += times.Count;
             var markers = thread.GetProperty("markers");
             Within(Column(markers, "name"), strings, "marker name");
