@@ -34,6 +34,11 @@ public sealed record AnalyzerOptions
     /// </summary>
     public bool KeepChargedSamples { get; init; } = true;
     /// <summary>
+    /// Keep what happened when (<see cref="Model.TraceMarks"/>: each GC, throw, JIT compilation, lock wait and off-CPU
+    /// stretch) and every thread's charged samples, not only the runs': the time line --firefox draws.
+    /// </summary>
+    public bool KeepMarks { get; init; }
+    /// <summary>
     /// Records per chunk of the kernel session (<see cref="Kernel.KernelChunks.RecordsPerChunk"/>): the bound on what a
     /// chunk holds. Not a user setting: tests set it small to hold every figure to the same answer however the
     /// records are cut.

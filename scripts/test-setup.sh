@@ -5,6 +5,8 @@
 #   chromium  the HTML report tests open the report in headless Chromium (Tests/Analyzer/Reports/Chromium.cs)
 #   pdftotext the report tests read page 1 of the report Chromium printed (poppler-utils)
 #   perf      esp records the Linux kernel session with it; the kernel-session tests hold it to thread CPU clocks
+#   viewers   the exports opened in their own viewers: speedscope (in Chromium) and the Firefox Profiler's own
+#             loading code (profiler-cli, under node); npm installs them once into $ESP_VIEWERS (Tests/Analyzer/Reports/Viewers.cs)
 #
 # ESP_CHROMIUM=/path and ESP_PERF=/path name the tools; when set, only that path counts.
 # ESP_SETUP_INSTALL=no never installs (a fresh machine without root behaves the same).
@@ -52,9 +54,31 @@ ensure() {
   echo "test setup: $tool $found"
 }
 
+# The npm packages the viewer tests open the exports in, pinned; a second run finds them and installs nothing.
+VIEWERS=${ESP_VIEWERS:-${XDG_CACHE_HOME:-$HOME/.cache}/esp-viewers}
+VIEWER_PACKAGES="speedscope@1.25.0 @firefox-devtools/profiler-cli@0.10.0"
+find_npm() { command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm; }
+find_viewers() {
+  local p
+  for p in $VIEWER_PACKAGES; do
+    grep -q "\"version\": \"${p##*@}\"" "$VIEWERS/node_modules/${p%@*}/package.json" 2>/dev/null || return
+  done
+  echo "$VIEWERS"
+}
+install_viewers() {
+  [ -n "$(find_viewers)" ] || [ "${ESP_SETUP_INSTALL:-yes}" = no ] && return
+  find_npm >/dev/null || return
+  echo "test setup: installing $VIEWER_PACKAGES into $VIEWERS (the export tests open the exports in them)"
+  mkdir -p "$VIEWERS" && npm install --prefix "$VIEWERS" --no-audit --no-fund --ignore-scripts --loglevel=error $VIEWER_PACKAGES \
+    >/tmp/esp-setup-viewers.log 2>&1 || echo "test setup: npm install failed, see /tmp/esp-setup-viewers.log" >&2
+}
+
 status=0
 ensure chromium find_chromium chromium "the HTML report tests open the report in it" || status=3
 ensure pdftotext find_pdftotext poppler-utils "the HTML report tests read the printed report with it" || status=3
+ensure npm find_npm npm "the export tests install their viewers with it" || status=3
+install_viewers
+[ -n "$(find_viewers)" ] && echo "test setup: viewers $VIEWERS" || { echo "test setup: the viewers ($VIEWER_PACKAGES) are missing from $VIEWERS" >&2; status=3; }
 if [ "$(uname -s)" = Linux ]; then
   ensure perf find_perf linux-perf "esp records the kernel session with it" || status=3
 fi

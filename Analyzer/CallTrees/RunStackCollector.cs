@@ -25,7 +25,8 @@ public static class RunStackCollector
     public const string AllThreads = "all threads";
 
     /// <param name="speedscopeDirectory">The --speedscope folder, if any: each profile with samples says which file there is its flame graph.</param>
-    public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null, string? speedscopeDirectory = null)
+    /// <param name="firefoxPath">The --firefox file, if any: the page links each case to it.</param>
+    public static RunStacks Collect(TraceAnalysis analysis, IProgress<string>? progress = null, string? speedscopeDirectory = null, string? firefoxPath = null)
     {
         progress?.Report("collecting the stacks of the measured runs...");
         var collectors = new Dictionary<(string, string, int), Collector>();
@@ -57,6 +58,7 @@ public static class RunStackCollector
             Profiles = [.. ordered.Select(c => c.Profile)],
             GcPauses = ledger?.GcPauses ?? [],
             SpeedscopeDirectory = directory,
+            FirefoxPath = firefoxPath is null ? null : Path.GetFullPath(firefoxPath),
             Sources = ordered.ToDictionary(c => c.Profile, c => (StackSource)c.Source),
         };
     }

@@ -12,6 +12,8 @@ public sealed class RunStacks
     public required IReadOnlyList<Interval> GcPauses { get; init; }
     /// <summary>The --speedscope folder the files are written to (Export/SpeedscopeExporter), when there is one.</summary>
     public string? SpeedscopeDirectory { get; init; }
+    /// <summary>The --firefox file the whole trace is written to (Export/FirefoxExporter), when there is one.</summary>
+    public string? FirefoxPath { get; init; }
 
     internal IReadOnlyDictionary<RunProfile, StackSource> Sources { get; init; } = new Dictionary<RunProfile, StackSource>();
 

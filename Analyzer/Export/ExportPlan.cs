@@ -7,11 +7,14 @@ public sealed class ExportPlan(DocumentExporter terminal, string? outPath, IRead
     public DocumentExporter Terminal { get; } = terminal;
     public string? OutPath { get; } = outPath;
 
-    /// <summary>--speedscope DIR and --html F, in the order they are written.</summary>
+    /// <summary>--speedscope DIR, --firefox F and --html F, in the order they are written.</summary>
     public IReadOnlyList<(IExporter Exporter, string Path)> Files { get; } = files;
 
     /// <summary>Files that need the measured runs' stacks (analyze's second pass over the trace).</summary>
     public bool WritesFiles => Files.Count > 0;
+
+    /// <summary>A file that lays the trace out in time (--firefox): the analysis keeps its marks and every thread's samples.</summary>
+    public bool WritesTimeLine => Files.Any(f => f.Exporter is FirefoxExporter);
 
     /// <summary>Folders are made before the long work that fills them, so a typo in the path costs no time.</summary>
     public void PrepareFolders()
@@ -20,7 +23,7 @@ public sealed class ExportPlan(DocumentExporter terminal, string? outPath, IRead
             if (exporter.Target == ExportTarget.Folder) OutputFile.Folder("--" + exporter.Name, path);
     }
 
-    /// <summary>--speedscope and --html, in that order (the page links the flame graphs); a line each to progress.</summary>
+    /// <summary>--speedscope, --firefox and --html, in that order (the page links the others); a line each to progress.</summary>
     public void ExportFiles(ReportDocument report, IProgress<string> progress)
     {
         foreach (var (exporter, path) in Files) exporter.Export(report, TextWriter.Null, path, progress);

@@ -8,9 +8,9 @@ namespace EtwSerializerProfiler.Analyzer.Export;
 /// </summary>
 public static class Exporters
 {
-    /// <summary>One per format. Order matters for files: the HTML page links the flame graphs, so they come first.</summary>
+    /// <summary>One per format. Order matters for files: the HTML page links the flame graphs and the profile, so they come first.</summary>
     public static IReadOnlyList<IExporter> All { get; } =
-        [new TextExporter(), new CsvExporter(), new JsonExporter(), new MarkdownExporter(), new SpeedscopeExporter(), new HtmlExporter()];
+        [new TextExporter(), new CsvExporter(), new JsonExporter(), new MarkdownExporter(), new SpeedscopeExporter(), new FirefoxExporter(), new HtmlExporter()];
 
     /// <summary>--format when it is not given.</summary>
     public const TableFormat DefaultFormat = TableFormat.Text;
@@ -23,10 +23,10 @@ public static class Exporters
     public static string Render(ReportDocument report, TableFormat format) => ForFormat(format).Render(report);
 
     /// <summary>
-    /// What a command writes: its report in --format to the terminal or --out, and the files --html and --speedscope
-    /// ask for. Throws the one-line usage error when the report lacks a format asked for; call it before the work.
+    /// What a command writes: its report in --format to the terminal or --out, and the files --html, --speedscope and
+    /// --firefox ask for. Throws the one-line usage error when the report lacks a format asked for; call it before the work.
     /// </summary>
-    public static ExportPlan Select(ReportKind kind, TableFormat format, string? outPath = null, string? htmlPath = null, string? speedscopeDir = null)
+    public static ExportPlan Select(ReportKind kind, TableFormat format, string? outPath = null, string? htmlPath = null, string? speedscopeDir = null, string? firefoxPath = null)
     {
         var terminal = ForFormat(format);
         Require(kind, terminal);
@@ -37,6 +37,7 @@ public static class Exporters
             {
                 HtmlExporter => htmlPath,
                 SpeedscopeExporter => speedscopeDir,
+                FirefoxExporter => firefoxPath,
                 _ => null,
             };
             if (path is null) continue;

@@ -30,6 +30,9 @@ public sealed class ReportDocument
 
     /// <summary>The measured runs' stacks (from the charge's ledger, the same samples as the tables): speedscope files, and the HTML's call trees.</summary>
     public RunStacks? Stacks { get; init; }
+
+    /// <summary>The analysis itself, for a format that lays out the whole trace in time (--firefox); null for other reports.</summary>
+    public Model.TraceAnalysis? Analysis { get; init; }
 }
 
 /// <summary>A piece of a text or Markdown report.</summary>

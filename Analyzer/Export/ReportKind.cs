@@ -8,7 +8,7 @@ public sealed record ReportKind(string Command, IReadOnlyList<string> Formats, s
 {
     private static readonly string[] Tables = [TextExporter.FormatName, CsvExporter.FormatName, MarkdownExporter.FormatName];
 
-    public static readonly ReportKind Analysis = new("analyze", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName, SpeedscopeExporter.FormatName]);
+    public static readonly ReportKind Analysis = new("analyze", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName, SpeedscopeExporter.FormatName, FirefoxExporter.FormatName]);
     public static readonly ReportKind Diff = new("diff", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName]);
     public static readonly ReportKind Heap = new("heap", [.. Tables, JsonExporter.FormatName]);
     public static readonly ReportKind HeapList = new("heap --list", Tables, "the manifest's heapSnapshots is the JSON");

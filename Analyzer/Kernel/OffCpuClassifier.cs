@@ -30,8 +30,9 @@ internal sealed class OffCpuClassifier
     }
 
     /// <summary>One worker: its runs in time order, the first that can still be reached, its open stretches.</summary>
-    private sealed class Worker(List<RunDraft> runs, IntervalOverlaps locks)
+    private sealed class Worker(int threadId, List<RunDraft> runs, IntervalOverlaps locks)
     {
+        public int ThreadId { get; } = threadId;
         public List<RunDraft> Runs { get; } = runs;
         public IntervalOverlaps Locks { get; } = locks;
         public int FirstRun { get; set; }
@@ -60,8 +61,11 @@ internal sealed class OffCpuClassifier
         _workers = runs.Where(r => r.WorkerThreadId != 0)
             .SelectMany(r => (r.CrewThreadIds.Count > 0 ? r.CrewThreadIds : [r.WorkerThreadId]).Select(t => (Thread: t, Run: r)))
             .GroupBy(p => p.Thread).ToDictionary(g => g.Key,
-                g => new Worker([.. g.Select(p => p.Run).OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
+                g => new Worker(g.Key, [.. g.Select(p => p.Run).OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
     }
+
+    /// <summary>Where each stretch goes as well, split as the tables split it (<see cref="AnalyzerOptions.KeepMarks"/>); null: the tables only.</summary>
+    public TraceMarksDraft? Marks { get; init; }
 
     /// <summary>A trace read whole: every run's off-CPU table.</summary>
     public static void Classify(IReadOnlyList<RunDraft> runs, KernelTrace kernel, PassTimeline timeline)
@@ -142,31 +146,48 @@ internal sealed class OffCpuClassifier
             var from = Math.Max(outMs, run.StartMs);
             var to = Math.Min(inMs, run.EndMs);
             if (to <= from) continue;
-            if (open.State is 'R') { Add(run, OffCpuReason.Preempted, to - from); continue; }
+            if (open.State is 'R')
+            {
+                Add(run, OffCpuReason.Preempted, to - from);
+                Mark(worker, from, to, OffCpuReason.Preempted);
+                continue;
+            }
             // Woken inside the stretch: from then on it only waited for a CPU.
             var woken = open.WokenMs < inMs ? Math.Clamp(open.WokenMs, from, to) : to;
-            if (to > woken) Add(run, OffCpuReason.Ready, to - woken);
-            SplitWait(run, from, woken, open.State, _gcMs, _suspensions, worker.Locks);
+            if (to > woken)
+            {
+                Add(run, OffCpuReason.Ready, to - woken);
+                Mark(worker, woken, to, OffCpuReason.Ready);
+            }
+            var waited = SplitWait(run, from, woken, open.State, _gcMs, _suspensions, worker.Locks);
+            if (woken > from) Mark(worker, from, woken, waited);
         }
     }
+
+    private void Mark(Worker worker, double from, double to, OffCpuReason reason) => Marks?.OffCpuStretch(new OffCpuMark(worker.ThreadId, from, to, reason));
 
     /// <summary>Whether a later run of the worker started before this one ended (runs of one worker do not overlap, but a damaged trace's might): then the cursor stays.</summary>
     private static bool OverlapsLater(List<RunDraft> runs, int r) => r + 1 < runs.Count && runs[r + 1].StartMs < runs[r].EndMs;
 
-    private static void SplitWait(RunDraft run, double from, double to, char state, Func<double, double, double> gcMs, IntervalOverlaps suspensions, IntervalOverlaps locks)
+    /// <returns>The reason that took most of the wait (what a time line names the stretch by).</returns>
+    private static OffCpuReason SplitWait(RunDraft run, double from, double to, char state, Func<double, double, double> gcMs, IntervalOverlaps suspensions, IntervalOverlaps locks)
     {
-        if (to <= from) return;
+        var waited = state == 'D' ? OffCpuReason.Uninterruptible : OffCpuReason.Waiting;
+        if (to <= from) return waited;
         var gc = gcMs(from, to);
         var other = suspensions.Sum(from, to);
         var lockMs = locks.Sum(from, to);
         var rest = to - from;
+        var (most, mostMs) = (waited, 0.0);
         foreach (var (reason, ms) in new[] { (OffCpuReason.Gc, gc), (OffCpuReason.Suspension, other), (OffCpuReason.Lock, lockMs) })
         {
             var taken = Math.Min(ms, rest);
             if (taken > 0) Add(run, reason, taken);
+            if (taken > mostMs) (most, mostMs) = (reason, taken);
             rest -= taken;
         }
-        if (rest > 0) Add(run, state == 'D' ? OffCpuReason.Uninterruptible : OffCpuReason.Waiting, rest);
+        if (rest > 0) Add(run, waited, rest);
+        return rest >= mostMs ? waited : most;
     }
 
     private static void Add(RunDraft run, OffCpuReason reason, double ms) => run.OffCpuTable[reason] = run.OffCpuMs.GetValueOrDefault(reason) + ms;

@@ -20,6 +20,8 @@ internal sealed class AnalysisDraft
     public EtwSerializerProfiler.Common.BenchmarkResults? InProcess { get; set; }
     /// <summary>The charged samples, still pointing at the drafts; null when <see cref="AnalyzerOptions.KeepChargedSamples"/> is off.</summary>
     public SampleLedger<RunDraft>? Samples { get; set; }
+    /// <summary>What happened when; null unless <see cref="AnalyzerOptions.KeepMarks"/>.</summary>
+    public TraceMarksDraft? Marks { get; set; }
 
     /// <summary>The analysis as the model shows it (findings come after, from the frozen runs).</summary>
     public TraceAnalysis Freeze()
@@ -37,6 +39,7 @@ internal sealed class AnalysisDraft
             Process = Process,
             InProcess = InProcess,
             Samples = Samples?.Select(run => runs.GetValueOrDefault(run)),
+            Marks = Marks?.Freeze(),
         };
     }
 }

@@ -11,6 +11,9 @@ public readonly record struct ChargedSample<TRun>(TRun? Run, int ThreadId, doubl
 {
     /// <summary>What the trace's events say the runtime was doing, in the hot-method tables' words ("native", "JIT", ...): the call trees name unnamed code by it.</summary>
     internal string? Work { get; init; }
+
+    /// <summary>The sample's stack tag, as the tables charged it ("GC", "Reflection\Invoke", ...).</summary>
+    public string? Tag { get; init; }
 }
 
 /// <summary>The samples the analysis charged, kept for the report's call trees and speedscope files (no second pass over the trace).</summary>
@@ -20,7 +23,7 @@ public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<Charg
     public CpuSourceKind Source { get; } = source;
     /// <summary>Every sample charged to a run, warm-ups included (the report leaves them out, as the tables do).</summary>
     public IReadOnlyList<ChargedSample<TRun>> RunSamples { get; } = runs;
-    /// <summary>A trace without runs: every sample on its thread.</summary>
+    /// <summary>A trace without runs, or with <see cref="AnalyzerOptions.KeepMarks"/>: every sample on its thread, weighed over the whole trace.</summary>
     public IReadOnlyList<ChargedSample<TRun>> ThreadSamples { get; } = threads;
     /// <summary>The process's GC pauses (suspensions that ran a GC), in time order.</summary>
     public IReadOnlyList<Interval> GcPauses { get; } = gcPauses;
@@ -30,7 +33,7 @@ public sealed class SampleLedger<TRun>(CpuSourceKind source, IReadOnlyList<Charg
     /// <summary>The same samples charged to other run objects (the drafts' frozen runs); null where <paramref name="map"/> says so.</summary>
     internal SampleLedger<TOther> Select<TOther>(Func<TRun, TOther?> map) where TOther : class
     {
-        ChargedSample<TOther> Map(ChargedSample<TRun> s) => new(s.Run is null ? null : map(s.Run), s.ThreadId, s.TimeMs, s.Frames, s.WeightMs, s.InGc, s.Pause) { Work = s.Work };
+        ChargedSample<TOther> Map(ChargedSample<TRun> s) => new(s.Run is null ? null : map(s.Run), s.ThreadId, s.TimeMs, s.Frames, s.WeightMs, s.InGc, s.Pause) { Work = s.Work, Tag = s.Tag };
         return new SampleLedger<TOther>(Source, [.. RunSamples.Select(Map)], [.. ThreadSamples.Select(Map)], GcPauses, PeriodMs);
     }
 }

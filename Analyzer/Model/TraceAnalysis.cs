@@ -38,6 +38,8 @@ public sealed record TraceAnalysis
     /// when <see cref="AnalyzerOptions.KeepChargedSamples"/> is off.
     /// </summary>
     public SampleLedger<RunAnalysis>? Samples { get; init; }
+    /// <summary>Each GC, throw, JIT compilation, lock wait and off-CPU stretch, one by one (not serialized); null unless <see cref="AnalyzerOptions.KeepMarks"/>.</summary>
+    public TraceMarks? Marks { get; init; }
 
     /// <summary>The analysis of one N only (esp analyze --n): its runs, hot methods, sites and findings; a warning when none has it.</summary>
     public TraceAnalysis OfObjects(int objects)

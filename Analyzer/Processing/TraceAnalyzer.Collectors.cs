@@ -47,6 +47,7 @@ public sealed partial class TraceAnalyzer
         }
 
         private StacklessExceptionCollector? _stackless;
+        private ExceptionFiles? _exceptionFiles;
         private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
         private Func<ulong[], int>? _internStack;
         private Action<long, int, bool>? _dispatch;
@@ -60,6 +61,7 @@ public sealed partial class TraceAnalyzer
             init
             {
                 if (value is null) return;
+                _exceptionFiles = value;
                 _stackless = new StacklessExceptionCollector(value);
                 _whereThrown = WhereThrown;
                 _internStack = leafFirst => leafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;
@@ -91,6 +93,29 @@ public sealed partial class TraceAnalyzer
                 ? new ExceptionSite(type, CodeSite.UnknownFrame)
                 : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack)), analysis.Runs));
             WhenNamed(() => analysis.WarningList.Add(StacklessWarning(stackless)));
+            if (_marks is not null) WhenNamed(MarkStacklessThrows);
+        }
+
+        /// <summary>
+        /// The throws recorded beside the trace, one mark each: the stackless file's (thrower "?"), named where a sampling
+        /// window caught the same throw with its stack, and the windows' own throws after that file stopped.
+        /// </summary>
+        private void MarkStacklessThrows()
+        {
+            var files = _exceptionFiles!;
+            var sampled = new Dictionary<(long Qpc, int ThreadId), (string Type, string Site)>();
+            foreach (var s in files.Samples)
+            {
+                var stack = _internStack!(s.LeafFirst);
+                sampled[(s.Qpc, s.ThreadId)] = (s.Type, stack >= 0 && Named ? CodeSite.At(ExceptionCollector.ThrowerOf(stacks.Frames(stack))).Name : StackFrame.Unresolved);
+            }
+            void Mark(long qpc, int threadId, string type, string site)
+            {
+                if (qpc <= _lastQpc) _marks!.Thrown(new ThrowMark(Timeline.Clock.QpcToRelativeMs(qpc), threadId, type, site));
+            }
+            foreach (var t in files.Throws)
+                Mark(t.Qpc, t.ThreadId, t.Type, sampled.Remove((t.Qpc, t.ThreadId), out var s) ? s.Site : StackFrame.Unresolved);
+            foreach (var ((qpc, threadId), (type, site)) in sampled) Mark(qpc, threadId, type, site);
         }
 
         /// <summary>
@@ -124,14 +149,18 @@ public sealed partial class TraceAnalyzer
         {
             _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
             source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, _allocatedTypes.Of(e));
+            _contention.Marks = _marks;
             source.Clr.ExceptionStart += e =>
             {
                 var stack = stacks.StackOf(e);
                 var (run, thread, type) = (RunOf(e, stack), ThreadOf(e), e.ExceptionType);
+                var (ms, threadId, mark) = (e.TimeStampRelativeMSec, e.ThreadID, _marks is not null && InProcess(e));
                 WhenNamed(() =>
                 {
                     var frame = Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame;
-                    _exceptions.Thrown(run, thread, new ExceptionSite(type, frame, stacks.Tag(stack)));
+                    var site = new ExceptionSite(type, frame, stacks.Tag(stack));
+                    _exceptions.Thrown(run, thread, site);
+                    if (mark) _marks!.Thrown(new ThrowMark(ms, threadId, type, site.Frame));
                 });
             };
             source.Clr.ContentionStart += e => ContentionStart(e.ThreadID, e.TimeStampRelativeMSec, stacks.StackOf(e));
@@ -140,7 +169,10 @@ public sealed partial class TraceAnalyzer
             source.Clr.MethodLoadVerbose += e =>
             {
                 if (_jit.Loaded(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e)) is { } compiled && InProcess(e))
+                {
                     _runtimeWork.Add(e.ThreadID, Samples.RuntimeWorkKind.Jit, compiled);
+                    _marks?.Jitted(new SpanMark(e.ThreadID, compiled.StartMs, compiled.EndMs, $"{e.MethodNamespace}.{e.MethodName}"));
+                }
             };
         }
 

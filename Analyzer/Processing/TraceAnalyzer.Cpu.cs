@@ -41,6 +41,7 @@ public sealed partial class TraceAnalyzer
                 Work = _runtimeWork.Build(),
                 ThrowSites = ThrowCallSites.From(_stackless?.SampledStacks, Code),
                 KeepLedger = options.KeepChargedSamples,
+                KeepThreadLedger = options.KeepMarks,
                 WholeTraceHotMethods = options.CollectHotMethods,
                 PreciseRunMs = plan.PreciseRunMs,
                 PreciseThreadsMs = plan.PreciseThreadsMs,
@@ -53,7 +54,7 @@ public sealed partial class TraceAnalyzer
                 {
                     progress?.Report($"charging the kernel session ({Path.GetFileName(session.File)}) as it is read, {options.KernelRecordsPerChunk:N0} records at a time...");
                     session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, plan.ChargedByChunks ? charging : null, plan.Switches,
-                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) : null, clockKnown ? new KernelMarkerWindows(Timeline) : null,
+                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) { Marks = _marks } : null, clockKnown ? new KernelMarkerWindows(Timeline) : null,
                         // Beside the workers' CPU only when the kernel session is the CPU: the process total adds up.
                         plan.Switches is not null ? new OtherThreadsCpu(runs, Timeline.Clock) : null);
                 }
@@ -63,7 +64,7 @@ public sealed partial class TraceAnalyzer
             WriteRuns(_cpu, primary);
             primary.Finish(cpu);
             WriteThreads(_cpu, primary, cpu);
-            if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 ? _cpu.ThreadLedger : [],
+            if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 || options.KeepMarks ? _cpu.ThreadLedger : [],
                 [.. pauses.All], plan.Stream.PeriodMs);
             analysis.Trace = analysis.Trace with { CpuSource = primary.Kind, CpuBiasReason = primary.BiasReason, TypeLoadEvents = _sawTypeLoads };
             primary.Describe(cpu, _cpu);

@@ -27,7 +27,7 @@ public sealed partial class TraceAnalyzer
 
         private ProcessRuntime RuntimeOf(int processId)
         {
-            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime(options.GcSettleEvery);
+            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime(options.GcSettleEvery) { GcMarks = _marks is null ? null : [] };
             return runtime;
         }
 
@@ -40,7 +40,11 @@ public sealed partial class TraceAnalyzer
             source.Clr.GCStart += e =>
             {
                 var runtime = RuntimeOf(e);
-                if (runtime.Gcs.Start(e.Count, e.Depth, runtime.Suspensions.AnyOpen)) runtime.RunGcs.Collection(e.TimeStampRelativeMSec, e.Depth);
+                if (runtime.Gcs.Start(e.Count, e.Depth, runtime.Suspensions.AnyOpen))
+                {
+                    runtime.RunGcs.Collection(e.TimeStampRelativeMSec, e.Depth);
+                    runtime.GcMarks?.Add(new GcMark(e.TimeStampRelativeMSec, e.ThreadID, e.Count, e.Depth, e.Reason.ToString(), e.Type.ToString()));
+                }
                 runtime.Suspensions.GcStarted(e.ThreadID);
                 SettleGcs(runtime, e);
             };
@@ -59,6 +63,12 @@ public sealed partial class TraceAnalyzer
         private void SettleGcs(ProcessRuntime runtime, TraceEvent e)
         {
             if (runtime.RunGcs.ShouldSettle) runtime.RunGcs.Settle(_windows.SettledBeforeMs(e.TimeStampRelativeMSec), RunsOf(_scope.RuntimeKey(e)));
+        }
+
+        /// <summary>The recorded process's GCs, one by one, for the time line (on ETW that process is known once the pass is over).</summary>
+        private void MarkGcs()
+        {
+            foreach (var gc in Runtime.GcMarks ?? []) _marks!.Gc(gc);
         }
 
         /// <summary>The runs a runtime's GCs can fall in: the benchmark process's (on ETW, known from its first RunStart), or none.</summary>
@@ -80,6 +90,8 @@ public sealed partial class TraceAnalyzer
         public GcCollections Gcs { get; } = new();
         /// <summary>Its GCs on their way into the runs.</summary>
         public RunGcs RunGcs { get; } = new(gcSettleEvery);
+        /// <summary>Each GC it counted, for the time line; null unless the analysis keeps marks.</summary>
+        public List<GcMark>? GcMarks { get; init; }
 
         /// <summary>As TraceEvent's runtime analysis spells it ("V 10.0.1226.42308").</summary>
         public string? Version => _version is { } v ? $"V {v.Major}.{v.Minor}.{v.Build}.{v.Revision}" : null;

@@ -260,6 +260,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
         private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
+        /// <summary>What happened when, for a time line (<see cref="AnalyzerOptions.KeepMarks"/>); null: the tables only.</summary>
+        private readonly TraceMarksDraft? _marks = options.KeepMarks ? new() : null;
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
@@ -392,8 +394,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.
             Timeline.GcPauses = GcPauseList;
             Timeline.OtherSuspensions = Runtime.Suspensions.Other;
+            MarkGcs();
             ChargeCpu(kernel);
             FinishWholeTrace();
+            analysis.Marks = _marks;
             analysis.Trace = analysis.Trace with
             {
                 Events = _events,

@@ -64,6 +64,7 @@ public static class AnalysisReport
             Json = () => Json(analysis, top),
             Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the measured runs' stacks"), path),
             Stacks = stacks,
+            Analysis = analysis,
         };
     }
 

@@ -43,6 +43,9 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// <summary>Keep each charged sample for the call trees (<see cref="SampleCharges.Ledger"/>); false: the figures only.</summary>
     public bool KeepLedger { get; init; } = true;
 
+    /// <summary>Keep every thread's samples too (<see cref="SampleCharges.ThreadLedger"/>), runs or not: the time line of --firefox.</summary>
+    public bool KeepThreadLedger { get; init; }
+
     /// <summary>In a trace without runs, keep each thread's hot methods too (--top): the whole trace's table.</summary>
     public bool WholeTraceHotMethods { get; init; }
 
@@ -90,7 +93,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             _runs = allRuns.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs).ToList();
             _charges = new SampleCharges(charger.Kind);
             // The per-thread ledger draws the call trees of a trace without runs only: elsewhere it would be a copy of every sample for nothing.
-            _keepThreadLedger = charger.KeepLedger && _runs.Count == 0;
+            _keepThreadLedger = charger.KeepLedger && (_runs.Count == 0 || charger.KeepThreadLedger);
             _wholeTrace = _runs.Count == 0;
         }
 
@@ -181,7 +184,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             {
                 // The pause came first (the thread was stopped), then the sampled stack ran for the rest of the gap.
                 account.Add(StackTagMatcher.Gc, gcPauseMs);
-                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - weightMs - gcPauseMs, [], gcPauseMs, InGc: true, Pause: true));
+                if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs - weightMs - gcPauseMs, [], gcPauseMs, InGc: true, Pause: true) { Tag = StackTagMatcher.Gc });
             }
             var weight = weightMs;
             var frames = chunk.Stacks.Frames(s.StackId, run.Key);
@@ -196,7 +199,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             if (unnamed) account.UnnamedLeafMs += weight;
             if (unnamed && why == NativeWork.None && !NativeExplanation.IsJitModule(frames[0])) account.UnexplainedLeafMs += weight;
             charges.HotMethodsOf(run).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
-            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
+            if (KeepLedger) charges.Ledger.Add(new ChargedSample<RunDraft>(run, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why), Tag = tag });
             if (run.Key.Serializer == Harness.StackTagRunNames.Unnamed) Vote(charges, run, frames, weight);
         }
         return at.Value;
@@ -246,7 +249,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             account.Samples++;
             var frames = chunk.Stacks.Frames(s.StackId, null);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames, new(ThrowSites, chunk.Stacks, s.StackId));
-            account.Add(Tag(tags, why, frames), weight);
+            var tag = Tag(tags, why, frames);
+            account.Add(tag, weight);
             if (wholeTrace)
             {
                 // A trace without runs: the whole trace's libraries and hot methods, from the same weights as the threads' CPU.
@@ -254,7 +258,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
                 libraries.Add(frames, weight);
                 if (WholeTraceHotMethods) charges.HotMethodsOfThread(s.ThreadId).Add(frames, weight, chunk.Stacks.LeafIsGcPoll(s.StackId), why);
             }
-            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why) });
+            if (keepLedger) charges.ThreadLedger.Add(new ChargedSample<RunDraft>(null, s.ThreadId, s.TimeMs, frames, weight, s.InGc, Pause: false) { Work = HotMethodTable.Said(why), Tag = tag });
         }
     }
 

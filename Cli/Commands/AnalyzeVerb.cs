@@ -30,6 +30,7 @@ public static class AnalyzeVerb
         public int Objects { get; init; }
         public string? Html { get; init; }
         public string? Speedscope { get; init; }
+        public string? Firefox { get; init; }
         public AnalyzerOptions Options { get; init; } = new();
     }
 
@@ -49,12 +50,17 @@ public static class AnalyzeVerb
             Description = "also write one speedscope flame graph file per serializer, operation and N into DIR",
             HelpName = "DIR",
         };
+        var firefox = new Option<string?>(FirefoxExporter.Option)
+        {
+            Description = "also write the whole trace as a Firefox Profiler profile to F (gzipped JSON, e.g. trace.json.gz): a track per thread, a marker per run, GC, throw, JIT compilation and lock wait (docs/report.md)",
+            HelpName = "F",
+        };
         var command = new Command(Name, "per-serializer CPU, GC, allocations, reflection/Activator, exceptions, contention and JIT from a trace, and findings")
         {
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope, firefox }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -67,6 +73,7 @@ public static class AnalyzeVerb
                 Objects = parse.GetValue(objects),
                 Html = parse.GetValue(common.Html),
                 Speedscope = parse.GetValue(speedscope),
+                Firefox = parse.GetValue(firefox),
                 Options = new AnalyzerOptions
                 {
                     Serializers = parse.GetValue(common.Serializers)!,
@@ -86,9 +93,9 @@ public static class AnalyzeVerb
 
     public static int Run(Settings settings, IConsole console)
     {
-        var plan = Exporters.Select(ReportKind.Analysis, settings.Format, settings.Out, settings.Html, settings.Speedscope);
+        var plan = Exporters.Select(ReportKind.Analysis, settings.Format, settings.Out, settings.Html, settings.Speedscope, settings.Firefox);
         // The page opens each case with its hot methods, so --html collects them (about 2% more time) even without --top.
-        var options = settings.Options with { KeepChargedSamples = plan.WritesFiles, CollectHotMethods = settings.Options.CollectHotMethods || settings.Html is not null };
+        var options = settings.Options with { KeepChargedSamples = plan.WritesFiles, KeepMarks = plan.WritesTimeLine, CollectHotMethods = settings.Options.CollectHotMethods || settings.Html is not null };
         using var input = TraceInput.Open(settings.Trace);
         TraceAnalysis analysis;
         ReportDocument report;
@@ -100,7 +107,7 @@ public static class AnalyzeVerb
             if (plan.WritesFiles)
             {
                 plan.PrepareFolders();
-                stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope);
+                stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope, settings.Firefox);
             }
             report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? (settings.Format == TableFormat.Text ? ReportTables.Compact : ReportTables.All));
             plan.ExportFiles(report, progress);

@@ -3,6 +3,9 @@ using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Tests.Analyzer.Reports;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -11,17 +14,35 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 /// <summary>
 /// Tag shares held to a known answer: Tests/Workloads/KnownAnswer runs reflection, arithmetic and allocation in
 /// random interleaved chunks inside marked runs and measures each part's thread CPU time itself. Recorded with the
-/// kernel session, the analyzer's share of each part's stack tag must match the measured share within 5 points.
+/// kernel session, the analyzer's share of each part's stack tag must match the measured share within 5 points. The
+/// same recording's Firefox Profiler profile: each run's marker spans its Stopwatch, and its samples add up to its CPU.
 /// </summary>
 [EndToEnd]
-public sealed class KnownAnswerTests(ITestOutputHelper output) : IDisposable
+public sealed class KnownAnswerTests(KnownAnswerTests.Recorded recorded, ITestOutputHelper output) : IClassFixture<KnownAnswerTests.Recorded>
 {
     private static readonly string[] Parts = ["Reflection", "Arithmetic", "Allocation"];
-    private readonly string _dir = Repo.NewTempDir("known");
 
-    public void Dispose()
+    /// <summary>The workload recorded once with the kernel session (7 runs of 250 ms) and analyzed with its marks, for every test here.</summary>
+    public sealed class Recorded : IAsyncLifetime
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        public string Dir { get; } = Repo.NewTempDir("known");
+        public string TruthPath => Path.Combine(Dir, "truth.json");
+        public TraceAnalysis Analysis { get; private set; } = null!;
+
+        public async Task InitializeAsync()
+        {
+            Assert.True(File.Exists(WorkloadDll), $"{WorkloadDll} not built");
+            var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(Dir, "trace"), ["--", "dotnet", WorkloadDll, "--runs", "7", "--run-ms", "250", "--truth", TruthPath]);
+            Assert.Equal(0, exit);
+            using var input = TraceInput.Open(folder.Path);
+            Analysis = new TraceAnalyzer(new AnalyzerOptions { StackTagsPaths = [PartTags(Dir)], KeepMarks = true }).Analyze(input);
+        }
+
+        public Task DisposeAsync()
+        {
+            try { Directory.Delete(Dir, recursive: true); } catch (IOException) { }
+            return Task.CompletedTask;
+        }
     }
 
     /// <summary>The workload's program, built beside the tests (Tests.csproj references it).</summary>
@@ -38,14 +59,10 @@ public sealed class KnownAnswerTests(ITestOutputHelper output) : IDisposable
     }
 
     [Fact]
-    public async Task Each_parts_share_of_kernel_CPU_matches_its_share_of_the_thread_CPU_clock_within_5_points()
+    public void Each_parts_share_of_kernel_CPU_matches_its_share_of_the_thread_CPU_clock_within_5_points()
     {
-        Assert.True(File.Exists(WorkloadDll), $"{WorkloadDll} not built");
-        var truthPath = Path.Combine(_dir, "truth.json");
-        var (exit, folder, _) = await Recording.RecordAsync(Path.Combine(_dir, "trace"), ["--", "dotnet", WorkloadDll, "--runs", "7", "--run-ms", "250", "--truth", truthPath]);
-        Assert.Equal(0, exit);
-        using var input = TraceInput.Open(folder.Path);
-        var analysis = new TraceAnalyzer(new AnalyzerOptions { StackTagsPaths = [PartTags(_dir)] }).Analyze(input);
+        var analysis = recorded.Analysis;
+        var truthPath = recorded.TruthPath;
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
 
         // Run 0 is the warm-up (tier-0 code, JIT); the shares are pooled over the measured runs.
@@ -69,6 +86,37 @@ public sealed class KnownAnswerTests(ITestOutputHelper output) : IDisposable
         // The rest is the truth measurement's own clock reads (system calls between the chunks) and samples whose part
         // frame frame-pointer unwinding lost; if that were most of the CPU, the shares above would say little.
         Assert.True(tagTotal > 0.6 * measured.Sum(r => r.CpuMs), $"the parts' tags hold only {tagTotal:F1} of {measured.Sum(r => r.CpuMs):F1} ms");
+    }
+
+    [Fact]
+    public void In_the_Firefox_profile_each_runs_marker_spans_its_Stopwatch_and_its_samples_add_up_to_its_CPU()
+    {
+        var analysis = recorded.Analysis;
+        var file = Path.Combine(recorded.Dir, "known.json.gz");
+        new FirefoxExporter().Export(AnalysisReport.Document(analysis), TextWriter.Null, file, new Progress<string>());
+        var profile = FirefoxProfileFile.Read(file);
+        var strings = profile.GetProperty("shared").GetProperty("stringArray").EnumerateArray().Select(s => s.GetString()!).ToList();
+        var period = analysis.Trace.Kernel!.SamplePeriodMs;
+        var runs = analysis.Runs.Where(r => r.Key.Serializer == "KnownAnswer").ToList();
+        Assert.Equal(7, runs.Count);
+        foreach (var run in runs)
+        {
+            var thread = profile.GetProperty("threads").EnumerateArray().Single(t => t.GetProperty("tid").GetInt32() == run.WorkerThreadId);
+            var markers = thread.GetProperty("markers");
+            var i = Enumerable.Range(0, markers.GetProperty("length").GetInt32()).Single(m =>
+                markers.GetProperty("data")[m].GetProperty("type").GetString() == "Run" && markers.GetProperty("data")[m].GetProperty("run").GetInt32() == run.Key.Run);
+            Assert.Equal($"KnownAnswer {run.Key.Operation} N={run.Key.Objects:N0}", strings[markers.GetProperty("name")[i].GetInt32()]);
+            var (start, end) = (markers.GetProperty("startTime")[i].GetDouble(), markers.GetProperty("endTime")[i].GetDouble());
+            // The Stopwatch is the benchmark's own clock, read around the run.
+            Assert.True(Math.Abs(end - start - run.StopwatchMs!.Value) <= 1.0, $"run {run.Key.Run}: marker {end - start:F3} ms, Stopwatch {run.StopwatchMs:F3} ms");
+            // What the profiler sums when the marker is selected: the thread's samples inside its time range.
+            var samples = thread.GetProperty("samples");
+            var times = samples.GetProperty("time").EnumerateArray().Select(t => t.GetDouble()).ToList();
+            var weights = samples.GetProperty("weight").EnumerateArray().Select(w => w.GetDouble()).ToList();
+            var selected = Enumerable.Range(0, times.Count).Where(s => times[s] >= start && times[s] <= end).Sum(s => weights[s]);
+            output.WriteLine($"run {run.Key.Run}: marker {end - start:F3} ms (Stopwatch {run.StopwatchMs:F3}); samples {selected:F3} ms, on-CPU {run.CpuMs:F3} ms; sample interval {period:F3} ms");
+            Assert.True(Math.Abs(selected - run.CpuMs) <= period, $"run {run.Key.Run}: {selected:F3} ms of samples under the marker, {run.CpuMs:F3} ms on the CPU");
+        }
     }
 
     private sealed record PartTruth(int Run, double ReflectionMs, double ArithmeticMs, double AllocationMs)

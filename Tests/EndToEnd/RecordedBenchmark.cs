@@ -46,17 +46,17 @@ public sealed class RecordedBenchmark : IDisposable
             "--eventpipe-samples", "on", "--env", PinnedGen0);
         InProcess = Recording.Results(Folder);
         using var input = TraceInput.Open(Folder.Path);
-        Analysis = new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true }).Analyze(input);
+        Analysis = new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true, KeepMarks = true }).Analyze(input);
         _eventPipe = new Lazy<TraceAnalysis>(() =>
         {
             using var again = TraceInput.Open(Folder.Path);
-            return new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true, UseKernelSession = false }).Analyze(again);
+            return new TraceAnalyzer(new AnalyzerOptions { CollectHotMethods = true, UseKernelSession = false, KeepMarks = true }).Analyze(again);
         });
     }
 
     private readonly Lazy<TraceAnalysis> _eventPipe;
 
-    /// <summary>The same trace analyzed as if it had no kernel session: CPU from EventPipe's sampler.</summary>
+    /// <summary>The same trace analyzed as if it had no kernel session: CPU from EventPipe's sampler; with its marks, for --firefox.</summary>
     public TraceAnalysis EventPipeAnalysis => _eventPipe.Value;
 
     public void Dispose()

@@ -22,9 +22,13 @@ internal sealed class ContentionCollector
         _waits.Start(threadId, ms, site, inRun);
     }
 
+    /// <summary>Where each wait goes as well, with the code that wanted the lock; null: the counts only.</summary>
+    public TraceMarksDraft? Marks { get; set; }
+
     public void Stop(int threadId, double ms, RunDraft? open, ThreadDraft? thread)
     {
         if (!_waits.TryStop(threadId, open, out var start, out var site, out var run)) return;
+        Marks?.Waited(new SpanMark(threadId, start, ms, site.Name));
         thread?.Counters.CountContention(site, ms - start);
         if (run is null) return;
         RunWaits.Add((threadId, new Interval(start, ms)));

@@ -33,6 +33,7 @@ public sealed partial class ExportersTests(RecordedBenchmark recorded)
         [MarkdownExporter.FormatName] = (report, path) => CheckMarkdown(report, File.ReadAllText(path)),
         [HtmlExporter.FormatName] = (_, path) => CheckHtml(path),
         [SpeedscopeExporter.FormatName] = CheckSpeedscope,
+        [FirefoxExporter.FormatName] = (_, path) => CheckFirefox(path),
     };
 
     [Fact]
@@ -212,6 +213,62 @@ public sealed partial class ExportersTests(RecordedBenchmark recorded)
             Assert.Contains("speedscope", doc.RootElement.GetProperty("$schema").GetString(), StringComparison.Ordinal);
             Assert.NotEqual(0, doc.RootElement.GetProperty("profiles").GetArrayLength());
         }
+    }
+
+    /// <summary>
+    /// The Firefox Profiler's processed format as its types define it (src/types/profile.ts): every column as long as
+    /// its table says, every index inside the table it points into, stacks prefixed by earlier stacks, each thread's
+    /// samples in time order, each marker's type a schema. Loading it in the profiler's own code is ViewerTests'.
+    /// </summary>
+    private static void CheckFirefox(string path)
+    {
+        var profile = Reports.FirefoxProfileFile.Read(path);
+        var meta = profile.GetProperty("meta");
+        Assert.Equal(FirefoxExporter.ProcessedProfileVersion, meta.GetProperty("preprocessedProfileVersion").GetInt32());
+        var categories = meta.GetProperty("categories").EnumerateArray().Select(c => c.GetProperty("subcategories").GetArrayLength()).ToList();
+        Assert.Equal("grey", meta.GetProperty("categories")[0].GetProperty("color").GetString()); // the default category
+        var schemas = meta.GetProperty("markerSchema").EnumerateArray().Select(m => m.GetProperty("name").GetString()).ToHashSet();
+        var shared = profile.GetProperty("shared");
+        var strings = shared.GetProperty("stringArray").GetArrayLength();
+        int[] Column(JsonElement table, string name)
+        {
+            var column = table.GetProperty(name);
+            Assert.Equal(table.GetProperty("length").GetInt32(), column.GetArrayLength());
+            return [.. column.EnumerateArray().Select(v => v.ValueKind == JsonValueKind.Null ? -1 : (int)v.GetDouble())];
+        }
+        void Within(int[] values, int count, string what) => Assert.All(values, v => Assert.True(v >= -1 && v < count, $"{what} {v} is outside 0..{count - 1}"));
+        var resources = shared.GetProperty("resourceTable");
+        Within(Column(resources, "name"), strings, "resource name");
+        Within(Column(resources, "lib"), profile.GetProperty("libs").GetArrayLength(), "resource lib");
+        var funcs = shared.GetProperty("funcTable");
+        Within(Column(funcs, "name"), strings, "func name");
+        Within(Column(funcs, "resource"), resources.GetProperty("length").GetInt32(), "func resource");
+        var frames = shared.GetProperty("frameTable");
+        Within(Column(frames, "func"), funcs.GetProperty("length").GetInt32(), "frame func");
+        var frameCategory = Column(frames, "category");
+        var frameSubcategory = Column(frames, "subcategory");
+        for (var f = 0; f < frameCategory.Length; f++) Assert.InRange(frameSubcategory[f], 0, categories[frameCategory[f]] - 1);
+        var stacks = shared.GetProperty("stackTable");
+        Within(Column(stacks, "frame"), frames.GetProperty("length").GetInt32(), "stack frame");
+        var prefix = Column(stacks, "prefix");
+        for (var i = 0; i < prefix.Length; i++) Assert.InRange(prefix[i], -1, i - 1);
+        var samples = 0;
+        foreach (var thread in profile.GetProperty("threads").EnumerateArray())
+        {
+            var table = thread.GetProperty("samples");
+            Within(Column(table, "stack"), stacks.GetProperty("length").GetInt32(), "sample stack");
+            var times = table.GetProperty("time").EnumerateArray().Select(t => t.GetDouble()).ToList();
+            Assert.Equal(times.Order(), times);
+            Assert.All(Column(table, "weight"), w => Assert.True(w >= 0));
+            Column(table, "threadCPUDelta");
+            samples += times.Count;
+            var markers = thread.GetProperty("markers");
+            Within(Column(markers, "name"), strings, "marker name");
+            Within(Column(markers, "category"), categories.Count, "marker category");
+            Column(markers, "phase");
+            Assert.All(markers.GetProperty("data").EnumerateArray(), d => Assert.Contains(d.GetProperty("type").GetString(), schemas));
+        }
+        Assert.True(samples > 0, "no samples");
     }
 
     private static int Cells(string row) => UnescapedPipe().Split(row.Trim('|')).Length;

@@ -32,6 +32,38 @@ public static partial class Chromium
         return path;
     }
 
+    /// <summary>
+    /// A speedscope file opened in speedscope (<see cref="Viewers"/>) as `npx speedscope FILE` opens it, in the given
+    /// view ("left-heavy": the flame graph), and every text speedscope drew on its canvases: the page wraps
+    /// fillText before speedscope loads, then writes what was drawn into a pre element that --dump-dom shows.
+    /// </summary>
+    public static IReadOnlyList<string> SpeedscopeLabels(string speedscopeFile, string view = "left-heavy")
+    {
+        var release = Path.Combine(Viewers.Require("speedscope"), "dist", "release");
+        var dir = Repo.NewTempDir("speedscope");
+        var loader = Path.Combine(dir, "profile.js");
+        File.WriteAllText(loader, $"speedscope.loadFileFromBase64({JsonSerializer.Serialize(Path.GetFileName(speedscopeFile))}, \"{Convert.ToBase64String(File.ReadAllBytes(speedscopeFile))}\")");
+        string Asset(string pattern) => new Uri(Directory.GetFiles(release, pattern).Single()).AbsoluteUri;
+        var page = Path.Combine(dir, "speedscope.html");
+        File.WriteAllText(page, $$"""
+            <!DOCTYPE html><html><head><meta charset="UTF-8"><title>speedscope</title><link rel="stylesheet" href="{{Asset("speedscope-*.css")}}">
+            <script>
+            const drawn = new Set(), fillText = CanvasRenderingContext2D.prototype.fillText;
+            CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) { drawn.add(String(text)); return fillText.call(this, text, ...rest); };
+            location.hash = 'localProfilePath=' + {{JsonSerializer.Serialize(loader)}} + '&view={{view}}';
+            setTimeout(() => { const pre = document.createElement('pre'); pre.id = 'drawn'; pre.textContent = [...drawn].join('\n'); document.body.appendChild(pre); }, 5000);
+            </script></head><body><script src="{{Asset("speedscope-*.js")}}"></script></body></html>
+            """);
+        var r = Run(page, "--dump-dom", "--window-size=1280,900");
+        try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        var drawn = DrawnText().Match(r.StdOut);
+        Assert.True(drawn.Success, $"speedscope drew nothing (exit {r.ExitCode}): {(r.StdErr.Length > 2000 ? r.StdErr[^2000..] : r.StdErr)}");
+        return [.. System.Net.WebUtility.HtmlDecode(drawn.Groups[1].Value).Split('\n')];
+    }
+
+    [GeneratedRegex("<pre id=\"drawn\">([^<]*)</pre>")]
+    private static partial Regex DrawnText();
+
     public static ProcessRunner.Result Run(string page, params string[] extra)
     {
         var profile = Repo.NewTempDir("chromium-profile");

@@ -115,7 +115,7 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
     }
 
     [Fact]
-    public void Every_serializer_operation_and_N_has_a_call_tree_and_a_speedscope_file_linked_from_the_report()
+    public void Every_serializer_operation_and_N_has_a_call_tree_and_a_speedscope_file_and_the_profile_linked_from_the_report()
     {
         var doc = Parse();
         var trees = doc.QuerySelectorAll("details.call-tree").ToList();
@@ -128,6 +128,9 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
             var link = tree.QuerySelector("a.speedscope")!.GetAttribute("href")!;
             var file = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(Report.HtmlPath)!, Uri.UnescapeDataString(link)));
             Assert.True(File.Exists(file), $"{serializer} {operation}: link {link} -> {file} missing");
+            // And to the whole trace's Firefox Profiler profile, where its runs are markers.
+            var profile = tree.QuerySelector("a.firefox")!.GetAttribute("href")!;
+            Assert.Equal(Report.FirefoxPath, Path.GetFullPath(Path.Combine(Path.GetDirectoryName(Report.HtmlPath)!, Uri.UnescapeDataString(profile))));
 
             var json = JsonDocument.Parse(File.ReadAllText(file)).RootElement;
             Assert.Contains("speedscope", json.GetProperty("$schema").GetString(), StringComparison.Ordinal);
@@ -147,6 +150,7 @@ public sealed partial class HtmlReportTests(RecordedBenchmark recorded)
     [Theory]
     [InlineData("--html", "/proc/no-such-dir/report.html")]
     [InlineData("--speedscope", "/proc/no-such-dir")]
+    [InlineData("--firefox", "/proc/no-such-dir/trace.json.gz")]
     public void An_unwritable_output_is_a_one_line_usage_error(string option, string path)
     {
         var r = Support.ProcessRunner.Dotnet(Path.Combine(Support.Repo.BinDir, "esp.dll"), "analyze", recorded.Folder.Path, option, path);

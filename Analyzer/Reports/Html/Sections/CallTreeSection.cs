@@ -51,16 +51,24 @@ internal sealed class CallTreeSection(RunStacks stacks, string? htmlPath) : IRep
                 html.Element("p", string.Create(CultureInfo.InvariantCulture,
                     $"{p.Runs} measured run(s), {p.Samples:N0} samples, {Fmt.Ms(p.Tree.TotalMs)} ms sampled (of which GC pauses {Fmt.Ms(p.GcMs)} ms)."), ("class", "caption"));
                 if (p.SpeedscopePath is { } file)
-                {
-                    var href = htmlPath is null ? file : Path.GetRelativePath(Path.GetDirectoryName(Path.GetFullPath(htmlPath))!, file).Replace('\\', '/');
                     using (html.Block("p"))
-                        html.Text("Flame graph: ").Element("a", Path.GetFileName(file), ("href", Uri.EscapeDataString(href).Replace("%2F", "/", StringComparison.Ordinal)), ("class", "speedscope"), ("download", Path.GetFileName(file)));
-                }
+                        html.Text("Flame graph: ").Element("a", Path.GetFileName(file), ("href", Href(file)), ("class", "speedscope"), ("download", Path.GetFileName(file)));
+                if (stacks.FirefoxPath is { } profile)
+                    using (html.Block("p"))
+                        html.Text("Time line: ").Element("a", Path.GetFileName(profile), ("href", Href(profile)), ("class", "firefox"), ("download", Path.GetFileName(profile)))
+                            .Text($" in the Firefox Profiler; select a run marker named {p.Serializer} {p.Operation}{Fmt.NSuffix(p.Objects)} to see that run alone.");
                 using (html.Block("div", ("class", "tree")))
                     foreach (var child in Sorted(p.Tree.Root, p.Tree.TotalMs))
                         WriteNode(html, child, p.Tree.TotalMs, 0, harness);
             }
         }
+    }
+
+    /// <summary>A file's link from the page: relative to it, so the folder can move.</summary>
+    private string Href(string file)
+    {
+        var href = htmlPath is null ? file : Path.GetRelativePath(Path.GetDirectoryName(Path.GetFullPath(htmlPath))!, file).Replace('\\', '/');
+        return Uri.EscapeDataString(href).Replace("%2F", "/", StringComparison.Ordinal);
     }
 
     /// <summary>"tree-YamlDotNet-serialize-N300": a link target per case, letters, digits and '-' only.</summary>
