@@ -193,7 +193,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
             // The recorder's own CPU while it recorded: read before the kernel session's conversion, which is after it.
             var recorderCpu = RecordingClock.RecorderCpuNow() - cpuAtStart;
-            if (companion is not null) await companion.StopAsync(status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed).ConfigureAwait(false);
+            // perf ends by itself when the child it started exits; a process esp attached to runs on, so perf is told
+            // at once (waiting for it to notice an exit that never comes cost 10.7 s per detach).
+            var interruptPerf = status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed || !runtime.StartedByEsp;
+            if (companion is not null) await companion.StopAsync(interruptPerf).ConfigureAwait(false);
             var exitCode = runtime.StartedByEsp ? runtime.ExitCode ?? -1 : (int?)null;
             if (status == RecordingStatus.Complete && exitCode is { } code && code != 0)
                 status = IsCrashExitCode(code) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
