@@ -78,7 +78,7 @@ public sealed class PerfSession : IAsyncDisposable
         {
             Fifo.Create(ctl);
             Fifo.Create(ack);
-            var args = new List<string> { "record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", PerfRecording.Clock, "--mmap-pages", mmapPages.ToString(CultureInfo.InvariantCulture) };
+            List<string> args = ["record", "-D", "-1", "--control", $"fifo:{ctl},{ack}", "-k", PerfRecording.Clock, "--mmap-pages", mmapPages.ToString(CultureInfo.InvariantCulture), .. perf.RecordOptions];
             foreach (var e in perf.Accepted) args.AddRange(["-e", e.Spec]);
             // Exact switch-in and switch-out times of the process's own threads (sched_switch fires only when one of
             // them is switched out, so it cannot say when a thread got the CPU back).

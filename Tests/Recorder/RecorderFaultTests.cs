@@ -50,9 +50,10 @@ public sealed class RecorderFaultTests
         // short when a busy machine is slow to start the child).
         var trace = Path.Combine(dir, "t", "trace.nettrace");
         var deadline = System.Diagnostics.Stopwatch.StartNew();
-        // 6 MB: the default profile's type-load events put 2-3 MB into the trace before the first run (issue 22); at
-        // 512 KB one clean-clone CI run under load was interrupted before any run had ended.
-        while (!record.IsCompleted && deadline.Elapsed < TimeSpan.FromSeconds(90) && (!File.Exists(trace) || new FileInfo(trace).Length < 6 * 1024 * 1024))
+        // 3 MB: the start-up's type loads put 1.2-1.5 MB into the trace before the first run, then it grows about
+        // 110 KB/s (at 3 MB: 14 s in, some 600 runs ended; 6 MB took 45 s). At 512 KB one clean-clone CI run under load
+        // was interrupted before any run had ended.
+        while (!record.IsCompleted && deadline.Elapsed < TimeSpan.FromSeconds(90) && (!File.Exists(trace) || new FileInfo(trace).Length < 3 * 1024 * 1024))
             await Task.Delay(100);
         Assert.False(record.IsCompleted, "the recording ended before it could be interrupted");
         var stopwatch = System.Diagnostics.Stopwatch.StartNew();
@@ -72,6 +73,8 @@ public sealed class RecorderFaultTests
         // The kernel session stopped with it: its data analyzes, and no perf process is left.
         Assert.Empty(KernelSessionFaultTests.PerfProcessesFor(folder.Path));
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
+        // perf's BPF side-band thread is off (PerfRecordOptionsTests): it held each start and stop about 1 s.
+        Assert.Contains("--no-bpf-event", manifest.Kernel!.CommandLine, StringComparison.Ordinal);
         Assert.Contains(analysis.Runs, r => r.Samples > 0);
         Directory.Delete(dir, recursive: true);
     }
