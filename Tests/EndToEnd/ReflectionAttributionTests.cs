@@ -88,13 +88,15 @@ public sealed class ReflectionAttributionTests(ReflectionAttributionTests.Record
     }
 
     [Fact]
-    public void Work_called_through_MethodInfo_Invoke_is_at_most_1_percent_reflection()
+    public void Work_called_through_MethodInfo_Invoke_is_at_most_3_percent_reflection()
     {
         var (share, sampled, runs) = ReflectionShare("Invoke");
         Assert.Equal(7, runs);
         Assert.True(sampled > MinSampledMs, $"only {sampled:F1} ms sampled");
-        // The truth: one invoke (well under a microsecond) per ~1 ms call of arithmetic, under 0.1%.
-        Assert.True(share <= 0.01, $"{share:P2} reflection");
+        // The truth: one invoke per ~1 ms call of arithmetic, under 0.1%; charging the invoked work to reflection reads
+        // near 100%. Measured: 0.00% and 0.19% quiet, 1.13% with both cores busy (6 samples in the interpreted invoke's
+        // own frames, beside 48 ms of stripped runtime code), so 3%.
+        Assert.True(share <= 0.03, $"{share:P2} reflection");
     }
 
     [Fact]

@@ -169,7 +169,9 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
         Assert.InRange(run.Counters.JitMs, 0.8 * truth!.Value - 2, 1.2 * truth.Value + 2);
 
         var protobuf = ScenarioRecording.Record(Sub("fc-protobuf"), "--test", "firstcall", "--n", "1", "--serializers", "Google.Protobuf");
-        Assert.Empty(protobuf.Findings);
+        // Nothing about the serializer. The other-threads note is about the machine: beside a 12 ms call, the tracer's
+        // own thread took 11% in a run with both cores busy (the note's share moves with the load, not with the code).
+        Assert.DoesNotContain(protobuf.Findings, f => f.Kind != FindingKinds.OtherThreads);
     }
 
     [Fact]

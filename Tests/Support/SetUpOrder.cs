@@ -16,9 +16,15 @@ public enum SetUp
 /// one, in the set-ups' order, so the background has made it by then instead of the test waiting for it.
 /// </summary>
 [AttributeUsage(AttributeTargets.Class)]
-public sealed class AfterSetUpAttribute(SetUp setUp) : Attribute
+public sealed class AfterSetUpAttribute : Attribute
 {
-    public SetUp SetUp { get; } = setUp;
+    public AfterSetUpAttribute(SetUp setUp) => Rank = (int)setUp;
+
+    /// <summary>After every set-up: the background is done, so tests that time work run on the quietest machine the run has.</summary>
+    public AfterSetUpAttribute() => Rank = Enum.GetValues<SetUp>().Cast<int>().Max() + 1;
+
+    /// <summary>The collection's place: 0 for the collections without the attribute, then the set-ups' order.</summary>
+    public int Rank { get; }
 }
 
 /// <summary>
@@ -37,6 +43,6 @@ public sealed class SetUpOrder : ITestCollectionOrderer
         const string Prefix = "Test collection for ";
         var type = collection.CollectionDefinition?.ToRuntimeType()
             ?? (collection.DisplayName.StartsWith(Prefix, StringComparison.Ordinal) ? typeof(SetUpOrder).Assembly.GetType(collection.DisplayName[Prefix.Length..]) : null);
-        return type?.GetCustomAttributes(typeof(AfterSetUpAttribute), inherit: false).Cast<AfterSetUpAttribute>().FirstOrDefault() is { } after ? (int)after.SetUp : 0;
+        return type?.GetCustomAttributes(typeof(AfterSetUpAttribute), inherit: false).Cast<AfterSetUpAttribute>().FirstOrDefault() is { } after ? after.Rank : 0;
     }
 }
