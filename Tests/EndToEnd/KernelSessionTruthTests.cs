@@ -72,10 +72,11 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         output.WriteLine($"all runs: {check.TraceMs:F2} ms against the clock's {check.ClockMs:F2} ms ({check.Bias:P1})");
         Assert.True(Math.Abs(check.Bias) <= EtwSerializerProfiler.Analyzer.Findings.FindingThresholds.Default.MaxCpuClockBias, $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's");
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
-        // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs), never long.
-        // A run's samples are whole: within 5% or one period (2 ms on a virtual machine: CpuSampling).
+        // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs).
+        // A run's samples are whole, and the timer jitters under load: within 5% or two periods (a period is 2 ms on a
+        // virtual machine: CpuSampling). At load 34, 4 of 15 runs were 1.1 to 1.7 periods off (58.03 ms against 54.79).
         var period = recorded.Analysis.Trace.Kernel!.SamplePeriodMs;
-        CheckCpu(Runs, r => r.Samples * period, "sampled", tolerance: t => Math.Max(0.05 * t, Math.Max(1.0, period)), required: 0.8);
+        CheckCpu(Runs, r => r.Samples * period, "sampled", tolerance: t => Math.Max(0.05 * t, Math.Max(1.0, 2 * period)), required: 0.8);
     }
 
     private void CheckCpu(IReadOnlyList<RunAnalysis> runs, Func<RunAnalysis, double> cpu, string what, Func<double, double> tolerance, double required, Func<double, double>? outer = null)

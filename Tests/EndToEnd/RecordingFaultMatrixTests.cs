@@ -326,19 +326,8 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         Assert.All(analysis.Runs.Where(r => r.CpuKnown), r => Assert.True(r.EndMs <= firstUnknown + 1e-6, $"{r.Key} has CPU after a run without"));
     }
 
-    /// <summary>Measured runs with a CPU source against the benchmark's thread CPU clock (as KilledRecordingTests: 10% or 2 ms).</summary>
-    private int HeldToThreadClock(TraceAnalysis analysis)
-    {
-        var held = 0;
-        foreach (var run in CpuClockAgreement.Compared(analysis.Runs))
-        {
-            var clock = CpuClockAgreement.ThreadClockMs(run)!.Value;
-            output.WriteLine($"{run.Key}: on-CPU {run.CpuMs:F2} ms, thread clock {clock:F2}");
-            Assert.True(Math.Abs(run.CpuMs - clock) <= Math.Max(0.10 * clock, 2.0), $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {clock:F2}");
-            held++;
-        }
-        return held;
-    }
+    /// <summary>Measured runs with a CPU source against the benchmark's thread CPU clock (<see cref="ThreadClockBounds"/>).</summary>
+    private int HeldToThreadClock(TraceAnalysis analysis) => ThreadClockBounds.AssertHeld(analysis.Runs, output);
 
     /// <summary>
     /// Runs with a CPU source and no thread clock (the benchmark died before results.json): the bounds KilledRecordingTests
