@@ -16,6 +16,18 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 [Collection(PackagingCollection.Name)]
 public sealed class PackedToolTests
 {
+    /// <summary>
+    /// Packing builds the linux-x64 and any packages for their RIDs: the Release build a user runs stays as it was.
+    /// Once the package without a RID rebuilt it without ReadyToRun, and `esp analyze` ran 2.29 s instead of 1.45 s.
+    /// </summary>
+    [Fact]
+    public void Packing_leaves_the_release_build_as_it_was()
+    {
+        _ = PackedTool.Packages;
+        Assert.True(File.Exists(Path.Combine(Repo.Root, "Cli", "bin", "Release", "net10.0", "esp.dll")), "no Release build to compare");
+        Assert.Empty(PackedTool.ReleaseBuildChanges);
+    }
+
     [Fact]
     public void The_packed_tool_installs_and_records_and_analyzes_from_its_tool_path()
     {

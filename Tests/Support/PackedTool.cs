@@ -24,9 +24,25 @@ public static class PackedTool
         if (Directory.Exists(packages)) Directory.Delete(packages, recursive: true);
         lock (Gate)
         {
+            var before = ReleaseBuild();
             var pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), packages], TimeSpan.FromMinutes(30));
             Assert.True(pack.ExitCode == 0, pack.StdOut + pack.StdErr);
+            var after = ReleaseBuild();
+            ReleaseBuildChanges = [.. before.Keys.Union(after.Keys).Order(StringComparer.Ordinal)
+                .Where(f => before.GetValueOrDefault(f) != after.GetValueOrDefault(f))];
         }
         return packages;
+    }
+
+    /// <summary>The files of the managed esp's Release build (what `dotnet Cli/bin/Release/net10.0/esp.dll` runs) that packing changed.</summary>
+    public static IReadOnlyList<string> ReleaseBuildChanges { get; private set; } = [];
+
+    /// <summary>Each file of Cli/bin/Release/net10.0 (not its RID folders) by the hash of its bytes.</summary>
+    private static Dictionary<string, string> ReleaseBuild()
+    {
+        var build = Path.Combine(Repo.Root, "Cli", "bin", "Release", "net10.0");
+        return Directory.Exists(build)
+            ? Directory.EnumerateFiles(build).ToDictionary(f => Path.GetFileName(f), f => Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(File.ReadAllBytes(f))))
+            : [];
     }
 }
