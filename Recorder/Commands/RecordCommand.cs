@@ -16,64 +16,87 @@ public static class RecordCommand
     public static async Task<(int ExitCode, TraceFolder? Folder)> RunAsync(RecordOptions options, TextWriter output, IProgress<string> progress, CancellationToken cancel)
     {
         if (options.ListProfiles) { output.Write(PlainText.Table(ProfilesTable(options.ProfilesFile))); return (ExitCodes.Ok, null); }
-
-        var linuxKernel = OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off;
-        var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
-            linuxKernel && Hypervisor.Present());
-        if (options.KeepExceptionEvents) profile = profile with { Providers = [.. profile.Providers.Select(p => p with { StacklessMaxMBPerSecond = null })] };
-        EtwSessionPlan? etwPlan = null;
-        if (options.Backend == Backend.Etw)
-        {
-            if (!OperatingSystem.IsWindows())
-                throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
-            EtwRecorder.EnsureCanRecord();
-            etwPlan = EtwSessionPlan.ForRecording(profile, Environment.ProcessId);
-        }
+        var (profile, sampling, etwPlan) = Resolve(options);
         // --pid: the process must exist and answer before a folder is made (a bad id is one line, exit 2, nothing left).
         await using var attached = options.ProcessId is { } pid ? AttachedRuntime.Open(pid) : null;
         var command = attached is null ? BuildCommand(options, progress, cancel, out var recordsBenchmark) : AttachedCommand(attached, out recordsBenchmark);
         if (options.TracingCost && (etwPlan is not null || !recordsBenchmark))
             throw new UsageException("--tracing-cost measures the benchmark's cases on the EventPipe backend (not --backend etw, not an app of your own)");
-        // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
-        var switches = recordsBenchmark && options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
+        var folder = CreateFolder(options, profile, sampling, etwPlan is not null || (OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off && profile.Kernel is not null), progress);
+        command = BenchmarkCommand(options, command, folder, recordsBenchmark);
+        // The recording's participants, whose hooks are called in this order (IRecordingParticipant).
+        var kernel = etwPlan is null ? KernelSessionFor(options, profile, folder, progress) : null;
+        await using var participants = new RecordingParticipants();
+        participants.Add(recordsBenchmark ? HeapSnapshotListener.For(options.Benchmark.Heap, folder, progress) : null)?.Start(cancel);
+        // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
+        var exitGate = participants.Add(etwPlan is not null && recordsBenchmark ? new RundownGate() : null);
+        var costGate = participants.Add(options.TracingCost ? new TracingCostGate() : null);
+        participants.Add(kernel);
+        command = participants.WithArguments(command);
+        var providers = EventPipeProviders.For(profile, participants.SamplesCpu, options.EventPipeSamples);
+        var started = DateTime.UtcNow;
+        var outcome = await RecordAsync(options, attached, command, etwPlan, profile, providers, folder, participants, exitGate, costGate, started, progress, cancel).ConfigureAwait(false);
+        var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
+        var stackTags = CopyStackTags(folder);
+        var manifest = await participants.ManifestAsync(BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags)).ConfigureAwait(false);
+        manifest = WithEventPipeNotes(manifest, profile, providers, outcome);
+        if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
+        if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
+        return (Report(outcome, folder, manifest, SaveManifest(manifest, folder, outcome), output), folder);
+    }
+
+    private static (TraceProfile Profile, string? Sampling, EtwSessionPlan? EtwPlan) Resolve(RecordOptions options)
+    {
+        var linuxKernel = OperatingSystem.IsLinux() && options.Kernel != KernelMode.Off;
+        var (profile, sampling) = CpuSampling.Resolve(ProfileCatalog.Get(options.Profile, options.ProfilesFile), options.CpuSampleMs,
+            linuxKernel && Hypervisor.Present());
+        if (options.KeepExceptionEvents) profile = profile with { Providers = [.. profile.Providers.Select(p => p with { StacklessMaxMBPerSecond = null })] };
+        if (options.Backend != Backend.Etw) return (profile, sampling, null);
+        if (!OperatingSystem.IsWindows())
+            throw new UsageException("--backend etw needs Windows (ETW sessions); use --backend eventpipe on this OS");
+        EtwRecorder.EnsureCanRecord();
+        return (profile, sampling, EtwSessionPlan.ForRecording(profile, Environment.ProcessId));
+    }
+
+    private static TraceFolder CreateFolder(RecordOptions options, TraceProfile profile, string? sampling, bool kernelWanted, IProgress<string> progress)
+    {
         // Before any folder exists: a disk that cannot hold a recording is one line (exit 4), a tight one a warning.
-        var kernelWanted = etwPlan is not null || (linuxKernel && profile.Kernel is not null);
         if (DiskSpaceCheck.Check(options.Out ?? "traces", profile, kernelWanted) is { } tight) progress.Report($"warning: {tight}");
         var folder = options.Out is null ? TraceFolder.CreateDefault() : TraceFolder.CreateExplicit(options.Out);
         // Once the recording is sure to start: a refused one stays one line.
         if (sampling is not null && kernelWanted) progress.Report(sampling);
         try { folder.Reserve(DiskSpaceCheck.SessionsReserveBytes, DiskSpaceCheck.ManifestReserveBytes); }
         catch (DiskFullException) { folder.DeleteIfEmpty(); throw; }
-        if (recordsBenchmark) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
+        return folder;
+    }
+
+    /// <summary>The benchmark's own arguments: results into the folder, --quiet under --analyze, its AppContext switches.</summary>
+    private static ChildCommand BenchmarkCommand(RecordOptions options, ChildCommand command, TraceFolder folder, bool recordsBenchmark)
+    {
+        if (!recordsBenchmark) return command;
+        command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.JsonFlag, folder.ResultsJson, BenchmarkArgs.CsvFlag, folder.ResultsCsv] };
         // The analysis that follows has the benchmark's table, in short: its progress and table would be read twice.
-        if (recordsBenchmark && options.Analyze && !command.Arguments.Contains(BenchmarkArgs.QuietFlag)) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.QuietFlag] };
-        if (switches.Count > 0)
-        {
-            var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
-            BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
-            command = command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
-        }
-        await using var heap = recordsBenchmark ? HeapSnapshotListener.For(options.Benchmark.Heap, folder, progress) : null;
-        if (heap is not null) command = command with { Arguments = [.. command.Arguments, .. heap.BenchmarkArguments] };
-        heap?.Start(cancel);
-        // ETW asks the benchmark for its rundown just before it exits, while it can still answer (ExitHandshake).
-        await using var exitGate = etwPlan is not null && recordsBenchmark ? new RundownGate() : null;
-        if (exitGate is not null) command = command with { Arguments = [.. command.Arguments, .. exitGate.BenchmarkArguments] };
+        if (options.Analyze && !command.Arguments.Contains(BenchmarkArgs.QuietFlag)) command = command with { Arguments = [.. command.Arguments, BenchmarkArgs.QuietFlag] };
+        // .NET Framework has no runtimeconfig.json: the benchmark sets its --appcontext switches itself at startup there.
+        var switches = options.Framework == BenchmarkFramework.Net10 ? options.Benchmark.AppContextSwitches : [];
+        if (switches.Count == 0) return command;
+        var runtimeConfig = Path.Combine(folder.Path, BenchmarkRuntimeConfig.FileName);
+        BenchmarkRuntimeConfig.Write(command.Arguments[0], switches, runtimeConfig);
+        return command with { Arguments = ["exec", "--runtimeconfig", runtimeConfig, .. command.Arguments] };
+    }
+
+    private static async Task<RecordingOutcome> RecordAsync(RecordOptions options, AttachedRuntime? attached, ChildCommand command, EtwSessionPlan? etwPlan, TraceProfile profile,
+        IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, TraceFolder folder, RecordingParticipants participants, RundownGate? exitGate,
+        TracingCostGate? costGate, DateTime started, IProgress<string> progress, CancellationToken cancel)
+    {
         var traceFile = etwPlan is null ? folder.Trace : folder.Etl;
-        await using var costGate = options.TracingCost ? new TracingCostGate() : null;
-        if (costGate is not null) command = command with { Arguments = [.. command.Arguments, .. costGate.BenchmarkArguments] };
-
-        var (kernel, noKernel) = etwPlan is null ? KernelSessionFor(options, profile, folder, progress) : (null, null);
-        var providers = EventPipeProviders.For(profile, kernel?.SamplesCpu == true, options.EventPipeSamples);
-
-        var started = DateTime.UtcNow;
         RecordingOutcome outcome;
         try
         {
             outcome = attached is not null
-                ? await EventPipeRecorder.RecordAsync(attached, RecordingClock.Start(), profile, folder.Trace, progress, cancel, options.Duration, kernel, providers, null, folder.ReleaseSessionsReserve, options.OnRecording).ConfigureAwait(false)
+                ? await EventPipeRecorder.RecordAsync(attached, RecordingClock.Start(), profile, folder.Trace, progress, cancel, options.Duration, participants, providers, null, folder.ReleaseSessionsReserve, options.OnRecording).ConfigureAwait(false)
                 : etwPlan is null
-                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, kernel, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
+                ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, participants, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
                     ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
@@ -102,15 +125,12 @@ public static class RecordCommand
                 Status = RecordingStatus.WriteFailed,
                 Cut = new RecordingCut { Reason = gone, AtSeconds = (DateTime.UtcNow - started).TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = outcome.TraceBytes },
             };
-        var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
-        var heapSnapshots = heap is null ? null : await heap.FinishAsync().ConfigureAwait(false);
-        var stackTags = CopyStackTags(folder);
-        var kernelInfo = kernel?.Info ?? noKernel;
-        // perf died mid-recording: when, in the manifest's own time (seconds after its startTimeUtc).
-        if (kernelInfo?.Died is { } died) kernelInfo = kernelInfo with { Died = died with { AtSeconds = Math.Max(0, (died.AtUtc - started).TotalSeconds) } };
-        var manifest = BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags, kernelInfo) with { HeapSnapshots = heapSnapshots, Kernel = kernelInfo };
-        if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
-        if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
+        return outcome;
+    }
+
+    /// <summary>Writes manifest.json and marks the folder finished; why the manifest could not be written, on a cut trace.</summary>
+    private static string? SaveManifest(TraceManifest manifest, TraceFolder folder, RecordingOutcome outcome)
+    {
         string? manifestError = null;
         try { manifest.Save(folder.Manifest); }
         catch (IOException ex) when (outcome.Cut is not null)
@@ -119,45 +139,50 @@ public static class RecordCommand
             try { File.Delete(folder.Manifest); } catch (IOException) { }
         }
         try { folder.MarkFinished(); } catch (IOException) when (outcome.Cut is not null) { } // the folder removed
+        return manifestError;
+    }
 
+    /// <summary>What the recording says when it ends, and its exit code.</summary>
+    private static int Report(RecordingOutcome outcome, TraceFolder folder, TraceManifest manifest, string? manifestError, TextWriter output)
+    {
         if (outcome.Cut is { } cut)
         {
             // One line, whatever else went wrong: the disk is full (or a write failed), where, and what is kept.
             output.WriteLine(CutLine(outcome, cut, folder, manifestError));
-            return (outcome.Status == RecordingStatus.DiskFull ? ExitCodes.DiskFull : ExitCodes.WriteFailed, folder);
+            return outcome.Status == RecordingStatus.DiskFull ? ExitCodes.DiskFull : ExitCodes.WriteFailed;
         }
         // The recorded process killed or crashed: one line that says so (the summary below has the rest).
         if (outcome.Status == RecordingStatus.ChildCrashed) output.WriteLine(CrashLine(outcome, folder));
 
+        var traceFile = manifest.Backend == EtwManifest.Backend ? folder.Etl : folder.Trace;
         output.WriteLine($"Trace folder: {folder.Path}");
         output.WriteLine($"  {Path.GetFileName(traceFile)}: {outcome.TraceBytes / 1024.0 / 1024.0:F1} MB in {outcome.Duration.TotalSeconds:F1} s, status {outcome.Status} ({ProcessLine(outcome)})");
-        if (kernelInfo is not null) output.WriteLine(DescribeKernel(kernelInfo));
+        if (manifest.Kernel is { } kernelInfo) output.WriteLine(DescribeKernel(kernelInfo));
         foreach (var w in outcome.Warnings) output.WriteLine($"  warning: {w}");
-        foreach (var h in heapSnapshots ?? []) output.WriteLine(HeapSnapshotListener.Describe(h));
-        var exit = outcome.Status switch
+        foreach (var h in manifest.HeapSnapshots ?? []) output.WriteLine(HeapSnapshotListener.Describe(h));
+        return outcome.Status switch
         {
-            RecordingStatus.Complete when heapSnapshots?.Any(h => h.Status != HeapSnapshotStatus.Taken) == true => ExitCodes.Failed,
+            RecordingStatus.Complete when manifest.HeapSnapshots?.Any(h => h.Status != HeapSnapshotStatus.Taken) == true => ExitCodes.Failed,
             RecordingStatus.Complete => ExitCodes.Ok,
             RecordingStatus.Interrupted => ExitCodes.Interrupted,
             _ => ExitCodes.Failed,
         };
-        return (exit, folder);
     }
 
     /// <summary>
     /// Linux, EventPipe backend: the perf kernel session unless --kernel off. Where perf is missing or refused, the
     /// recording goes on EventPipe-only and the reason is printed and kept in the manifest.
     /// </summary>
-    private static (LinuxKernelSession? Session, KernelSessionInfo? Why) KernelSessionFor(RecordOptions options, TraceProfile profile, TraceFolder folder, IProgress<string> progress)
+    private static IRecordingParticipant? KernelSessionFor(RecordOptions options, TraceProfile profile, TraceFolder folder, IProgress<string> progress)
     {
         if (!OperatingSystem.IsLinux())
         {
             if (options.Kernel == KernelMode.Perf) throw new UsageException("--kernel perf needs Linux (perf_events); on Windows use --backend etw for the kernel session");
-            return (null, null);
+            return null;
         }
         var (session, why) = LinuxKernelSession.For(options.Kernel, profile, folder, progress);
         if (why is not null && options.Kernel != KernelMode.Off) progress.Report($"kernel session not recorded: {why.Reason}");
-        return (session, why);
+        return why is null ? session : new KernelSessionOff(why);
     }
 
     private static string ProcessLine(RecordingOutcome outcome) => outcome.AttachedExited switch
@@ -298,8 +323,10 @@ public static class RecordCommand
     /// <summary>manifest.json's recorderVersion: this assembly's version (Directory.Build.props).</summary>
     private static string RecorderVersion => typeof(RecordCommand).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
 
-    private static TraceManifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags, KernelSessionInfo? kernel)
+    /// <summary>The EventPipe backend's notes on what it did not record, once the kernel session's outcome is known (the participants' manifest hooks).</summary>
+    private static TraceManifest WithEventPipeNotes(TraceManifest manifest, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, RecordingOutcome outcome)
     {
+        var kernel = manifest.Kernel;
         var dropped = new List<string>();
         var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
         if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
@@ -311,6 +338,20 @@ public static class RecordCommand
                 [] => "per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none (no event of this profile needs one)",
                 var only => $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})",
             });
+        return manifest with
+        {
+            CpuSamplingMs = sampler ? 1.0 : null,
+            CpuSamplingNote = sampler
+                ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
+                : kernel?.CpuSamplePeriodNs is not null && kernel.Status == KernelSessionInfo.Recorded
+                    ? "EventPipe SampleProfiler off: the kernel session samples the CPU (see \"kernel\")"
+                    : "CPU sampling off in this profile",
+            Dropped = dropped,
+        };
+    }
+
+    private static TraceManifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags)
+    {
         return new TraceManifest
         {
             RecorderVersion = RecorderVersion,
@@ -330,12 +371,6 @@ public static class RecordCommand
             StartTimeUtc = started,
             DurationSeconds = outcome.Duration.TotalSeconds,
             RecorderCpuSeconds = outcome.RecorderCpu is { } cpu ? Math.Round(cpu.TotalSeconds, 3) : null,
-            CpuSamplingMs = sampler ? 1.0 : null,
-            CpuSamplingNote = sampler
-                ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
-                : kernel?.CpuSamplePeriodNs is not null && kernel.Status == KernelSessionInfo.Recorded
-                    ? "EventPipe SampleProfiler off: the kernel session samples the CPU (see \"kernel\")"
-                    : "CPU sampling off in this profile",
             ChildProcessId = outcome.ChildProcessId,
             ChildExitCode = outcome.ChildExitCode,
             Attached = outcome.AttachedExited is { } exited ? new AttachInfo(exited) : null,
@@ -351,7 +386,6 @@ public static class RecordCommand
             ExceptionsStoppedAtSeconds = outcome.ExceptionsStoppedAtSeconds,
             StacksOnlyFor = outcome.StacksOnlyFor,
             StackTagsFile = stackTags,
-            Dropped = dropped,
             Warnings = outcome.Warnings,
         };
     }

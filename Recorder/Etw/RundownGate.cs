@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Recorder.Etw;
 /// runs the CLR rundown in between, while the process can still answer it. Portable (named pipes work everywhere), so
 /// the handshake is tested on Linux with the real benchmark; only the rundown itself needs Windows.
 /// </summary>
-public sealed class RundownGate : IAsyncDisposable
+public sealed class RundownGate : IRecordingParticipant, IAsyncDisposable
 {
     private readonly NamedPipeServerStream _server;
     private StreamWriter? _writer;

@@ -9,8 +9,8 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 
 /// <summary>
 /// Records a .NET process's EventPipe sessions into a trace folder: a child esp starts (<see cref="LaunchedRuntime"/>,
-/// from its first instruction) or a process that already runs (<see cref="AttachedRuntime"/>). The companion session
-/// (the Linux kernel session) starts on the same process before the runtime resumes.
+/// from its first instruction) or a process that already runs (<see cref="AttachedRuntime"/>). The recording's other
+/// participants (the Linux kernel session) start on the same process before the runtime resumes.
 /// </summary>
 public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 {
@@ -18,14 +18,14 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
     public static EventPipeRecorder Default { get; } = new(TimeSpan.FromSeconds(30));
 
-    /// <param name="companion">A session started on the child's PID before its runtime resumes (the Linux kernel session).</param>
+    /// <param name="participants">Started on the child's PID before its runtime resumes (the Linux kernel session), ended after it exited.</param>
     /// <param name="providers">The providers to enable; null = the profile's (RecordCommand decides with the kernel session in mind).</param>
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
-        Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
+        RecordingParticipants? participants = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
     {
         var clock = RecordingClock.Start();
         await using var runtime = await LaunchedRuntime.StartAsync(command, connectTimeout, cancel).ConfigureAwait(false);
-        return await RecordAsync(runtime, clock, profile, tracePath, progress, cancel, null, companion, providers, costGate, onCut).ConfigureAwait(false);
+        return await RecordAsync(runtime, clock, profile, tracePath, progress, cancel, null, participants, providers, costGate, onCut).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -33,7 +33,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
     /// or <paramref name="duration"/> ends the recording (it detaches; the process runs on).
     /// </summary>
     public static async Task<RecordingOutcome> RecordAsync(RecordedRuntime runtime, RecordingClock clock, TraceProfile profile, string tracePath, IProgress<string>? progress,
-        CancellationToken cancel, TimeSpan? duration = null, Kernel.ICompanionSession? companion = null, IReadOnlyList<EventPipeProvider>? providers = null,
+        CancellationToken cancel, TimeSpan? duration = null, RecordingParticipants? participants = null, IReadOnlyList<EventPipeProvider>? providers = null,
         TracingCostGate? costGate = null, Action? onCut = null, Action? onRecording = null)
     {
         var started = clock.Stopwatch;
@@ -43,8 +43,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         if (duration is { } d) stop.CancelAfter(d);
         {
             var client = runtime.Client;
-            // A launched runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
-            if (companion is not null) await companion.StartAsync(runtime.Id, cancel).ConfigureAwait(false);
             var providerList = providers ?? EventPipeProviders.For(profile);
             // The profile's stackless keywords (exceptions) in sessions of their own, started before the runtime resumes too.
             var stackless = EventPipeProviders.Stackless(profile);
@@ -56,6 +54,8 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var mainStackless = false;
             try
             {
+                // A launched runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
+                if (participants is not null) await participants.ChildStartingAsync(runtime.Id, cancel).ConfigureAwait(false);
                 try
                 {
                     exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings, EventPipeProviders.StacklessMaxBytesPerSecond(profile));
@@ -97,7 +97,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 if (exceptions is not null) await exceptions.DisposeAsync().ConfigureAwait(false);
                 if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                 runtime.Abandon();
-                if (companion is not null) await companion.StopAsync(interrupted: true).ConfigureAwait(false);
+                if (participants is not null) await participants.ChildExitedAsync(interrupted: true).ConfigureAwait(false);
                 throw;
             }
             using var sessionScope = session;
@@ -112,7 +112,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, providerList, companion, runtime.Id, progress, warnings, exceptions, stackless, stacks, mainStackless);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, new RealSessions(providerList, mainStackless, exceptions, stackless, stacks), participants, progress, warnings);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.EndAsync, cancel);
             try
             {
@@ -120,7 +120,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // Free space is watched 4 times a second: the trace is cut while a little is left, so that perf (on the
                 // same disk) can still finish its file; a write that fails first cuts it too (TraceStreamWriter).
                 var ticks = 0;
-                var perfDeathSaid = false;
+                var deathSaid = false;
                 while (!exitTask.IsCompleted)
                 {
                     await Task.WhenAny(exitTask, writer.Cut, Task.Delay(DiskSpaceCheck.PollInterval, stop.Token)).ConfigureAwait(false);
@@ -131,10 +131,10 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     if (writer.Cut.IsCompleted) break;
                     // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
                     // perf also ends by itself as the process exits: that is no death (a moment's grace for a busy machine).
-                    if (companion is { Ended: true } && !perfDeathSaid && !runtime.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
-                        && companion.NoticeDeath() is { } died)
+                    if (participants is { AnyEnded: true } && !deathSaid && !runtime.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
+                        && participants.NoticeDeath() is { } died)
                     {
-                        perfDeathSaid = true;
+                        deathSaid = true;
                         progress?.Report(died);
                         warnings.Add(died);
                     }
@@ -147,7 +147,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     (status, cut) = await writer.Cut.ConfigureAwait(false);
                     // perf records no more (what it holds still reaches the disk), then the room set aside for its last
                     // write and the benchmark's results is freed.
-                    if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
+                    if (participants is not null) await participants.PauseAsync().ConfigureAwait(false);
                     onCut?.Invoke();
                     progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
                     TryStop(session, warnings);
@@ -196,7 +196,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             // perf ends by itself when the child it started exits; a process esp attached to runs on, so perf is told
             // at once (waiting for it to notice an exit that never comes cost 10.7 s per detach).
             var interruptPerf = status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed || !runtime.StartedByEsp;
-            if (companion is not null) await companion.StopAsync(interruptPerf).ConfigureAwait(false);
+            if (participants is not null) await participants.ChildExitedAsync(interruptPerf).ConfigureAwait(false);
             var exitCode = runtime.StartedByEsp ? runtime.ExitCode ?? -1 : (int?)null;
             if (status == RecordingStatus.Complete && exitCode is { } code && code != 0)
                 status = IsCrashExitCode(code) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// answer the caller gives (stopping or starting sessions) and then replies; it ends when the benchmark says done
 /// or goes away.
 /// </summary>
-public sealed class TracingCostGate : IAsyncDisposable
+public sealed class TracingCostGate : IRecordingParticipant, IAsyncDisposable
 {
     private readonly NamedPipeServerStream _server;
 

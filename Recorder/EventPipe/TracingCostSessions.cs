@@ -1,4 +1,3 @@
-using EtwSerializerProfiler.Recorder.Kernel;
 using Microsoft.Diagnostics.NETCore.Client;
 
 namespace EtwSerializerProfiler.Recorder.EventPipe;
@@ -12,9 +11,8 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// traced block, their stack sampler's duty cycle included; and the stack keywords' session (<see cref="StackSession"/>),
 /// beside a scratch main session without stacks as the real one.
 /// </summary>
-internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, IReadOnlyList<EventPipeProvider> providers,
-    ICompanionSession? companion, int processId, IProgress<string>? progress, List<string> warnings,
-    ExceptionSessions? exceptions = null, IReadOnlyList<EventPipeProvider>? stackless = null, StackSession? stacks = null, bool mainStackless = false) : IAsyncDisposable
+internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, RealSessions real,
+    RecordingParticipants? participants, IProgress<string>? progress, List<string> warnings) : IAsyncDisposable
 {
     private StackSession? _scratchStacks;
     private bool _mainStopped;
@@ -33,22 +31,22 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
                 lock (warnings) EventPipeRecorder.TryStop(main, warnings);
                 if (!await EventPipeRecorder.WaitQuietly(mainCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
                     return "the trace did not end within 60 s of stopping its session";
-                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
-                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
-                if (companion is not null) await companion.PauseAsync().ConfigureAwait(false);
+                if (real.Exceptions is not null) await real.Exceptions.StopAsync().ConfigureAwait(false);
+                if (real.Stacks is not null) await real.Stacks.StopAsync().ConfigureAwait(false);
+                if (participants is not null) await participants.PauseAsync().ConfigureAwait(false);
                 progress?.Report("tracing cost: the trace ends here; each case runs again with tracing off and on");
             }
             await StopScratchAsync().ConfigureAwait(false);
             if (!traced) return null;
             // Without rundown: a scratch session's stop then costs nothing the blocks would see.
-            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: !mainStackless));
+            _scratch = client.StartEventPipeSession(new EventPipeSessionConfiguration(real.Providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: !real.MainStackless));
             _scratchCopy = _scratch.EventStream.CopyToAsync(Stream.Null, CancellationToken.None);
             // As the real ones run now: windows only once the stackless session stopped for its rate.
-            if (stacks is not null) _scratchStacks = StackSession.Start(client, stacks.Providers, folder: null, warnings);
-            if (stackless is not null) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings, continuous: exceptions?.StoppedForRate != true);
-            if (companion is not null)
+            if (real.Stacks is not null) _scratchStacks = StackSession.Start(client, real.Stacks.Providers, folder: null, warnings);
+            if (real.Stackless is { } stackless) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings, continuous: real.Exceptions?.StoppedForRate != true);
+            if (participants is not null)
             {
-                _scratchKernel = await companion.StartScratchAsync(processId, CancellationToken.None).ConfigureAwait(false);
+                _scratchKernel = await participants.StartScratchAsync(CancellationToken.None).ConfigureAwait(false);
                 if (_scratchKernel is null) return "the scratch kernel session did not start";
             }
             return null;
@@ -102,8 +100,12 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
     public async Task EndAsync()
     {
         await StopScratchAsync().ConfigureAwait(false);
-        if (companion is not null) await companion.EndScratchAsync().ConfigureAwait(false);
+        if (participants is not null) await participants.EndScratchAsync().ConfigureAwait(false);
     }
 
     public async ValueTask DisposeAsync() => await EndAsync().ConfigureAwait(false);
 }
+
+/// <summary>The recording's own EventPipe sessions, which each traced block's scratch sessions copy.</summary>
+internal sealed record RealSessions(IReadOnlyList<EventPipeProvider> Providers, bool MainStackless, ExceptionSessions? Exceptions,
+    IReadOnlyList<EventPipeProvider>? Stackless, StackSession? Stacks);

@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Recorder.Heap;
 /// benchmark starts, so the benchmark always finds the pipe; for each "ready" it writes the dump into the trace
 /// folder and answers "done" with the outcome. Whatever the benchmark never asked for is reported as not reached.
 /// </summary>
-public sealed class HeapSnapshotListener : IAsyncDisposable
+public sealed class HeapSnapshotListener : IRecordingParticipant, IAsyncDisposable
 {
     private readonly HeapRequest _request;
     private readonly TraceFolder _folder;
@@ -57,6 +57,9 @@ public sealed class HeapSnapshotListener : IAsyncDisposable
             using (linked) await ServeAsync(linked.Token).ConfigureAwait(false);
         }, CancellationToken.None);
     }
+
+    /// <summary>The manifest's "heapSnapshots": <see cref="FinishAsync"/>.</summary>
+    public async Task<TraceManifest> ManifestAsync(TraceManifest manifest) => manifest with { HeapSnapshots = await FinishAsync().ConfigureAwait(false) };
 
     /// <summary>After the child has exited: the outcome of every requested snapshot, in the order they were taken.</summary>
     public async Task<List<HeapSnapshotInfo>> FinishAsync()

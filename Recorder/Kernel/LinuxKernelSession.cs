@@ -4,38 +4,11 @@ using EtwSerializerProfiler.Recorder.Profiles;
 namespace EtwSerializerProfiler.Recorder.Kernel;
 
 /// <summary>
-/// A session recorded beside the EventPipe one, started on the child's PID while its runtime waits at the
-/// diagnostic port and stopped after the child has exited.
-/// </summary>
-public interface ICompanionSession
-{
-    /// <summary>It samples the CPU with stacks, so EventPipe's own sampler may be left out.</summary>
-    bool SamplesCpu { get; }
-    Task StartAsync(int processId, CancellationToken cancel);
-    Task StopAsync(bool interrupted);
-    /// <summary>--tracing-cost: stops recording for good (the session's data ends here; it still ends as usual).</summary>
-    Task PauseAsync();
-    /// <summary>
-    /// --tracing-cost: a session like this one, into a scratch file, recording until the returned block is disposed
-    /// (null when it cannot start). It may be the same session, paused between blocks, until <see cref="EndScratchAsync"/>.
-    /// </summary>
-    Task<IAsyncDisposable?> StartScratchAsync(int processId, CancellationToken cancel);
-    /// <summary>--tracing-cost: the blocks are over; the scratch session, if one is left, ends and its file goes.</summary>
-    Task EndScratchAsync();
-    /// <summary>
-    /// Polled while the recorded process runs: when the session's own process has ended (killed, crashed), it is
-    /// recorded once and said in one line; null while the session records, and after that first line.
-    /// </summary>
-    string? NoticeDeath();
-    /// <summary>The session's own process has ended (for whatever reason).</summary>
-    bool Ended { get; }
-}
-
-/// <summary>
 /// The perf kernel session of one recording. Never fails the recording: where perf is missing, refused or breaks,
-/// the EventPipe trace is still recorded and <see cref="Info"/> says why there is no kernel data.
+/// the EventPipe trace is still recorded and <see cref="Info"/> says why there is no kernel data. A participant of the
+/// recording: perf starts on the child's PID while its runtime waits at the diagnostic port and stops after it exited.
 /// </summary>
-public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability perf, TraceFolder folder, IProgress<string>? progress) : ICompanionSession
+public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability perf, TraceFolder folder, IProgress<string>? progress) : IRecordingParticipant
 {
     private PerfSession? _session;
     private string? _startError;
@@ -63,7 +36,7 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         return (new LinuxKernelSession(profile, perf, folder, progress), null);
     }
 
-    public async Task StartAsync(int processId, CancellationToken cancel)
+    public async Task ChildStartingAsync(int processId, CancellationToken cancel)
     {
         try
         {
@@ -108,7 +81,13 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
 
     public Task EndScratchAsync() => _scratch?.EndAsync() ?? Task.CompletedTask;
 
-    public async Task StopAsync(bool interrupted)
+    /// <summary>The manifest's "kernel"; perf's death in the manifest's own time (seconds after its startTimeUtc).</summary>
+    public Task<TraceManifest> ManifestAsync(TraceManifest manifest) => Task.FromResult(manifest with
+    {
+        Kernel = Info.Died is { } died ? Info with { Died = died with { AtSeconds = Math.Max(0, (died.AtUtc - manifest.StartTimeUtc).TotalSeconds) } } : Info,
+    });
+
+    public async Task ChildExitedAsync(bool interrupted)
     {
         await EndScratchAsync().ConfigureAwait(false);
         if (_session is null)
