@@ -58,7 +58,7 @@ public sealed class PackedToolTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 
