@@ -81,7 +81,7 @@ if (options.CsvPath is not null)
     catch (IOException ex)
     {
         Console.Error.WriteLine($"results not written to {options.CsvPath}: {ex.Message}");
-        try { File.Delete(options.CsvPath); } catch (IOException) { } // no empty CSV left to mislead
+        FileCleanup.TryDelete(options.CsvPath); // no empty CSV left to mislead
     }
 }
 if (!options.Quiet) Console.Write(PlainText.Table(ResultsReport.Summary(results)));

@@ -277,8 +277,7 @@ internal sealed class EtlxLease(TraceLog log, string? tempPath, bool truncated, 
     {
         Log.Dispose();
         if (tempPath is null) return;
-        try { File.Delete(tempPath); }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
+        FileCleanup.TryDelete(tempPath);
     }
 }
 

@@ -37,7 +37,7 @@ internal sealed class KernelChunks : IDisposable
         _reader = Task.Factory.StartNew(() =>
         {
             try { BadLines = read(_stop.Token, chunk => _queue.Add(chunk, _stop.Token)); }
-            catch (OperationCanceledException) { }
+            catch (OperationCanceledException) { } // stopped: the analysis no longer wants chunks
             // An unreadable or damaged text part way: what was read before it is charged, and the analysis says so.
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidDataException or FormatException or OverflowException) { Failure = ex.Message; }
             finally { _queue.CompleteAdding(); }

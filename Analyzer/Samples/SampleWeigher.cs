@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Analyzer.Samples;
 
 /// <summary>
@@ -16,7 +18,7 @@ internal sealed class SampleWeigher
     private double? _observedInterval;
 
     public double IntervalMs => _observedInterval ?? AssumedIntervalMs;
-    public double? ObservedIntervalMs => _observedInterval ?? (_tickDeltas.Count > 4 ? Median(_tickDeltas) : null);
+    public double? ObservedIntervalMs => _observedInterval ?? (_tickDeltas.Count > 4 ? Median.Upper(_tickDeltas) : null);
 
     /// <summary>Records a sample of the thread at timeMs and returns when it was sampled before (one interval ago if never).</summary>
     public double Previous(int threadId, double timeMs)
@@ -39,12 +41,6 @@ internal sealed class SampleWeigher
         if (!double.IsNaN(_lastTick) && timeMs - _lastTick < 0.1) return;
         if (!double.IsNaN(_lastTick)) _tickDeltas.Add(timeMs - _lastTick);
         _lastTick = timeMs;
-        if (_tickDeltas.Count >= IntervalSamplesNeeded) _observedInterval = Median(_tickDeltas);
-    }
-
-    private static double Median(List<double> values)
-    {
-        var sorted = values.Order().ToList();
-        return sorted[sorted.Count / 2];
+        if (_tickDeltas.Count >= IntervalSamplesNeeded) _observedInterval = Median.Upper(_tickDeltas);
     }
 }

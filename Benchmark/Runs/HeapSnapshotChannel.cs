@@ -114,7 +114,7 @@ public sealed class HeapSnapshotChannel : IDisposable
     public void Dispose()
     {
         // The writer flushes nothing (AutoFlush); a pipe the recorder already closed must not fail the benchmark's exit.
-        try { _writer.Dispose(); } catch (IOException) { }
+        try { _writer.Dispose(); } catch (IOException) { } // the recorder closed the pipe first
         _reader.Dispose();
         _pipe.Dispose();
     }

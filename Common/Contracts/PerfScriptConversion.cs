@@ -32,18 +32,18 @@ public static class PerfScriptConversion
             await using var file = new FileStream(partial, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16);
             await using var gz = new GZipStream(file, CompressionLevel.Fastest);
             try { await p.StandardOutput.BaseStream.CopyToAsync(gz, cancel).ConfigureAwait(false); }
-            catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; }
+            catch (OperationCanceledException) { try { p.Kill(); } catch (InvalidOperationException) { } throw; } // Kill: perf exited already
         }
         catch (IOException)
         {
             // A full disk: no half-written text for the analyzer to stumble on.
-            try { p.Kill(); } catch (InvalidOperationException) { }
-            try { File.Delete(partial); } catch (IOException) { }
+            try { p.Kill(); } catch (InvalidOperationException) { } // perf exited already
+            FileCleanup.TryDelete(partial);
             throw;
         }
         catch (OperationCanceledException)
         {
-            try { File.Delete(partial); } catch (IOException) { }
+            FileCleanup.TryDelete(partial);
             throw;
         }
         await p.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);

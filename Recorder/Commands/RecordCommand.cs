@@ -136,7 +136,7 @@ public static class RecordCommand
         catch (IOException ex) when (outcome.Cut is not null)
         {
             manifestError = ex.Message;
-            try { File.Delete(folder.Manifest); } catch (IOException) { }
+            FileCleanup.TryDelete(folder.Manifest);
         }
         try { folder.MarkFinished(); } catch (IOException) when (outcome.Cut is not null) { } // the folder removed
         return manifestError;
@@ -267,7 +267,7 @@ public static class RecordCommand
         catch (IOException ex) when (TraceStreamWriter.IsDiskFull(ex) || !Directory.Exists(folder.Path))
         {
             // A full disk: the analyzer falls back to its own copy of the built-in stack tags. A removed folder: nothing to keep.
-            try { File.Delete(folder.StackTags); } catch (IOException) { }
+            FileCleanup.TryDelete(folder.StackTags);
             return null;
         }
     }
@@ -289,7 +289,7 @@ public static class RecordCommand
         }
         catch (IOException ex)
         {
-            try { File.Delete(folder.ResultsJson); } catch (IOException) { }
+            FileCleanup.TryDelete(folder.ResultsJson);
             return $"the benchmark's results are in {fallback}: they could not be moved into the folder ({ex.Message})";
         }
     }

@@ -52,15 +52,15 @@ public sealed class RundownGate : IRecordingParticipant, IAsyncDisposable
     {
         if (_writer is null) return;
         try { await _writer.WriteLineAsync(ExitHandshake.Go).ConfigureAwait(false); }
-        catch (IOException) { }
-        catch (ObjectDisposedException) { }
+        catch (IOException) { } // the benchmark left already
+        catch (ObjectDisposedException) { } // the pipe is closed: the benchmark left already
     }
 
     public async ValueTask DisposeAsync()
     {
         if (_writer is not null)
         {
-            try { await _writer.DisposeAsync().ConfigureAwait(false); } catch (IOException) { }
+            try { await _writer.DisposeAsync().ConfigureAwait(false); } catch (IOException) { } // the benchmark closed its end first
         }
         await _server.DisposeAsync().ConfigureAwait(false);
     }

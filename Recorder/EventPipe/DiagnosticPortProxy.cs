@@ -91,7 +91,7 @@ public sealed class DiagnosticPortProxy : IAsyncDisposable
             // A resumed runtime reconnects at once for its next command: answering would make it spin; it waits here.
             keepOpen = !_stop.IsCancellationRequested; // after DisposeAsync's sweep nobody would close it
         }
-        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException or EndOfStreamException) { }
+        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException or EndOfStreamException) { } // stopping, or the runtime hung up: the connection is closed below
         finally
         {
             if (!keepOpen) Close(connection);
@@ -147,9 +147,9 @@ public sealed class DiagnosticPortProxy : IAsyncDisposable
             while ((n = await from.ReceiveAsync(buffer, SocketFlags.None, cancel).ConfigureAwait(false)) > 0)
                 await output.WriteAsync(buffer.AsMemory(0, n), cancel).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException or IOException) { }
+        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException or IOException) { } // one side hung up or the proxy stops: the copy ends
         try { to.Shutdown(SocketShutdown.Send); }
-        catch (Exception ex) when (ex is ObjectDisposedException or SocketException) { }
+        catch (Exception ex) when (ex is ObjectDisposedException or SocketException) { } // the other side is gone already
     }
 
     private static async Task ReadExactlyAsync(Socket socket, Memory<byte> buffer, CancellationToken cancel)
@@ -175,7 +175,7 @@ public sealed class DiagnosticPortProxy : IAsyncDisposable
         _listener.Dispose();
         foreach (var socket in _open.Keys) Close(socket);
         try { await _acceptLoop.ConfigureAwait(false); }
-        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException) { }
+        catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException) { } // the loop ends as the listener closes
         _stop.Dispose();
     }
 }

@@ -85,8 +85,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                     stacks = null;
                     mainStackless = false;
-                    try { File.Delete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace)); }
-                    catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { }
+                    FileCleanup.TryDelete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace));
                     session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
                 }
                 runtime.Resume();

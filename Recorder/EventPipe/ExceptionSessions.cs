@@ -57,7 +57,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (continuous)
         {
             _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
-            _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), counted: true);
+            _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), _warnings, read => Interlocked.Add(ref _stacklessBytes, read));
         }
         else
         {
@@ -103,7 +103,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             }
             using (session)
             {
-                var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)));
+                var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)), _warnings);
                 await WindowAsync(length).ConfigureAwait(false);
                 await StopBoundedAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
@@ -164,7 +164,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     private async Task Delay(int ms)
     {
         try { await Task.Delay(ms, _stop.Token).ConfigureAwait(false); }
-        catch (OperationCanceledException) { }
+        catch (OperationCanceledException) { } // stopping: the wait ends early
     }
 
     /// <summary>
@@ -177,7 +177,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     internal static async Task DrainAsync(EventPipeSession session)
     {
         try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
-        catch (Exception ex) when (ex is IOException or ObjectDisposedException) { }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException) { } // the stream ended or closed: nothing left to drain
     }
 
     /// <summary>Stops a side session within <see cref="IpcBound"/>, quietly (the process may have ended).</summary>
@@ -185,7 +185,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     {
         using var bound = new CancellationTokenSource(IpcBound);
         try { await session.StopAsync(bound.Token).ConfigureAwait(false); }
-        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException or OperationCanceledException) { }
+        catch (Exception ex) when (ex is ServerNotAvailableException or IOException or ObjectDisposedException or ServerErrorException or TimeoutException or OperationCanceledException) { } // the process ended or the session stopped already
     }
 
     /// <summary>
@@ -209,27 +209,31 @@ internal sealed class ExceptionSessions : IAsyncDisposable
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
         }
-        catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException or OperationCanceledException) { }
+        catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException or OperationCanceledException) { } // a runtime that has gone has no session to stop
     }
 
-    private async Task CopyAsync(EventPipeSession session, string? path, bool counted = false)
+    /// <summary>
+    /// Copies a session's stream into its file (null: nowhere), for every session this recorder starts. A file that
+    /// cannot be written is a warning, and the stream is drained so the runtime never blocks on a full pipe.
+    /// </summary>
+    /// <param name="counted">Told the bytes of each block as it is written (the stackless stream: how the sampler sees throws begin).</param>
+    internal static async Task CopyAsync(EventPipeSession session, string? path, List<string> warnings, Action<int>? counted = null)
     {
         try
         {
             await using var file = path is null ? Stream.Null : new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
-            if (!counted) { await session.EventStream.CopyToAsync(file).ConfigureAwait(false); return; }
-            // The stackless stream's bytes so far: how the sampler sees throws begin.
+            if (counted is null) { await session.EventStream.CopyToAsync(file).ConfigureAwait(false); return; }
             var buffer = new byte[81920];
             int read;
             while ((read = await session.EventStream.ReadAsync(buffer).ConfigureAwait(false)) > 0)
             {
                 await file.WriteAsync(buffer.AsMemory(0, read)).ConfigureAwait(false);
-                Interlocked.Add(ref _stacklessBytes, read);
+                counted(read);
             }
         }
         catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
         {
-            if (path is not null) lock (_warnings) _warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
+            if (path is not null) lock (warnings) warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
             await DrainAsync(session).ConfigureAwait(false);
         }
     }

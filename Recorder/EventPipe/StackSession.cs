@@ -28,21 +28,7 @@ internal sealed class StackSession : IAsyncDisposable
     {
         if (providers.Count == 0) return null;
         var session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB / 4, requestRundown: false, requestStackwalk: true));
-        return new StackSession(session, CopyAsync(session, folder is null ? null : Path.Combine(folder, TraceFolderLayout.StacksTrace), warnings), providers);
-    }
-
-    private static async Task CopyAsync(EventPipeSession session, string? path, List<string> warnings)
-    {
-        try
-        {
-            await using var file = path is null ? Stream.Null : new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
-            await session.EventStream.CopyToAsync(file).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
-        {
-            if (path is not null) lock (warnings) warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
-            await ExceptionSessions.DrainAsync(session).ConfigureAwait(false);
-        }
+        return new StackSession(session, ExceptionSessions.CopyAsync(session, folder is null ? null : Path.Combine(folder, TraceFolderLayout.StacksTrace), warnings), providers);
     }
 
     /// <summary>Stops the session and waits for its file (idempotent: every exit path calls it, and each waits for the one stop).</summary>

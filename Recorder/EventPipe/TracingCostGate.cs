@@ -54,7 +54,7 @@ public sealed class TracingCostGate : IRecordingParticipant, IAsyncDisposable
                 }
             }
         }
-        catch (Exception ex) when (ex is IOException or OperationCanceledException or ObjectDisposedException) { }
+        catch (Exception ex) when (ex is IOException or OperationCanceledException or ObjectDisposedException) { } // the benchmark closed the pipe or the recording stops
         await done().ConfigureAwait(false);
     }
 

@@ -167,12 +167,12 @@ public sealed class LinuxKernelSession(TraceProfile profile, PerfAvailability pe
         }
         catch (IOException ex)
         {
-            try { File.Delete(folder.KernelScript); } catch (IOException) { }
+            FileCleanup.TryDelete(folder.KernelScript);
             return info with { Status = KernelSessionInfo.NotRecorded, Reason = $"perf data recorded but not converted: {ex.Message}" };
         }
         finally
         {
-            try { File.Delete(temp); } catch (IOException) { }
+            FileCleanup.TryDelete(temp);
         }
     }
 

@@ -128,7 +128,7 @@ public sealed class PerfSession : IAsyncDisposable
                 if (!await CommandAsync("ping\n"u8.ToArray(), PingTimeout, stop).ConfigureAwait(false)) return;
             }
         }
-        catch (Exception ex) when (ex is OperationCanceledException or IOException or ObjectDisposedException) { }
+        catch (Exception ex) when (ex is OperationCanceledException or IOException or ObjectDisposedException) { } // stopping, or perf's pipe closed: flushing ends
     }
 
     /// <summary>
@@ -140,7 +140,7 @@ public sealed class PerfSession : IAsyncDisposable
     private void ReadCpu()
     {
         try { CpuSeconds = _perf.TotalProcessorTime.TotalSeconds; }
-        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException) { }
+        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException) { } // perf exited or the platform cannot tell: CpuSeconds keeps its last value
     }
 
     private async Task StopFlushingAsync()
@@ -211,7 +211,7 @@ public sealed class PerfSession : IAsyncDisposable
             Signal(SigInt);
             if (!await ExitedWithin(TimeSpan.FromSeconds(15)).ConfigureAwait(false))
             {
-                try { _perf.Kill(); } catch (InvalidOperationException) { }
+                try { _perf.Kill(); } catch (InvalidOperationException) { } // perf exited already
                 await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
         }
@@ -242,7 +242,7 @@ public sealed class PerfSession : IAsyncDisposable
         await StopFlushingAsync().ConfigureAwait(false);
         if (!_perf.HasExited)
         {
-            try { _perf.Kill(); } catch (InvalidOperationException) { }
+            try { _perf.Kill(); } catch (InvalidOperationException) { } // perf exited already
             await ExitedWithin(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
         }
         _launched.Dispose();

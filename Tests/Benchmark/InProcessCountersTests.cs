@@ -51,7 +51,7 @@ public sealed class InProcessCountersTests
         for (var i = 0; i < 7; i++)
         {
             try { throw new FormatException(); }
-            catch (FormatException) { }
+            catch (FormatException) { } // thrown only to be counted
         }
         var after = InProcessCounters.Take(allThreads: false);
         // Other tests may throw in parallel: at least the 7 thrown here, and nothing lost.

@@ -60,7 +60,7 @@ public sealed class RunEventsTests
         scope.Measure(new RunContext("S", "deserialize", "BookShelf", 10, Run: 1, Warmup: false, Operations: 1), () =>
         {
             for (var i = 0; i < 5; i++)
-                try { throw new FormatException(); } catch (FormatException) { }
+                try { throw new FormatException(); } catch (FormatException) { } // thrown only to be counted
         });
         var stop = Assert.Single(listener.Events, e => e.EventId == RunEvents.RunStopId);
         Assert.InRange((long)stop.Payload![stop.PayloadNames!.IndexOf(RunEvents.Fields.Exceptions)]!, 5L, long.MaxValue);

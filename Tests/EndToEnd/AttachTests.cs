@@ -27,7 +27,7 @@ public sealed class AttachTests(ITestOutputHelper output) : IDisposable
             try { if (!app.HasExited) app.Kill(entireProcessTree: true); } catch (InvalidOperationException) { } // exited meanwhile
             app.Dispose();
         }
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { } // a temp folder: left for the OS
+        FileCleanup.TryDeleteDirectory(_dir); // a temp folder: left for the OS
     }
 
     private sealed record RunTruth(string Name, string Operation, int N, int Run, bool Warmup, double DurationMs, double OuterDurationMs, double CpuMs);

@@ -5,6 +5,7 @@ using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -117,7 +118,7 @@ public sealed partial class BdnDiagnoserRun : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(Dir, recursive: true); } catch (IOException) { } // a temp folder: left for the OS
+        FileCleanup.TryDeleteDirectory(Dir); // a temp folder: left for the OS
         // The benchmarks' processes wrote their perf maps (DOTNET_PerfMapEnabled): they go with the run.
         foreach (var pid in Regex.Matches(Output ?? "", @"^// Benchmark Process (\d+) has exited", RegexOptions.Multiline).Select(m => m.Groups[1].Value))
             foreach (var map in new[] { $"/tmp/perf-{pid}.map", $"/tmp/perfinfo-{pid}.map" }) Common.FileCleanup.TryDelete(map);

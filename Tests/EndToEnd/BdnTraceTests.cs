@@ -29,7 +29,7 @@ public sealed class BdnTraceTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

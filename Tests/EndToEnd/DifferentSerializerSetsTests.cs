@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;
@@ -75,6 +76,6 @@ public sealed class DifferentSerializerSetsTests : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Robustness;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
@@ -20,7 +21,7 @@ public sealed class HotMethodsPerNTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

@@ -5,6 +5,7 @@ using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Analyzer.Reports;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
@@ -40,7 +41,7 @@ public sealed class KnownAnswerTests(KnownAnswerTests.Recorded recorded, ITestOu
 
         public Task DisposeAsync()
         {
-            try { Directory.Delete(Dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(Dir);
             return Task.CompletedTask;
         }
     }

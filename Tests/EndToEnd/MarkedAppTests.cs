@@ -3,6 +3,7 @@ using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -22,7 +23,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     public static string MarkedAppDll => Repo.WorkloadDll("MarkedApp");

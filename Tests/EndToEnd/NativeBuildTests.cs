@@ -36,7 +36,7 @@ public sealed partial class NativeBuildTests
             }
             finally
             {
-                try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+                FileCleanup.TryDeleteDirectory(dir);
             }
         }
         Assert.True(failures.Count == 0, "the native esp's output differs from the captured one for: " + string.Join(", ", failures));
@@ -80,7 +80,7 @@ public sealed partial class NativeBuildTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 
@@ -120,7 +120,7 @@ public sealed partial class NativeBuildTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 

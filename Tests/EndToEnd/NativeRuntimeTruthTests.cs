@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -49,7 +50,7 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
 
         public void Dispose()
         {
-            try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(_dir);
         }
     }
 

@@ -26,7 +26,7 @@ public sealed class NativeSymbolsTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     private static string Source => Path.Combine(Repo.Root, "Tests", "Workloads", "KnownAnswer", "Native", "espburn.c");

@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.Findings;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -38,7 +39,7 @@ public sealed class OtherThreadsTruthTests(RecordedBenchmark recorded, ITestOutp
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [PlatformFact("Linux", "the kernel session")]

@@ -28,7 +28,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     // CPU-bound runs of one serializer. With a fixed warm-up the calls per run are sized on code the JIT has not
@@ -445,7 +445,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
             // Whatever failed: nothing of this test runs on (esp and every child it has now).
             if (!_esp.HasExited)
             {
-                foreach (var (pid, _) in RecorderKillTests.ChildrenOf(_esp.Id)) { try { Process.GetProcessById(pid).Kill(); } catch (ArgumentException) { } }
+                foreach (var (pid, _) in RecorderKillTests.ChildrenOf(_esp.Id)) { try { Process.GetProcessById(pid).Kill(); } catch (ArgumentException) { } } // exited already
                 _esp.Kill(entireProcessTree: true);
             }
             await _pumps.WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });

@@ -5,6 +5,7 @@ using EtwSerializerProfiler.Analyzer.Findings;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -64,7 +65,7 @@ public sealed class ReflectionAttributionTests(ReflectionAttributionTests.Record
 
         public void Dispose()
         {
-            try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(_dir);
         }
     }
 

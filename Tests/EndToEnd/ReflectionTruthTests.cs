@@ -1,6 +1,7 @@
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -36,7 +37,7 @@ public sealed class ReflectionTruthTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;
@@ -32,7 +33,7 @@ public sealed class RuntimeDiffTests(Xunit.Abstractions.ITestOutputHelper output
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

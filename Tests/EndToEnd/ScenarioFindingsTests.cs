@@ -23,7 +23,7 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     private string Sub(string name) => Path.Combine(_dir, name);

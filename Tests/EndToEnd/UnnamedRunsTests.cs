@@ -21,7 +21,7 @@ public sealed class UnnamedRunsTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

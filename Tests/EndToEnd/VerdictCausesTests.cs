@@ -3,6 +3,7 @@ using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Reports;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -92,7 +93,7 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 
@@ -126,7 +127,7 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 }

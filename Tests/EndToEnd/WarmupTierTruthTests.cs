@@ -49,7 +49,7 @@ public sealed class WarmupTierTruthTests(ITestOutputHelper output) : IDisposable
             File.Delete($"/tmp/perf-{_pid}.map");
             File.Delete($"/tmp/perfinfo-{_pid}.map");
         }
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [Fact]

@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.CallTrees;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Xunit.Abstractions;
 
@@ -21,7 +22,7 @@ public sealed class WholeTraceTests(ITestOutputHelper output) : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     public static string SampleAppDll => Path.Combine(Repo.BinDir.Replace(Path.Combine("Tests", "bin"), Path.Combine("Tests", "Workloads", "SampleApp", "bin"), StringComparison.Ordinal), "SampleApp.dll");

@@ -126,7 +126,7 @@ public sealed class DiskFullTests
         {
             // A reader thread of the analysis may still hold a file for a moment: then detach it lazily, never leave it mounted.
             if (ProcessRunner.Run("umount", [Path]).ExitCode != 0) ProcessRunner.Run("umount", ["-l", Path]);
-            try { Directory.Delete(Path, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(Path);
         }
     }
 }

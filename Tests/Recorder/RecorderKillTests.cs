@@ -51,7 +51,7 @@ public sealed class RecorderKillTests
         finally
         {
             if (!esp.HasExited) esp.Kill(entireProcessTree: true);
-            foreach (var c in ChildrenOf(esp.Id)) { try { Process.GetProcessById(c.Pid).Kill(); } catch (ArgumentException) { } }
+            foreach (var c in ChildrenOf(esp.Id)) { try { Process.GetProcessById(c.Pid).Kill(); } catch (ArgumentException) { } } // exited already
             Directory.Delete(dir, recursive: true);
         }
     }

@@ -1,4 +1,5 @@
 using System.IO.Compression;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.RunMarkers;
@@ -62,7 +63,7 @@ public sealed class PackedLibraryTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 }

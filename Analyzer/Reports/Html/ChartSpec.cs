@@ -19,15 +19,12 @@ internal sealed record ChartSpec
     public required string Title { get; init; }
     public required JsonObject Data { get; init; }
     public JsonObject Options { get; init; } = [];
-    /// <summary>Legend entries: label and the Chartist series class that colors it (e.g. "ct-series-a").</summary>
+    /// <summary>Legend entries: label and the Chartist series class that colors it (e.g. "ct-neutral-0"); never Chartist's own ct-series-a..o, whose colors are no cause's.</summary>
     public IReadOnlyList<(string Label, string SeriesClass)> Legend { get; init; } = [];
     public string? Caption { get; init; }
     /// <summary>Extra CSS class on the chart's container, for chart-specific styling (e.g. thick timeline bars).</summary>
     public string? CssClass { get; init; }
     public int HeightPx { get; init; } = 280;
-
-    /// <summary>The Chartist class of series number i: colors repeat after 15, as Chartist's own do.</summary>
-    public static string SeriesClass(int i) => "ct-series-" + (char)('a' + (i % 15));
 
     /// <summary>A grey or slate for series that are no cause (runs, sizes): the causes' colors (<see cref="CauseColors"/>) mean only them.</summary>
     public static string NeutralClass(int i) => "ct-neutral-" + (i % 3).ToString(System.Globalization.CultureInfo.InvariantCulture);

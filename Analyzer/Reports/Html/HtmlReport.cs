@@ -42,7 +42,7 @@ internal static class HtmlReport
                 html.Void("meta", ("name", "viewport"), ("content", "width=device-width, initial-scale=1"));
                 html.Element("title", title);
                 html.RawCode("style", assets.ChartistCss);
-                html.RawCode("style", assets.ReportCss + CauseColors.Css());
+                html.RawCode("style", assets.ReportCss + CauseColors.Css() + SerializerLines.Css());
             }
             html.Line();
             using (html.Block("body"))

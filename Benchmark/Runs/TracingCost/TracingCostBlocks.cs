@@ -54,12 +54,6 @@ public sealed class TracingCostBlocks(int runsPerBlock, IReadOnlyDictionary<stri
         return (byKey.Values.ToList(), problem);
     }
 
-    private static double Median(List<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        return sorted[sorted.Length / 2];
-    }
-
     private void RunGroup(Group group, bool traced, Dictionary<CaseKey, TracingCostCase> byKey, CancellationToken cancel)
     {
         var (cases, resources) = group.Build();
@@ -76,7 +70,7 @@ public sealed class TracingCostBlocks(int runsPerBlock, IReadOnlyDictionary<stri
                 // Against the latest untraced block: the case's time drifts on a busy machine, and the pair it is read in is nearby.
                 var share = injectTracedWork.TryGetValue(k.Serializer, out var f) ? f : 0;
                 var latest = entry.UntracedCpuMs.Skip(Math.Max(0, entry.UntracedCpuMs.Count - runsPerBlock)).ToList();
-                InjectedWork.Set(traced && share > 0 && latest.Count > 0 ? share * Median(latest) : 0);
+                InjectedWork.Set(traced && share > 0 && latest.Count > 0 ? share * Median.Upper(latest) : 0);
                 for (var i = 0; i < runsPerBlock; i++)
                 {
                     cancel.ThrowIfCancellationRequested();

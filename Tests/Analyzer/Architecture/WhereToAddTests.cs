@@ -82,7 +82,7 @@ public sealed partial class WhereToAddTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 
@@ -155,7 +155,7 @@ public sealed partial class WhereToAddTests
             {
                 if (((ExportPlan)select.Invoke(null, args)!).Files.Any(f => f.Exporter.GetType() == exporter.GetType())) return true;
             }
-            catch (TargetInvocationException ex) when (ex.InnerException is UsageException) { }
+            catch (TargetInvocationException ex) when (ex.InnerException is UsageException) { } // this kind refuses the option: try the next
         }
         return false;
     }

@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer.Gc;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Gc;
@@ -27,7 +28,7 @@ public sealed class RunGcsGoldenTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
 
         static string Analyze(string zip, int settleEvery) =>

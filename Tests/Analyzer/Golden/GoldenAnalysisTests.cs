@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Robustness;
 using EtwSerializerProfiler.Tests.Support;
 
@@ -59,7 +60,7 @@ public sealed partial class GoldenAnalysisTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 
@@ -121,7 +122,7 @@ public sealed class GoldenEventCountTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 }

@@ -49,7 +49,7 @@ public sealed class HeapSnapshotRecordingTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 

@@ -1,6 +1,7 @@
 using System.Text;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Kernel;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Kernel;
@@ -32,7 +33,7 @@ public sealed class KernelChunksTests
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
 
         static (string Json, string Ledger) Analyze(string zip, int recordsPerChunk)

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
@@ -55,7 +56,7 @@ public static partial class Chromium
             </script></head><body><script src="{{Asset("speedscope-*.js")}}"></script></body></html>
             """);
         var r = Run(page, "--dump-dom", "--window-size=1280,900");
-        try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(dir);
         var drawn = DrawnText().Match(r.StdOut);
         Assert.True(drawn.Success, $"speedscope drew nothing (exit {r.ExitCode}): {(r.StdErr.Length > 2000 ? r.StdErr[^2000..] : r.StdErr)}");
         return [.. System.Net.WebUtility.HtmlDecode(drawn.Groups[1].Value).Split('\n')];
@@ -80,7 +81,7 @@ public static partial class Chromium
         }
         finally
         {
-            try { Directory.Delete(profile, recursive: true); } catch (IOException) { } catch (UnauthorizedAccessException) { }
+            FileCleanup.TryDeleteDirectory(profile);
         }
     }
 

@@ -4,6 +4,7 @@ using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Reports.Html;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
@@ -53,7 +54,7 @@ public static class SixtyCases
         }
         finally
         {
-            try { Directory.Delete(dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(dir);
         }
     }
 }

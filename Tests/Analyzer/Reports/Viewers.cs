@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Analyzer.Reports;
@@ -93,7 +94,7 @@ public static class Viewers
             Raw("stop");
             if (!_daemon.HasExited && !_daemon.WaitForExit(5000)) _daemon.Kill(entireProcessTree: true);
             _daemon.Dispose();
-            try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+            FileCleanup.TryDeleteDirectory(_dir);
         }
     }
 }

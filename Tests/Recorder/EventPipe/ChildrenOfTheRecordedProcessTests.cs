@@ -22,7 +22,7 @@ public sealed class ChildrenOfTheRecordedProcessTests : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     private sealed record ChildRun(string[] Arguments, int ProcessId, int ExitCode, string Output, bool Hung);

@@ -44,7 +44,7 @@ public sealed class HeapSnapshotHandshakeTests
 
         public void Dispose()
         {
-            try { Writer?.Dispose(); } catch (IOException) { }
+            try { Writer?.Dispose(); } catch (IOException) { } // the other end closed first
             Reader?.Dispose();
             Server.Dispose();
         }

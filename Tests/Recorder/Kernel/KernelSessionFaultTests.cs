@@ -30,7 +30,7 @@ public sealed class KernelSessionFaultTests : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     // One warm-up and two measured runs of one call each, per operation: six runs, whatever the automatic warm-up does.

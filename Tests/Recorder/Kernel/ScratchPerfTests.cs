@@ -19,7 +19,7 @@ public sealed partial class ScratchPerfTests : IDisposable
 
     public void Dispose()
     {
-        try { Directory.Delete(_dir, recursive: true); } catch (IOException) { }
+        FileCleanup.TryDeleteDirectory(_dir);
     }
 
     [PlatformFact("Linux", "the kernel session is perf's")]

@@ -23,7 +23,7 @@ internal sealed class ScalingSection(IReadOnlyList<SerializerSummary> summaries)
             drawn = true;
             var serializers = rows.Select(s => s.Serializer).Distinct().ToList();
             // Chartist has no log axis: values go in as log10 and the ticks are labelled with the real numbers.
-            var series = serializers.Select((name, i) => (JsonNode)ChartSpec.Series(name, ChartSpec.SeriesClass(i),
+            var series = serializers.Select((name, i) => (JsonNode)ChartSpec.Series(name, SerializerLines.ClassOf(i),
                 rows.Where(s => s.Serializer == name).OrderBy(s => s.Objects)
                     .Select(s => (JsonNode)ChartSpec.Point(Math.Log10(s.Objects), Math.Log10(s.MeanDurationMs), $"{name} {op.Key} N={s.Objects:N0}: {Fmt.Ms(s.MeanDurationMs)} ms"))));
             var (xLow, xHigh, xTicks) = LogTicks(rows.Min(s => (double)s.Objects), rows.Max(s => (double)s.Objects));
@@ -41,8 +41,8 @@ internal sealed class ScalingSection(IReadOnlyList<SerializerSummary> summaries)
                     ["lineSmooth"] = "none",
                     ["chartPadding"] = new JsonObject { ["right"] = 40, ["left"] = 20 },
                 },
-                Legend = [.. serializers.Select((name, i) => (name, ChartSpec.SeriesClass(i)))],
-                CssClass = "lines",
+                Legend = [.. serializers.Select((name, i) => (name, SerializerLines.ClassOf(i)))],
+                CssClass = "lines serializer-lines",
                 HeightPx = 300,
                 Caption = "Both axes are logarithmic: equal steps are equal ratios. Parallel lines scale alike; a steeper line grows faster than N.",
             });
