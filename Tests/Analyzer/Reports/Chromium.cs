@@ -55,7 +55,8 @@ public static partial class Chromium
             setTimeout(() => { const pre = document.createElement('pre'); pre.id = 'drawn'; pre.textContent = [...drawn].join('\n'); document.body.appendChild(pre); }, 5000);
             </script></head><body><script src="{{Asset("speedscope-*.js")}}"></script></body></html>
             """);
-        var r = Run(page, "--dump-dom", "--window-size=1280,900");
+        // Tall enough for 80 levels: at 900 px speedscope drew 28, and a heaviest path through a page fault was 37 deep.
+        var r = Run(page, "--dump-dom", "--window-size=1280,2400");
         FileCleanup.TryDeleteDirectory(dir);
         var drawn = DrawnText().Match(r.StdOut);
         Assert.True(drawn.Success, $"speedscope drew nothing (exit {r.ExitCode}): {(r.StdErr.Length > 2000 ? r.StdErr[^2000..] : r.StdErr)}");
