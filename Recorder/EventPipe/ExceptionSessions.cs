@@ -57,7 +57,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
         if (continuous)
         {
             _stackless = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB, requestRundown: false, requestStackwalk: false));
-            _stacklessCopy = CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), _warnings, read => Interlocked.Add(ref _stacklessBytes, read));
+            _stacklessCopy = SideSessionStream.CopyAsync(_stackless, folder is null ? null : Path.Combine(folder, TraceFolderLayout.ExceptionsTrace), _warnings, read => Interlocked.Add(ref _stacklessBytes, read));
         }
         else
         {
@@ -103,7 +103,7 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             }
             using (session)
             {
-                var copy = CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)), _warnings);
+                var copy = SideSessionStream.CopyAsync(session, _folder is null ? null : Path.Combine(_folder, TraceFolderLayout.ExceptionStacksFile(window)), _warnings);
                 await WindowAsync(length).ConfigureAwait(false);
                 await StopBoundedAsync(session).ConfigureAwait(false);
                 await EventPipeRecorder.WaitQuietly(copy, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
@@ -173,13 +173,6 @@ internal sealed class ExceptionSessions : IAsyncDisposable
     /// </summary>
     internal static readonly TimeSpan IpcBound = TimeSpan.FromSeconds(5);
 
-    /// <summary>A failed write (a full disk) leaves a side session's stream: it is still read to its end, so the session never waits on it.</summary>
-    internal static async Task DrainAsync(EventPipeSession session)
-    {
-        try { await session.EventStream.CopyToAsync(Stream.Null).ConfigureAwait(false); }
-        catch (Exception ex) when (ex is IOException or ObjectDisposedException) { } // the stream ended or closed: nothing left to drain
-    }
-
     /// <summary>Stops a side session within <see cref="IpcBound"/>, quietly (the process may have ended).</summary>
     internal static async Task StopBoundedAsync(EventPipeSession session)
     {
@@ -210,32 +203,6 @@ internal sealed class ExceptionSessions : IAsyncDisposable
             }
         }
         catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException or OperationCanceledException) { } // a runtime that has gone has no session to stop
-    }
-
-    /// <summary>
-    /// Copies a session's stream into its file (null: nowhere), for every session this recorder starts. A file that
-    /// cannot be written is a warning, and the stream is drained so the runtime never blocks on a full pipe.
-    /// </summary>
-    /// <param name="counted">Told the bytes of each block as it is written (the stackless stream: how the sampler sees throws begin).</param>
-    internal static async Task CopyAsync(EventPipeSession session, string? path, List<string> warnings, Action<int>? counted = null)
-    {
-        try
-        {
-            await using var file = path is null ? Stream.Null : new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 81920, useAsync: true);
-            if (counted is null) { await session.EventStream.CopyToAsync(file).ConfigureAwait(false); return; }
-            var buffer = new byte[81920];
-            int read;
-            while ((read = await session.EventStream.ReadAsync(buffer).ConfigureAwait(false)) > 0)
-            {
-                await file.WriteAsync(buffer.AsMemory(0, read)).ConfigureAwait(false);
-                counted(read);
-            }
-        }
-        catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
-        {
-            if (path is not null) lock (warnings) warnings.Add($"{Path.GetFileName(path)}: {ex.Message}");
-            await DrainAsync(session).ConfigureAwait(false);
-        }
     }
 
     /// <summary>Stops every session and waits for their files (idempotent: every exit path calls it).</summary>

@@ -28,7 +28,7 @@ internal sealed class StackSession : IAsyncDisposable
     {
         if (providers.Count == 0) return null;
         var session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providers, EventPipeRecorder.CircularBufferMB / 4, requestRundown: false, requestStackwalk: true));
-        return new StackSession(session, ExceptionSessions.CopyAsync(session, folder is null ? null : Path.Combine(folder, TraceFolderLayout.StacksTrace), warnings), providers);
+        return new StackSession(session, SideSessionStream.CopyAsync(session, folder is null ? null : Path.Combine(folder, TraceFolderLayout.StacksTrace), warnings), providers);
     }
 
     /// <summary>Stops the session and waits for its file (idempotent: every exit path calls it, and each waits for the one stop).</summary>
