@@ -36,7 +36,8 @@ public static partial class Chromium
     /// <summary>
     /// A speedscope file opened in speedscope (<see cref="Viewers"/>) as `npx speedscope FILE` opens it, in the given
     /// view ("left-heavy": the flame graph), and every text speedscope drew on its canvases: the page wraps
-    /// fillText before speedscope loads, then writes what was drawn into a pre element that --dump-dom shows.
+    /// fillText before speedscope loads, then writes what was drawn into a pre element that --dump-dom shows: once the
+    /// flame graph's root (its thread) is drawn and 2 s have passed, or at 9 s (one run drew only its axis at 5 s).
     /// </summary>
     public static IReadOnlyList<string> SpeedscopeLabels(string speedscopeFile, string view = "left-heavy")
     {
@@ -52,7 +53,10 @@ public static partial class Chromium
             const drawn = new Set(), fillText = CanvasRenderingContext2D.prototype.fillText;
             CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) { drawn.add(String(text)); return fillText.call(this, text, ...rest); };
             location.hash = 'localProfilePath=' + {{JsonSerializer.Serialize(loader)}} + '&view={{view}}';
-            setTimeout(() => { const pre = document.createElement('pre'); pre.id = 'drawn'; pre.textContent = [...drawn].join('\n'); document.body.appendChild(pre); }, 5000);
+            const dump = () => { const pre = document.createElement('pre'); pre.id = 'drawn'; pre.textContent = [...drawn].join('\n'); document.body.appendChild(pre); };
+            let waited = 0;
+            const poll = () => { waited += 500; if (waited >= 2000 && [...drawn].some(t => t.startsWith('Thread')) || waited >= 9000) dump(); else setTimeout(poll, 500); };
+            setTimeout(poll, 500);
             </script></head><body><script src="{{Asset("speedscope-*.js")}}"></script></body></html>
             """);
         // Tall enough for 80 levels: at 900 px speedscope drew 28, and a heaviest path through a page fault was 37 deep.
