@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Tests.Support;
 namespace EtwSerializerProfiler.Tests.Benchmark;
 
 /// <summary>
-/// The BenchmarkDotNet cross-check (perf/BdnComparison, scripts/measure/bdn-compare.sh): the smoke test runs the
+/// The BenchmarkDotNet cross-check (scripts/measure/BdnComparison, scripts/measure/bdn-compare.sh): the smoke test runs the
 /// script as a user does, on one serializer with a short in-process job, and checks what can really break: BDN finds
 /// the serializer and measures the iterations asked for, the benchmark measures runs, and the table reads both files.
 /// No timing is asserted: the two sides measure differently (docs/benchmark.md) and the machine is shared.
@@ -15,7 +15,7 @@ namespace EtwSerializerProfiler.Tests.Benchmark;
 public sealed class BdnComparisonTests
 {
     // Built by the solution (Tests.csproj references it for build order only); same configuration as the tests.
-    private static readonly string BdnComparisonDll = Path.Combine(Repo.Root, "perf", "BdnComparison", "bin",
+    private static readonly string BdnComparisonDll = Path.Combine(Repo.Root, "scripts", "measure", "BdnComparison", "bin",
         new DirectoryInfo(Repo.BinDir).Parent!.Name, "net10.0", "BdnComparison.dll");
 
     private static readonly string Script = Path.Combine(Repo.Root, "scripts", "measure", "bdn-compare.sh");

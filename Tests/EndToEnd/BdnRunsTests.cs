@@ -12,14 +12,14 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 
 /// <summary>
 /// A BenchmarkDotNet run recorded as a user would: `esp record -- dotnet BdnComparison.dll run --inprocess ...`
-/// (perf/BdnComparison, BenchmarkDotNet 0.14.0, a tiny job). Its engine events become per-benchmark runs, held to
+/// (scripts/measure/BdnComparison, BenchmarkDotNet 0.14.0, a tiny job). Its engine events become per-benchmark runs, held to
 /// what BenchmarkDotNet itself exported for the same launch: iteration counts, operations, each measured iteration
 /// and the mean per operation.
 /// </summary>
 [EndToEnd]
 public sealed class BdnRunsTests(ITestOutputHelper output) : IDisposable
 {
-    private static readonly string BdnComparisonDll = Path.Combine(Repo.Root, "perf", "BdnComparison", "bin",
+    private static readonly string BdnComparisonDll = Path.Combine(Repo.Root, "scripts", "measure", "BdnComparison", "bin",
         new DirectoryInfo(Repo.BinDir).Parent!.Name, "net10.0", "BdnComparison.dll");
 
     private readonly string _dir = Repo.NewTempDir("bdnruns");
@@ -29,7 +29,7 @@ public sealed class BdnRunsTests(ITestOutputHelper output) : IDisposable
         FileCleanup.TryDeleteDirectory(_dir);
     }
 
-    // What BdnComparison exports per case (perf/BdnComparison/BdnResults.cs), read here without referencing it.
+    // What BdnComparison exports per case (scripts/measure/BdnComparison/BdnResults.cs), read here without referencing it.
     private sealed record BdnCase(string Serializer, int Objects, double MeanMs, long OperationsPerIteration, int MeasuredIterations, int WorkloadIterations, List<double> ActualMs, List<double> ResultMs);
 
     private sealed record BdnFile(List<BdnCase> Cases, List<string> Errors);

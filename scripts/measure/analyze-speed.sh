@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cold analysis against the parse floor (issue 21's table): for a trace folder, the floor is perf/ParseFloor (one
+# Cold analysis against the parse floor (issue 21's table): for a trace folder, the floor is scripts/measure/ParseFloor (one
 # TraceEvent EventPipeEventSource pass over trace.nettrace, then one decompress-and-read of the kernel session's perf
 # text, one after the other, in one process); each esp is `esp analyze FOLDER --no-cache --format text`. Whole
 # processes under /usr/bin/time -v: wall, CPU (user + system), peak memory (max RSS). PAIRS rounds, each running the
@@ -10,8 +10,8 @@
 #   PAIRS defaults to 5; ESP_DLL defaults to this checkout's Cli/bin/Release/net10.0/esp.dll. Several ESP_DLLs (say, a
 #   copy of an older build and the current one) are run in the same rounds, one row and one ratio row each. An
 #   ESP_DLL that is not a .dll is run as an executable: the native esp (scripts/publish-native.sh).
-# Builds perf/ParseFloor (and nothing else: build the solution first); FLOOR=EXE uses a native one instead
-# (dotnet publish perf/ParseFloor -c Release -r linux-x64 -p:PublishAot=true [-p:CppCompilerAndLinker=gcc] -o DIR). Prints a markdown table and the load average
+# Builds scripts/measure/ParseFloor (and nothing else: build the solution first); FLOOR=EXE uses a native one instead
+# (dotnet publish scripts/measure/ParseFloor -c Release -r linux-x64 -p:PublishAot=true [-p:CppCompilerAndLinker=gcc] -o DIR). Prints a markdown table and the load average
 # (uptime) before and after.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -28,8 +28,8 @@ for e in "${esps[@]}"; do [ -f "$e" ] || { echo "no $e (build the solution first
 if [ -n "${FLOOR:-}" ]; then
   floor=("$FLOOR" "$trace") # FLOOR=EXE: a native ParseFloor, to hold the native esp to a floor that pays no JIT either
 else
-  dotnet build "$root/perf/ParseFloor" -c Release -v q -nologo >/dev/null
-  floor=(dotnet "$root/perf/ParseFloor/bin/Release/net10.0/ParseFloor.dll" "$trace")
+  dotnet build "$root/scripts/measure/ParseFloor" -c Release -v q -nologo >/dev/null
+  floor=(dotnet "$root/scripts/measure/ParseFloor/bin/Release/net10.0/ParseFloor.dll" "$trace")
 fi
 [ -f "$perf_text" ] && floor+=("$perf_text")
 

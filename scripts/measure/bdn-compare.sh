@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark checked against BenchmarkDotNet: the same serializers, data and N measured by BenchmarkDotNet
-# (perf/BdnComparison: the benchmark's own serializer classes and data) and by the benchmark itself, untraced.
+# (scripts/measure/BdnComparison: the benchmark's own serializer classes and data) and by the benchmark itself, untraced.
 # LAUNCHES processes of each, interleaved and alternating which goes first, because on a shared machine a whole
 # process can run 2x slower than the next. Writes a Markdown table: both means, the ratio and both spreads; the
 # benchmark side takes the runs its results.json marks as measured (warmup = false), whatever its warm-up policy.
@@ -40,10 +40,10 @@ case "$launches" in ''|*[!0-9]*|0) echo "error: --launches expects a whole numbe
 
 if [ "$build" = 1 ]; then
   dotnet build Cli -c Release -v q -nologo >/dev/null
-  dotnet build perf/BdnComparison -c Release -v q -nologo >/dev/null
+  dotnet build scripts/measure/BdnComparison -c Release -v q -nologo >/dev/null
 fi
 bench=Cli/bin/Release/net10.0/SerializerBenchmark.dll
-bdn=perf/BdnComparison/bin/Release/net10.0/BdnComparison.dll
+bdn=scripts/measure/BdnComparison/bin/Release/net10.0/BdnComparison.dll
 for dll in "$bench" "$bdn"; do
   [ -f "$dll" ] || { echo "error: $dll is missing: build first (or drop --no-build)" >&2; exit 2; }
 done
