@@ -106,6 +106,7 @@ internal static class EtlxCache
             var conversionLog = new StringWriter();
             try
             {
+                FileReads.Count(tracePath);
                 TraceLog.CreateFromEventPipeDataFile(tracePath, output, new TraceLogOptions { ContinueOnError = true, ConversionLog = conversionLog, KeepAllEvents = true });
             }
             catch (Exception ex) when (IsWriteFailure(ex))
@@ -251,6 +252,7 @@ internal static class EtlxCache
         public static Fingerprint Of(string path)
         {
             // Shared for writing too: the trace of a recording still in progress can be analyzed.
+            FileReads.Count(path);
             using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1 << 20, FileOptions.SequentialScan);
             return new Fingerprint(stream.Length, System.Convert.ToHexString(SHA256.HashData(stream)));
         }

@@ -31,6 +31,7 @@ internal sealed class GzipFile : Stream
     /// <summary>The file at <paramref name="path"/>: decompressed when its name ends in .gz, else as it is.</summary>
     public static Stream OpenText(string path)
     {
+        FileReads.Count(path);
         var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 16);
         if (!path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase)) return file;
         try { return new GzipFile(file); }

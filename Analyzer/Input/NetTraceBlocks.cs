@@ -42,7 +42,9 @@ public sealed class NetTraceBlocks
     public static NetTraceBlocks Scan(string path)
     {
         var result = new NetTraceBlocks();
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 16, FileOptions.SequentialScan);
+        // A small buffer: the walk reads each block's header and seeks past its body, so a 64 KiB buffer read two
+        // thirds of a trace's bytes (blocks of about 100 KB) before the pass read them all again; 4 KiB reads 4%.
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 12);
         result.FileBytes = stream.Length;
         using var reader = new BinaryReader(stream);
         try

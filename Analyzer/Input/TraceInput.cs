@@ -33,6 +33,18 @@ public sealed class TraceInput : IDisposable
     /// <summary>A .NET Core 2.x EventPipe file (.netperf, format before "Nettrace"), read by the same TraceEvent path.</summary>
     public bool NetPerf { get; init; }
 
+    private readonly Lazy<byte[]?> _manifest;
+
+    public TraceInput() => _manifest = new(() =>
+    {
+        if (ManifestPath is not { } path || !File.Exists(path)) return null;
+        try { return FileReads.Bytes(path); }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { return null; }
+    });
+
+    /// <summary>manifest.json's bytes, read once for all its readers; null without one or when it cannot be read.</summary>
+    public byte[]? ManifestBytes => _manifest.Value;
+
     public static TraceInput Open(string path)
     {
         if (Directory.Exists(path)) return FromFolder(path);

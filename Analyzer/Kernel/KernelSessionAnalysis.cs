@@ -80,7 +80,7 @@ internal static class KernelSessionAnalysis
         if (symbols is { Useless: null }) return Load(input, warnings, progress, symbols);
         // A perf.data without its text (the recorder was killed before converting it): converted here, the recorder's way.
         if ((input.KernelScriptPath ?? LeftoverPerfData.Convert(input, warnings, progress)) is not { } script) return null;
-        var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
+        var period = PeriodFromManifest(input, out var periodKnown);
         // No manifest (a killed recorder): perf.data's own header gives the period the manifest would have.
         if (!periodKnown && input.ManifestPath is null && input.KernelDataPath is { } data && PerfDataPeriod.CpuClockNs(data) is { } ns)
             (period, periodKnown) = (ns / 1e6, true);
@@ -98,7 +98,7 @@ internal static class KernelSessionAnalysis
     /// <summary>The kernel session named again by perf with the --symbols debug files; the stored text if perf fails.</summary>
     private static KernelSession? Load(TraceInput input, List<string> warnings, IProgress<string>? progress, NativeSymbols symbols)
     {
-        var period = PeriodFromManifest(input.ManifestPath, out var periodKnown);
+        var period = PeriodFromManifest(input, out var periodKnown);
         progress?.Report($"naming native frames again: perf script on {TraceFolderLayout.KernelData} with {symbols.Describe()}...");
         KernelTrace kernel;
         int badLines;
@@ -178,9 +178,9 @@ internal static class KernelSessionAnalysis
         : $"kernel session (perf cpu-clock): on-CPU time of the worker from CPU samples every {session.PeriodMs:F3} ms (managed, native and kernel frames)";
 
     /// <summary>The manifest's one field the analysis needs, without the serializer's set-up (ManifestKernelPeriod says why).</summary>
-    private static double PeriodFromManifest(string? manifest, out bool known)
+    private static double PeriodFromManifest(TraceInput input, out bool known)
     {
-        var ns = ManifestKernelPeriod.TryRead(manifest);
+        var ns = input.ManifestBytes is { } manifest ? ManifestKernelPeriod.TryParse(manifest) : null;
         known = ns is not null;
         return known ? ns!.Value / 1e6 : FallbackPeriodMs;
     }

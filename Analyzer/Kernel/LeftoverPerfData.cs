@@ -48,7 +48,7 @@ internal static class LeftoverPerfData
                 File.Delete(partial);
             }
             // Why it was left: perf died mid-recording (the manifest says when), or the recorder itself did not finish.
-            var why = TraceManifest.TryLoad(input.ManifestPath)?.Kernel?.Died is { } died
+            var why = TraceManifest.TryParse(input.ManifestBytes)?.Kernel?.Died is { } died
                 ? $"perf died {died.AtSeconds:F1} s after esp record started" : input.ManifestPath is null ? "the recorder did not finish" : "the recorder did not convert it";
             warnings.Add($"{name} had no {TraceFolderLayout.KernelScript} ({why}): converted now with perf script into {script}{how}");
             return script;

@@ -28,7 +28,7 @@ internal sealed class StackFile
         var scratch = new List<ulong>();
         try
         {
-            using var source = new EventPipeEventSource(path);
+            using var source = FileReads.Events(path);
             source.Clr.ContentionStart += e => waits.Add(new LockWait(Qpc(e), e.ThreadID, Start: true,
                 EventStackAddresses.Available ? EventStackAddresses.Of(e, scratch).ToArray() : []));
             source.Clr.ContentionStop += e => waits.Add(new LockWait(Qpc(e), e.ThreadID, Start: false, []));

@@ -24,7 +24,7 @@ public sealed partial class TraceAnalyzer
         EventPipeEventSource? source = null;
         try
         {
-            source = new EventPipeEventSource(input.TracePath);
+            source = FileReads.Events(input.TracePath);
             var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose

@@ -52,6 +52,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // --symbols mistakes (a missing folder, no perf.data, no perf) cost one line before the long pass, not after it.
         var symbols = Symbols.NativeSymbols.Prepare(input, options);
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
+        foreach (var file in stackTags.All) FileReads.Count(file);
         var tags = stackTags.Load();
         var matcher = tags is null ? null : new StackTagMatcher(tags);
         var analysis = NewAnalysis(input, tags);
@@ -70,7 +71,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var resultsTask = Task.Run(() => LoadResults(input));
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
-        var manifest = Common.TraceManifest.TryLoad(input.ManifestPath);
+        var manifest = Common.TraceManifest.TryParse(input.ManifestBytes);
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
         var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
         // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
@@ -92,7 +93,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             analysis.WarningList.Add(FormattableString.Invariant($"the hypervisor took {steal:N0} ms of CPU from this machine (steal) while the kernel session recorded: on-CPU time from context switches counts it where it hit the recorded threads, the thread CPU clock does not, so a run's CPU can read up to that much high"));
         if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
             analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");
-        state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
+        state.Recorded = input.ManifestBytes is { } manifestBytes ? Input.RecordedProviders.Parse(manifestBytes, Path.GetFileName(input.TracePath)) : null;
         state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
         state.Finish(pass.Source, kernel);
         RefuseUnreadable(input, analysis);
@@ -225,7 +226,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     private static (BenchmarkResults? Results, string? Error) LoadResults(TraceInput input)
     {
         if (input.ResultsPath is null) return (null, null);
-        try { return (BenchmarkResults.Load(input.ResultsPath), null); }
+        try
+        {
+            FileReads.Count(input.ResultsPath);
+            return (BenchmarkResults.Load(input.ResultsPath), null);
+        }
         catch (Exception ex) when (ex is System.Text.Json.JsonException or InvalidDataException or IOException)
         {
             return (null, $"{input.ResultsPath}: unreadable benchmark results ({ex.Message}); in-process columns omitted");

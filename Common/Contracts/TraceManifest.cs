@@ -117,8 +117,16 @@ public sealed record TraceManifest
     public static TraceManifest? TryLoad(string? path)
     {
         if (path is null || !File.Exists(path)) return null;
-        try { return Parse(File.ReadAllText(path)); }
-        catch (Exception ex) when (ex is JsonException or IOException or InvalidDataException or NotSupportedException or UnauthorizedAccessException) { return null; }
+        try { return TryParse(File.ReadAllBytes(path)); }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { return null; }
+    }
+
+    /// <summary>As <see cref="TryLoad"/>, from the file's bytes (read once by whoever holds them).</summary>
+    public static TraceManifest? TryParse(byte[]? utf8)
+    {
+        if (utf8 is null) return null;
+        try { return JsonSerializer.Deserialize(utf8, ManifestJsonContext.Default.TraceManifest); }
+        catch (Exception ex) when (ex is JsonException or InvalidDataException or NotSupportedException) { return null; }
     }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Cold analysis against the parse floor (issue 21's table): for a trace folder, the floor is scripts/measure/ParseFloor (one
-# TraceEvent EventPipeEventSource pass over trace.nettrace, then one decompress-and-read of the kernel session's perf
-# text, one after the other, in one process); each esp is `esp analyze FOLDER --no-cache --format text`. Whole
+# Cold analysis against the parse floor (issue 55): for a trace folder, the floor is scripts/measure/ParseFloor (one
+# TraceEvent EventPipeEventSource pass over every .nettrace of the folder, then one decompress-and-read of the kernel
+# session's perf text, one after the other, in one process); each esp is `esp analyze FOLDER --no-cache --format text`. Whole
 # processes under /usr/bin/time -v: wall, CPU (user + system), peak memory (max RSS). PAIRS rounds, each running the
 # floor and then every esp once, so a busy machine slows both sides of a round alike; medians over the rounds, and
 # the ratio row is the median of each round's esp/floor ratio (the figure that counts on a shared machine).
@@ -20,18 +20,15 @@ pairs=${2:-5}
 shift; shift || true
 esps=("$@")
 [ ${#esps[@]} -eq 0 ] && esps=("$root/Cli/bin/Release/net10.0/esp.dll")
-trace="$folder/trace.nettrace"
-perf_text="$folder/kernel.perf-script.txt.gz"
-[ -f "$trace" ] || { echo "no $trace" >&2; exit 2; }
+[ -f "$folder/trace.nettrace" ] || { echo "no $folder/trace.nettrace" >&2; exit 2; }
 for e in "${esps[@]}"; do [ -f "$e" ] || { echo "no $e (build the solution first)" >&2; exit 2; }; done
 
 if [ -n "${FLOOR:-}" ]; then
-  floor=("$FLOOR" "$trace") # FLOOR=EXE: a native ParseFloor, to hold the native esp to a floor that pays no JIT either
+  floor=("$FLOOR" "$folder") # FLOOR=EXE: a native ParseFloor, to hold the native esp to a floor that pays no JIT either
 else
   dotnet build "$root/scripts/measure/ParseFloor" -c Release -v q -nologo >/dev/null
-  floor=(dotnet "$root/scripts/measure/ParseFloor/bin/Release/net10.0/ParseFloor.dll" "$trace")
+  floor=(dotnet "$root/scripts/measure/ParseFloor/bin/Release/net10.0/ParseFloor.dll" "$folder")
 fi
-[ -f "$perf_text" ] && floor+=("$perf_text")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
