@@ -120,14 +120,46 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
         return u <= 0 ? double.PositiveInfinity : QuantileInPlace(traced) / u - 1;
     }
 
-    /// <summary>The <see cref="Quantile"/> of a scratch array, sorting it, interpolated between neighbours (the bootstrap's hot path: no allocation).</summary>
-    private static double QuantileInPlace(double[] values)
+    /// <summary>
+    /// The <see cref="Quantile"/> of a scratch array, interpolated between neighbours, as if sorted: the bootstrap's
+    /// hot path (4 sorts of each case's 36 runs per resample), so it selects the two neighbours instead of sorting.
+    /// Sorting took 12% of a cold analysis of the README's recording, in tier-0 code (a framework generic).
+    /// </summary>
+    internal static double QuantileInPlace(double[] values)
     {
-        Array.Sort(values);
         var at = Quantile * (values.Length - 1);
         var low = (int)at;
-        var high = Math.Min(low + 1, values.Length - 1);
-        return values[low] + (values[high] - values[low]) * (at - low);
+        var lowValue = Select(values, low);
+        if (low + 1 >= values.Length) return lowValue;
+        // Select left everything after the low-th value at least as large: the next in order is their least.
+        var highValue = values[low + 1];
+        for (var i = low + 2; i < values.Length; i++)
+            if (values[i] < highValue) highValue = values[i];
+        return lowValue + (highValue - lowValue) * (at - low);
+    }
+
+    /// <summary>The k-th smallest value (Hoare's selection), leaving smaller values before k and larger ones after.</summary>
+    private static double Select(double[] a, int k)
+    {
+        int lo = 0, hi = a.Length - 1;
+        while (lo < hi)
+        {
+            var pivot = a[lo + ((hi - lo) >> 1)];
+            int i = lo, j = hi;
+            while (i <= j)
+            {
+                while (a[i] < pivot) i++;
+                while (a[j] > pivot) j--;
+                if (i > j) break;
+                (a[i], a[j]) = (a[j], a[i]);
+                i++;
+                j--;
+            }
+            if (k <= j) hi = j;
+            else if (k >= i) lo = i;
+            else return a[k];
+        }
+        return a[k];
     }
 
     /// <summary>"+4.2% (-1.0 to +9.4)".</summary>
