@@ -9,17 +9,11 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 public sealed partial class TraceAnalyzer
 {
     /// <summary>
-    /// The adapter from TraceEvent's events to the collectors (Processing/Collectors): it reads the payload, names
-    /// the code from the stack, and finds the run (RunOf at a start, the open run at a stop) and the thread; the
-    /// collectors, which know nothing of TraceEvent, count.
+    /// What the collectors' stages (Processing/Stages) share: the code map their stacks are named from, and the
+    /// exception and stack files beside the trace, whose events go to those stages at their place on the clock.
     /// </summary>
     private sealed partial class PassState
     {
-        private readonly AllocationCollector _allocations = new();
-        private readonly AllocatedTypeNames _allocatedTypes = new();
-        private readonly ExceptionCollector _exceptions = new();
-        private readonly ContentionCollector _contention = new();
-        private readonly JitCollector _jit = new();
         // Where managed code lives, with its tier (loads and the end rundown); samples are given theirs at the end, when
         // all of it is known, and the kernel session's frames their names.
         private readonly Kernel.ManagedCodeMap.Builder _code = new();
@@ -34,7 +28,7 @@ public sealed partial class TraceAnalyzer
         /// </summary>
         private readonly List<Action> _untilNamed = [];
 
-        private void WhenNamed(Action count)
+        public void WhenNamed(Action count)
         {
             if (stacks is RawEventPipeStacks) _untilNamed.Add(count);
             else count();
@@ -69,8 +63,9 @@ public sealed partial class TraceAnalyzer
                 _dispatch = (qpc, threadId, start) =>
                 {
                     var ms = Timeline.Clock.QpcToRelativeMs(qpc);
-                    if (start) _runtimeWork.Open(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
-                    else _runtimeWork.Close(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                    var work = Stage<RuntimeWorkStage>().Work;
+                    if (start) work.Open(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
+                    else work.Close(threadId, Samples.RuntimeWorkKind.ExceptionDispatch, ms);
                 };
                 analysis.WarningList.AddRange(value.Warnings);
             }
@@ -89,11 +84,11 @@ public sealed partial class TraceAnalyzer
             StackFileBefore(_lastQpc + 1);
             if (_stackless is not { } stackless) return;
             stackless.Before(long.MaxValue, _whereThrown!, _internStack!, _dispatch);
-            WhenNamed(() => stackless.CountInto(_exceptions, (type, stack) => stack < 0
+            WhenNamed(() => stackless.CountInto(Stage<ExceptionStage>().Collector, (type, stack) => stack < 0
                 ? new ExceptionSite(type, CodeSite.UnknownFrame)
                 : new ExceptionSite(type, Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame, stacks.Tag(stack)), analysis.Runs));
             WhenNamed(() => analysis.WarningList.Add(StacklessWarning(stackless)));
-            if (_marks is not null) WhenNamed(MarkStacklessThrows);
+            if (Marks is not null) WhenNamed(MarkStacklessThrows);
         }
 
         /// <summary>
@@ -111,7 +106,7 @@ public sealed partial class TraceAnalyzer
             }
             void Mark(long qpc, int threadId, string type, string site)
             {
-                if (qpc <= _lastQpc) _marks!.Thrown(new ThrowMark(Timeline.Clock.QpcToRelativeMs(qpc), threadId, type, site));
+                if (qpc <= _lastQpc) Marks!.Thrown(new ThrowMark(Timeline.Clock.QpcToRelativeMs(qpc), threadId, type, site));
             }
             foreach (var t in files.Throws)
                 Mark(t.Qpc, t.ThreadId, t.Type, sampled.Remove((t.Qpc, t.ThreadId), out var s) ? s.Site : StackFrame.Unresolved);
@@ -145,52 +140,8 @@ public sealed partial class TraceAnalyzer
             return $"exceptions: {counted}{more}{after}; {sites}";
         }
 
-        private void SubscribeCollectors(TraceEventDispatcher source)
-        {
-            _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
-            source.Clr.GCAllocationTick += e => _allocations.Tick(RunOf(e), ThreadOf(e), e.AllocationAmount64, _allocatedTypes.Of(e));
-            _contention.Marks = _marks;
-            source.Clr.ExceptionStart += e =>
-            {
-                var stack = stacks.StackOf(e);
-                var (run, thread, type) = (RunOf(e, stack), ThreadOf(e), e.ExceptionType);
-                var (ms, threadId, mark) = (e.TimeStampRelativeMSec, e.ThreadID, _marks is not null && InProcess(e));
-                WhenNamed(() =>
-                {
-                    var frame = Named ? ExceptionCollector.ThrowerOf(stacks.Frames(stack)) : CodeSite.UnknownFrame;
-                    var site = new ExceptionSite(type, frame, stacks.Tag(stack));
-                    _exceptions.Thrown(run, thread, site);
-                    if (mark) _marks!.Thrown(new ThrowMark(ms, threadId, type, site.Frame));
-                });
-            };
-            source.Clr.ContentionStart += e => ContentionStart(e.ThreadID, e.TimeStampRelativeMSec, stacks.StackOf(e));
-            source.Clr.ContentionStop += e => ContentionStop(e.ThreadID, e.TimeStampRelativeMSec, ThreadOf(e));
-            source.Clr.MethodJittingStarted += e => _jit.Start(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, inRun: RunOf(e) is not null);
-            source.Clr.MethodLoadVerbose += e =>
-            {
-                if (_jit.Loaded(e.ThreadID, (long)e.MethodID, e.TimeStampRelativeMSec, _windows.Open, ThreadOf(e)) is { } compiled && InProcess(e))
-                {
-                    _runtimeWork.Add(e.ThreadID, Samples.RuntimeWorkKind.Jit, compiled);
-                    _marks?.Jitted(new SpanMark(e.ThreadID, compiled.StartMs, compiled.EndMs, $"{e.MethodNamespace}.{e.MethodName}"));
-                }
-            };
-        }
-
-        private void ContentionStart(int threadId, double ms, int stack)
-        {
-            var inRun = RunOf(threadId, stack) is not null;
-            WhenNamed(() =>
-            {
-                var taker = !Named || stack < 0 ? CodeSite.UnknownFrame : ContentionCollector.TakerOf(stacks.Frames(stack));
-                _contention.Start(threadId, ms, CodeSite.At(taker, stacks.Tag(stack)), inRun);
-            });
-        }
-
-        private void ContentionStop(int threadId, double ms, ThreadDraft? thread)
-        {
-            var open = _windows.Open;
-            WhenNamed(() => _contention.Stop(threadId, ms, open, thread));
-        }
+        /// <summary>Where managed code lives: the map the stages' stacks are named from.</summary>
+        private void SubscribeCollectors(TraceEventDispatcher source) => _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
 
         private StackFile? _stackFile;
         private int _nextLockWait;
@@ -222,8 +173,9 @@ public sealed partial class TraceAnalyzer
             {
                 var w = waits[_nextLockWait++];
                 var ms = Timeline.Clock.QpcToRelativeMs(w.Qpc);
-                if (w.Start) ContentionStart(w.ThreadId, ms, w.LeafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(w.LeafFirst) : -1);
-                else ContentionStop(w.ThreadId, ms, ThreadOf(w.ThreadId));
+                var contention = Stage<ContentionStage>();
+                if (w.Start) contention.Start(w.ThreadId, ms, w.LeafFirst.Length > 0 && stacks is RawEventPipeStacks raw ? raw.Intern(w.LeafFirst) : -1);
+                else contention.Stop(w.ThreadId, ms, ThreadOf(w.ThreadId));
             }
         }
 

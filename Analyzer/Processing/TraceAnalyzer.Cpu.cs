@@ -38,7 +38,7 @@ public sealed partial class TraceAnalyzer
             var bias = besideStream is null ? null : Task.Run(() => new SampleCharger(besideStream, Matcher, pauses) { KeepLedger = false }.Charge(analysis.Runs));
             var charger = new SampleCharger(plan.Stream, Matcher, pauses)
             {
-                Work = _runtimeWork.Build(),
+                Work = Stage<RuntimeWorkStage>().Work.Build(),
                 ThrowSites = ThrowCallSites.From(_stackless?.SampledStacks, Code),
                 KeepLedger = options.KeepChargedSamples,
                 KeepThreadLedger = options.KeepMarks,
@@ -54,7 +54,7 @@ public sealed partial class TraceAnalyzer
                 {
                     progress?.Report($"charging the kernel session ({Path.GetFileName(session.File)}) as it is read, {options.KernelRecordsPerChunk:N0} records at a time...");
                     session.Read = KernelChunkPass.Read(session, Timeline, pauses, Matcher?.File, plan.ChargedByChunks ? charging : null, plan.Switches,
-                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) { Marks = _marks } : null, clockKnown ? new KernelMarkerWindows(Timeline) : null,
+                        clockKnown ? new OffCpuClassifier(runs, Timeline, pauses) { Marks = Marks } : null, clockKnown ? new KernelMarkerWindows(Timeline) : null,
                         // Beside the workers' CPU only when the kernel session is the CPU: the process total adds up.
                         plan.Switches is not null ? new OtherThreadsCpu(runs, Timeline.Clock) : null);
                 }
@@ -66,7 +66,7 @@ public sealed partial class TraceAnalyzer
             WriteThreads(_cpu, primary, cpu);
             if (options.KeepChargedSamples) analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, _cpu.Ledger, analysis.Runs.Count == 0 || options.KeepMarks ? _cpu.ThreadLedger : [],
                 [.. pauses.All], plan.Stream.PeriodMs);
-            analysis.Trace = analysis.Trace with { CpuSource = primary.Kind, CpuBiasReason = primary.BiasReason, TypeLoadEvents = _sawTypeLoads };
+            analysis.Trace = analysis.Trace with { CpuSource = primary.Kind, CpuBiasReason = primary.BiasReason, TypeLoadEvents = Stage<RuntimeWorkStage>().SawTypeLoads };
             primary.Describe(cpu, _cpu);
         }
 

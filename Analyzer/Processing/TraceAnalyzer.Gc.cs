@@ -27,7 +27,7 @@ public sealed partial class TraceAnalyzer
 
         private ProcessRuntime RuntimeOf(int processId)
         {
-            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime(options.GcSettleEvery) { GcMarks = _marks is null ? null : [] };
+            if (!_runtimes.TryGetValue(processId, out var runtime)) _runtimes[processId] = runtime = new ProcessRuntime(options.GcSettleEvery) { GcMarks = Marks is null ? null : [] };
             return runtime;
         }
 
@@ -68,7 +68,7 @@ public sealed partial class TraceAnalyzer
         /// <summary>The recorded process's GCs, one by one, for the time line (on ETW that process is known once the pass is over).</summary>
         private void MarkGcs()
         {
-            foreach (var gc in Runtime.GcMarks ?? []) _marks!.Gc(gc);
+            foreach (var gc in Runtime.GcMarks ?? []) Marks!.Gc(gc);
         }
 
         /// <summary>The runs a runtime's GCs can fall in: the benchmark process's (on ETW, known from its first RunStart), or none.</summary>

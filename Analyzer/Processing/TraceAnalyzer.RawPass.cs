@@ -25,7 +25,7 @@ public sealed partial class TraceAnalyzer
         try
         {
             source = new EventPipeEventSource(input.TracePath);
-            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
             // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).

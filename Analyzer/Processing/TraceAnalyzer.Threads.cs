@@ -27,23 +27,16 @@ public sealed partial class TraceAnalyzer
         /// </summary>
         private void SayWhatIsMissing()
         {
-            (bool Seen, string Why, ulong Keyword, System.Diagnostics.Tracing.EventLevel Level)[] families =
-            [
-                (_allocations.Seen, "allocation ticks (CLR GC keyword 0x1 at Verbose level)", 0x1, System.Diagnostics.Tracing.EventLevel.Verbose),
-                (_contention.Seen, "lock contention (CLR Contention keyword 0x4000)", 0x4000, System.Diagnostics.Tracing.EventLevel.Informational),
-                (_exceptions.Seen, "exceptions (CLR Exception keyword 0x8000)", 0x8000, System.Diagnostics.Tracing.EventLevel.Informational),
-                (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)", 0x10, System.Diagnostics.Tracing.EventLevel.Verbose),
-            ];
-            var missing = families.Where(f => !f.Seen).ToList();
+            var missing = _stages.Select(s => s.Missing).OfType<ClrEventFamily>().ToList();
             if (missing.Count == 0) return;
             foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, Recorded is null ? (bool?)null : Recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
                 analysis.WarningList.Add(line);
         }
 
-        private ThreadDraft? ThreadOf(TraceEvent e) => _scope.InProcess(e) ? ThreadOf(e.ThreadID) : null;
+        public ThreadDraft? ThreadOf(TraceEvent e) => _scope.InProcess(e) ? ThreadOf(e.ThreadID) : null;
 
         /// <summary>A thread of the recorded process by id (the exception files' events, which are all its own).</summary>
-        private ThreadDraft ThreadOf(int threadId)
+        public ThreadDraft ThreadOf(int threadId)
         {
             if (_threads.TryGetValue(threadId, out var t)) return t;
             _threads[threadId] = t = new ThreadDraft { ThreadId = threadId };

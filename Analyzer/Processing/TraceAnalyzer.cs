@@ -116,10 +116,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         return frozen with { Trace = frozen.Trace with { AnalysisSeconds = clock.Elapsed.TotalSeconds } };
     }
 
-    private static AnalysisDraft NewAnalysis(TraceInput input, StackTagFile? tags)
+    private AnalysisDraft NewAnalysis(TraceInput input, StackTagFile? tags)
     {
         var analysis = new AnalysisDraft
         {
+            // What happened when, for a time line: kept from the start, as the stages mark it.
+            Marks = options.KeepMarks ? new() : null,
             Trace = new TraceInfo
             {
                 Path = input.DisplayName,
@@ -151,7 +153,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -187,6 +189,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// a test registers its own here.
     /// </summary>
     internal IReadOnlyList<Sources.CpuSourceFactory> CpuSources { get; init; } = Sources.CpuSources.Default;
+
+    /// <summary>The collectors the pass runs (<see cref="PassStages.Default"/>); a test registers its own here.</summary>
+    internal IReadOnlyList<PassStageFactory> Stages { get; init; } = PassStages.Default;
 
     /// <summary>What differs between the trace's sources, chosen once as it is opened (TraceLog's log, or null for a raw pass).</summary>
     private Sources.TraceSources OpenSources(TraceInput input, TraceLog? log) => Sources.TraceSources.Open(new Sources.TraceOpening(input, log), CpuSources);
@@ -247,9 +252,25 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress)
-        : Sources.IMarkerWaitSink
+    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress,
+        IReadOnlyList<PassStageFactory> registered)
+        : Sources.IMarkerWaitSink, IPass
     {
+        /// <summary>The stages, in the order they subscribe: the registered collectors, then the runtime work their spans join.</summary>
+        private readonly IReadOnlyList<IPassStage> _stages = [.. registered.Select(make => make()), new RuntimeWorkStage()];
+        public AnalysisDraft Analysis => analysis;
+        public EventStacks Stacks => stacks;
+        public AnalyzerOptions Options => options;
+        public TraceMarksDraft? Marks => analysis.Marks;
+        public RunDraft? OpenRun => _windows.Open;
+
+        public T Stage<T>() where T : IPassStage
+        {
+            foreach (var stage in _stages)
+                if (stage is T found) return found;
+            throw new InvalidOperationException($"the pass has no {typeof(T).Name}");
+        }
+
         public StackTagMatcher? Matcher => stacks.Matcher;
         // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
         private readonly long _progressStep = facts.EventCount > 0 ? Math.Max(1, facts.EventCount / 10) : 1_000_000;
@@ -260,8 +281,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
         private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
-        /// <summary>What happened when, for a time line (<see cref="AnalyzerOptions.KeepMarks"/>); null: the tables only.</summary>
-        private readonly TraceMarksDraft? _marks = options.KeepMarks ? new() : null;
         public PassTimeline Timeline { get; } = new();
         /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
         private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
@@ -275,7 +294,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             _waits.Subscribe(source, this);
             foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
             SubscribeCollectors(source);
-            SubscribeRuntimeWork(source);
+            foreach (var stage in _stages) stage.Subscribe(source, this);
             SubscribeRuntime(source);
         }
 
@@ -286,7 +305,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
-        private bool InProcess(TraceEvent e) => _scope.InProcess(e);
+        public bool InProcess(TraceEvent e) => _scope.InProcess(e);
 
         void Sources.IMarkerWaitSink.WaitStart(TraceEvent e) => OnWaitStart(e);
         void Sources.IMarkerWaitSink.WaitStop(TraceEvent e) => OnWaitStop(e);
@@ -304,7 +323,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         /// events, --threads), or on another thread while it executes the benchmark's measured call. Background
         /// tier-1 JIT, thread-pool spinning or the marker itself are not the serializer's cost.
         /// </summary>
-        private RunDraft? RunOf(TraceEvent e, int? stack = null)
+        public RunDraft? RunOf(TraceEvent e, int? stack = null)
         {
             if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
             if (run.WorkerThreadId == 0 || run.IsRunThread(e.ThreadID)) return run;
@@ -312,7 +331,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>The same for an event read beside the trace, by its thread and stack (-1: none).</summary>
-        private RunDraft? RunOf(int threadId, int stack)
+        public RunDraft? RunOf(int threadId, int stack)
         {
             if (_windows.ChargeableFor(threadId) is not { } run) return null;
             if (run.WorkerThreadId == 0 || run.IsRunThread(threadId)) return run;
@@ -390,14 +409,13 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             foreach (var begun in _windows.BegunBeforeTrace)
                 analysis.WarningList.Add($"run {Describe(begun)} began before the trace (attached mid-run): left out");
             AssignGcs();
-            Timeline.Contention.AddRange(_contention.RunWaits);
+            foreach (var stage in _stages) stage.Finish(this);
             // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.
             Timeline.GcPauses = GcPauseList;
             Timeline.OtherSuspensions = Runtime.Suspensions.Other;
             MarkGcs();
             ChargeCpu(kernel);
             FinishWholeTrace();
-            analysis.Marks = _marks;
             analysis.Trace = analysis.Trace with
             {
                 Events = _events,
