@@ -14,32 +14,6 @@ public sealed partial class TraceAnalyzer
     /// </summary>
     private sealed partial class PassState
     {
-        // Where managed code lives, with its tier (loads and the end rundown); samples are given theirs at the end, when
-        // all of it is known, and the kernel session's frames their names.
-        private readonly Kernel.ManagedCodeMap.Builder _code = new();
-        private Kernel.ManagedCodeMap? _codeMap;
-
-        /// <summary>The managed code map, once the pass is over.</summary>
-        public Kernel.ManagedCodeMap Code => _codeMap ??= _code.Build();
-        /// <summary>
-        /// Sites named from stacks (exceptions, lock waits) are counted once the code map names them: at once when it
-        /// is known before the pass (TraceLog's), at the start of <see cref="Finish"/> for a raw EventPipe pass, whose
-        /// rundown comes last; in event order either way, with the run and thread found at the event.
-        /// </summary>
-        private readonly List<Action> _untilNamed = [];
-
-        public void WhenNamed(Action count)
-        {
-            if (stacks is RawEventPipeStacks) _untilNamed.Add(count);
-            else count();
-        }
-
-        private void CountNamedSites()
-        {
-            foreach (var count in _untilNamed) count();
-            _untilNamed.Clear();
-        }
-
         private StacklessExceptionCollector? _stackless;
         private ExceptionFiles? _exceptionFiles;
         private Func<int, (RunDraft?, ThreadDraft?)>? _whereThrown;
@@ -139,9 +113,6 @@ public sealed partial class TraceAnalyzer
             var after = stackless.StoppedEarly && stackless.ToppedUp == 0 ? " until that session stopped at a high throw rate; later ones only runs count (RunStop version 2)" : "";
             return $"exceptions: {counted}{more}{after}; {sites}";
         }
-
-        /// <summary>Where managed code lives: the map the stages' stacks are named from.</summary>
-        private void SubscribeCollectors(TraceEventDispatcher source) => _code.Subscribe(source, stacks is RawEventPipeStacks raw ? raw.Loaded : null);
 
         private StackFile? _stackFile;
         private int _nextLockWait;

@@ -25,7 +25,7 @@ public sealed partial class TraceAnalyzer
         /// </remarks>
         private void ChargeCpu(KernelSession? session)
         {
-            var pauses = new GcPauses(GcPauseList);
+            var pauses = new GcPauses(Stage<RuntimeStage>().GcPauses);
             var cpu = new CpuCharge(analysis, Timeline, pauses, session);
             var primary = _cpuSources.First(s => s.Supplies(cpu));
             var plan = primary.Plan(cpu);

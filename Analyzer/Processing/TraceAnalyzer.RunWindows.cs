@@ -74,13 +74,13 @@ public sealed partial class TraceAnalyzer
         /// Warm-up runs: as the run events say (version 1: the benchmark warms each case to steady state, a variable
         /// number of runs); from older traces, run 0 of each (serializer, operation, N) when there are more runs.
         /// </summary>
-        private void MarkWarmups()
+        private void MarkWarmups(bool cutShort)
         {
             foreach (var g in analysis.Runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects)))
             {
                 var flagged = g.All(r => r.WarmupFromEvents is not null);
                 // A case of warm-up runs alone reads as measured, unless the recording was cut during its warm-up.
-                if (flagged) foreach (var r in g) r.IsWarmup = r.WarmupFromEvents!.Value && (CutShort || analysis.Trace.Truncated || g.Any(x => x.WarmupFromEvents == false));
+                if (flagged) foreach (var r in g) r.IsWarmup = r.WarmupFromEvents!.Value && (cutShort || analysis.Trace.Truncated || g.Any(x => x.WarmupFromEvents == false));
                 else if (g.Count() > 1) foreach (var r in g) r.IsWarmup = r.Key.Run == 0;
             }
         }

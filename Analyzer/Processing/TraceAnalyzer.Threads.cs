@@ -15,21 +15,17 @@ public sealed partial class TraceAnalyzer
     {
         private readonly Dictionary<int, ThreadDraft> _threads = [];
 
-        /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
-        public Input.RecordedProviders? Recorded { get; set; }
-        /// <summary>The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</summary>
-        public bool CutShort { get; set; }
 
         /// <summary>
         /// An event family without events is one of three things: enabled and none happened (the zeros are real), not
         /// enabled (dotnet-trace's default has no allocation ticks, no contention: the columns show nothing, not zero), or,
-        /// for a trace that does not say what its session enabled, unknown. The manifest says which (<see cref="Recorded"/>).
+        /// for a trace that does not say what its session enabled, unknown. The manifest says which (<see cref="PassEnd.Recorded"/>).
         /// </summary>
-        private void SayWhatIsMissing()
+        private void SayWhatIsMissing(Input.RecordedProviders? recorded)
         {
             var missing = _stages.Select(s => s.Missing).OfType<ClrEventFamily>().ToList();
             if (missing.Count == 0) return;
-            foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, Recorded is null ? (bool?)null : Recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
+            foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, recorded is null ? (bool?)null : recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
                 analysis.WarningList.Add(line);
         }
 
@@ -44,14 +40,15 @@ public sealed partial class TraceAnalyzer
         }
 
         /// <summary>Thread names from the trace, the process's GCs and the pauses found in the pass.</summary>
-        private void FinishWholeTrace()
+        private void FinishWholeTrace(PassEnd end)
         {
-            if (analysis.Runs.Count == 0) SayWhatIsMissing();
+            var gcs = Stage<RuntimeStage>();
+            if (analysis.Runs.Count == 0) SayWhatIsMissing(end.Recorded);
             foreach (var (id, t) in _threads)
-                if (facts.ThreadName(id) is { } name) t.Name = name;
+                if (end.Facts.ThreadName(id) is { } name) t.Name = name;
             // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
-            var (gen0, gen1, gen2) = Runtime.Gcs.Counts();
+            var (gen0, gen1, gen2) = gcs.Recorded.Gcs.Counts();
             var (modules, namespaces) = analysis.Runs.Count == 0 && _cpu is not null ? _cpu.WholeTraceLibraries() : ([], []);
             analysis.Process = new ProcessProfile
             {
@@ -59,8 +56,8 @@ public sealed partial class TraceAnalyzer
                 CpuMs = analysis.ThreadList.Sum(t => t.CpuMs),
                 Modules = modules,
                 Namespaces = namespaces,
-                GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs),
-                MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs),
+                GcPauseMs = gcs.GcPauses.Sum(p => p.EndMs - p.StartMs),
+                MaxGcPauseMs = gcs.GcPauses.Count == 0 ? 0 : gcs.GcPauses.Max(p => p.EndMs - p.StartMs),
             };
         }
     }

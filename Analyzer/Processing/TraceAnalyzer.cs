@@ -92,9 +92,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             analysis.WarningList.Add(FormattableString.Invariant($"the hypervisor took {steal:N0} ms of CPU from this machine (steal) while the kernel session recorded: on-CPU time from context switches counts it where it hit the recorded threads, the thread CPU clock does not, so a run's CPU can read up to that much high"));
         if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
             analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");
-        state.Recorded = Input.RecordedProviders.From(input.ManifestPath, input.TracePath);
-        state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
-        state.Finish(pass.Source, kernel);
+        var cutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
+        state.Finish(new PassEnd(pass.Source, pass.Facts, kernel, Input.RecordedProviders.From(input.ManifestPath, input.TracePath), cutShort));
         RefuseUnreadable(input, analysis);
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
         if (manifest?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
@@ -136,10 +135,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>A finished pass over the trace's events, with what must stay open until <see cref="PassState.Finish"/>.</summary>
-    private sealed class Pass(PassState state, TraceEventDispatcher source, IDisposable owner) : IDisposable
+    private sealed class Pass(PassState state, TraceEventDispatcher source, TraceFacts facts, IDisposable owner) : IDisposable
     {
         public PassState State => state;
         public TraceEventDispatcher Source => source;
+        public TraceFacts Facts => facts;
         public void Dispose() => owner.Dispose();
     }
 
@@ -153,13 +153,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var facts = new TraceLogFacts(log);
+            var state = new PassState(analysis, facts, new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
             TracePass.ProcessReadable(source, analysis);
             state.CodeKnown();
-            return new Pass(state, source, etlx);
+            return new Pass(state, source, facts, etlx);
         }
         catch
         {
@@ -251,18 +252,31 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (byKey.TryGetValue(run.Key, out var r)) run.InProcess = r;
     }
 
+    /// <summary>What the pass's end needs that its events did not give.</summary>
+    /// <param name="Recorded">The trace folder's manifest, if any: what the session enabled.</param>
+    /// <param name="CutShort">The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</param>
+    private sealed record PassEnd(TraceEventDispatcher Source, TraceFacts Facts, Kernel.KernelSession? Kernel, Input.RecordedProviders? Recorded, bool CutShort);
+
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
     private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress,
         IReadOnlyList<PassStageFactory> registered)
         : Sources.IMarkerWaitSink, IPass
     {
-        /// <summary>The stages, in the order they subscribe: the registered collectors, then the runtime work their spans join.</summary>
-        private readonly IReadOnlyList<IPassStage> _stages = [.. registered.Select(make => make()), new RuntimeWorkStage()];
+        /// <summary>
+        /// The stages, in the order they subscribe: the event count, the code map, the registered collectors, the
+        /// runtime work their spans join, the runtime's suspensions and GCs.
+        /// </summary>
+        private readonly IReadOnlyList<IPassStage> _stages =
+            [new ProgressStage(facts.EventCount, progress), new ManagedCodeStage(), .. registered.Select(make => make()), new RuntimeWorkStage(), new RuntimeStage()];
         public AnalysisDraft Analysis => analysis;
         public EventStacks Stacks => stacks;
         public AnalyzerOptions Options => options;
         public TraceMarksDraft? Marks => analysis.Marks;
-        public RunDraft? OpenRun => _windows.Open;
+        public Sources.IProcessScope Scope => _scope;
+        public RunWindows Windows => _windows;
+        /// <summary>The managed code map, once the pass is over.</summary>
+        public Kernel.ManagedCodeMap Code => Stage<ManagedCodeStage>().Code;
+        public void WhenNamed(Action count) => Stage<ManagedCodeStage>().WhenNamed(count);
 
         public T Stage<T>() where T : IPassStage
         {
@@ -272,8 +286,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         public StackTagMatcher? Matcher => stacks.Matcher;
-        // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
-        private readonly long _progressStep = facts.EventCount > 0 ? Math.Max(1, facts.EventCount / 10) : 1_000_000;
         /// <summary>Whose events count: the one process, or on ETW the benchmark's out of the machine.</summary>
         private readonly Sources.IProcessScope _scope = sources.Scope;
         /// <summary>Where the marker's waits come from: WaitHandle events, or on ETW context switches.</summary>
@@ -282,9 +294,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
         private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
-        /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
-        private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
-        private long _events;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
@@ -293,15 +302,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             source.AllEvents += OnEvent;
             _waits.Subscribe(source, this);
             foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
-            SubscribeCollectors(source);
             foreach (var stage in _stages) stage.Subscribe(source, this);
-            SubscribeRuntime(source);
-        }
-
-        private void ReportProgress()
-        {
-            if (facts.EventCount > 1_000_000) progress?.Report($"  {100 * _events / facts.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
-            else if (facts.EventCount == 0) progress?.Report($"  {_events:N0} events, {analysis.Runs.Count} runs");
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
@@ -346,7 +347,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
             StackFileBefore(_lastQpc = e.TimeStampQPC);
 #pragma warning restore CS0618
-            if (++_events % _progressStep == 0) ReportProgress();
             // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
             if (e.ProviderGuid == RunEvents.ProviderGuid)
             {
@@ -399,32 +399,28 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (stacks is RawEventPipeStacks && (!MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
                 throw new RawPassUnsure();
             CountStacklessExceptions();
-            CountNamedSites();
+            Stage<ManagedCodeStage>().CountNamedSites();
         }
 
-        public void Finish(TraceEventDispatcher source, Kernel.KernelSession? kernel)
+        public void Finish(PassEnd end)
         {
+            var (source, kernel) = (end.Source, end.Kernel);
             // Partial results are kept only where valid: a run without an end has no duration to report.
             if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
             foreach (var begun in _windows.BegunBeforeTrace)
                 analysis.WarningList.Add($"run {Describe(begun)} began before the trace (attached mid-run): left out");
-            AssignGcs();
             foreach (var stage in _stages) stage.Finish(this);
-            // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.
-            Timeline.GcPauses = GcPauseList;
-            Timeline.OtherSuspensions = Runtime.Suspensions.Other;
-            MarkGcs();
             ChargeCpu(kernel);
-            FinishWholeTrace();
+            FinishWholeTrace(end);
             analysis.Trace = analysis.Trace with
             {
-                Events = _events,
+                Events = Stage<ProgressStage>().Events,
                 // A trace cut before its last event's header can report an end before its start: no duration then.
                 DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds),
-                EventsLost = facts.EventsLost,
-                RuntimeVersion = Runtime.Version,
+                EventsLost = end.Facts.EventsLost,
+                RuntimeVersion = Stage<RuntimeStage>().Recorded.Version,
             };
-            if (_scope.Process(facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
+            if (_scope.Process(end.Facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
             var trace = analysis.Trace;
 
             if (!FinishBdnRuns()) SayHowRunsWereFound();
@@ -448,7 +444,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (_windows.SawRunEvents) analysis.Trace = analysis.Trace with { RunSource = RunSource.RunEvents };
             else if (analysis.Runs.Count > 0 && analysis.Trace.RunSource == RunSource.None) analysis.Trace = analysis.Trace with { RunSource = RunSource.MarkerWaits };
             NameUnnamedRuns();
-            MarkWarmups();
+            MarkWarmups(end.CutShort);
             WarnRunsWithThrowEvents();
             CollectHotMethods();
         }

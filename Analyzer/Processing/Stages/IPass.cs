@@ -22,8 +22,14 @@ internal interface IPass
     /// <summary>Stack tags were given: the pass names code from stacks (without them it never did).</summary>
     bool Named => Stacks.Matcher is not null;
 
+    /// <summary>Whose events count: the one process, or on ETW the benchmark's out of the machine.</summary>
+    Sources.IProcessScope Scope { get; }
+
+    /// <summary>The run windows: the open run is what the stages charge.</summary>
+    RunWindows Windows { get; }
+
     /// <summary>The open run, whoever's event it is (what a stop closes).</summary>
-    RunDraft? OpenRun { get; }
+    RunDraft? OpenRun => Windows.Open;
 
     /// <summary>The open run, if the event belongs to it: raised on one of its threads, or on another while it runs the measured call.</summary>
     RunDraft? RunOf(TraceEvent e, int? stack = null);
