@@ -26,7 +26,7 @@ public sealed partial class TraceAnalyzer
         {
             source = new EventPipeEventSource(input.TracePath);
             var facts = new RawEventPipeFacts(source);
-            var state = new PassState(analysis, facts, new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var state = new PassState(analysis, facts, new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress, Stages, new PassFiles(exceptionFiles, stackFile, harness));
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
             // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).

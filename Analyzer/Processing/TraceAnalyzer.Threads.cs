@@ -49,7 +49,7 @@ public sealed partial class TraceAnalyzer
             // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
             var (gen0, gen1, gen2) = gcs.Recorded.Gcs.Counts();
-            var (modules, namespaces) = analysis.Runs.Count == 0 && _cpu is not null ? _cpu.WholeTraceLibraries() : ([], []);
+            var (modules, namespaces) = analysis.Runs.Count == 0 && Stage<CpuStage>().Charges is { } cpu ? cpu.WholeTraceLibraries() : ([], []);
             analysis.Process = new ProcessProfile
             {
                 GcCount = new GcCounts(gen0, gen1, gen2),

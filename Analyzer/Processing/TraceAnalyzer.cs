@@ -154,7 +154,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             var log = etlx.Log;
             var facts = new TraceLogFacts(log);
-            var state = new PassState(analysis, facts, new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var state = new PassState(analysis, facts, new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages, new PassFiles(exceptionFiles, stackFile, harness));
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
@@ -257,17 +257,23 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// <param name="CutShort">The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</param>
     private sealed record PassEnd(TraceEventDispatcher Source, TraceFacts Facts, Kernel.KernelSession? Kernel, Input.RecordedProviders? Recorded, bool CutShort);
 
+    /// <summary>What a recording keeps beside its trace, read before the pass: the exception and stacks files, the harness's word.</summary>
+    private sealed record PassFiles(ExceptionFiles? Exceptions, StackFile? Stacks, Common.HarnessInfo? Harness);
+
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
     private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress,
-        IReadOnlyList<PassStageFactory> registered)
-        : Sources.IMarkerWaitSink, IPass
+        IReadOnlyList<PassStageFactory> registered, PassFiles files)
+        : IPass
     {
         /// <summary>
-        /// The stages, in the order they subscribe: the event count, the code map, the registered collectors, the
-        /// runtime work their spans join, the runtime's suspensions and GCs.
+        /// The stages, in the order they subscribe (and see each event): the files beside the trace up to the event, the
+        /// run windows, the CPU sources' samples, the event count, the code map, the registered collectors, the runtime work their spans join, the
+        /// runtime's suspensions and GCs.
         /// </summary>
         private readonly IReadOnlyList<IPassStage> _stages =
-            [new ProgressStage(facts.EventCount, progress), new ManagedCodeStage(), .. registered.Select(make => make()), new RuntimeWorkStage(), new RuntimeStage()];
+            [new SideFilesStage(analysis, stacks, files.Exceptions, files.Stacks), new RunWindowsStage(sources.Waits, files.Harness),
+            new CpuStage(sources.Cpu, progress),
+            new ProgressStage(facts.EventCount, progress), new ManagedCodeStage(), .. registered.Select(make => make()), new RuntimeWorkStage(), new RuntimeStage()];
         public AnalysisDraft Analysis => analysis;
         public EventStacks Stacks => stacks;
         public AnalyzerOptions Options => options;
@@ -288,11 +294,6 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         public StackTagMatcher? Matcher => stacks.Matcher;
         /// <summary>Whose events count: the one process, or on ETW the benchmark's out of the machine.</summary>
         private readonly Sources.IProcessScope _scope = sources.Scope;
-        /// <summary>Where the marker's waits come from: WaitHandle events, or on ETW context switches.</summary>
-        private readonly Sources.IMarkerWaits _waits = sources.Waits;
-        /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
-        private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
-        private readonly Dictionary<int, string?> _markerMethodByStack = [];
         public PassTimeline Timeline { get; } = new();
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
@@ -300,24 +301,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         public void Subscribe(TraceEventDispatcher source)
         {
             source.AllEvents += OnEvent;
-            _waits.Subscribe(source, this);
-            foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
             foreach (var stage in _stages) stage.Subscribe(source, this);
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
         public bool InProcess(TraceEvent e) => _scope.InProcess(e);
-
-        void Sources.IMarkerWaitSink.WaitStart(TraceEvent e) => OnWaitStart(e);
-        void Sources.IMarkerWaitSink.WaitStop(TraceEvent e) => OnWaitStop(e);
-        void Sources.IMarkerWaitSink.MarkerWait(MarkerWait wait) => _windows.MarkerWait(wait);
-
-        /// <summary>A run event's mark on the time line, also handed to the marker waits' source (ETW's follows the marker's switches from it).</summary>
-        private void Mark(RunMark mark)
-        {
-            Timeline.RunMarks.Add(mark);
-            _waits.RunMark(mark);
-        }
 
         /// <summary>
         /// The open run, if this event belongs to it: raised on the run's worker thread or one of its crew (RunThread
@@ -343,49 +331,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
-            // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
-            _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
-            StackFileBefore(_lastQpc = e.TimeStampQPC);
 #pragma warning restore CS0618
-            // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
-            if (e.ProviderGuid == RunEvents.ProviderGuid)
-            {
-                var t = e.TimeStampRelativeMSec;
-                switch ((int)e.ID)
-                {
-                    case RunEvents.RunStartId:
-                        _scope.Marked(e.ProcessID);
-                        Mark(new RunMark(t, RunMarkKind.Start, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        OnRunStart(e);
-                        break;
-                    case RunEvents.RunStopId:
-                        Mark(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        OnRunStop(e);
-                        break;
-                    case RunEvents.RunThreadId:
-                        _windows.RunThread(e.ThreadID, Int(e, RunEvents.Fields.ThreadId));
-                        break;
-                    case RunEvents.RunBeginId:
-                        Mark(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));
-                        OnRunBegin(e);
-                        break;
-                    case RunEvents.RunEndId:
-                        Mark(new RunMark(t, RunMarkKind.End, 0, e.ThreadID));
-                        OnRunEnd(e);
-                        break;
-                }
-                return;
-            }
-            if (e.ProviderGuid == Harness.BdnEngineEvents.ProviderGuid) { OnBdnEvent(e); return; }
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace = analysis.Trace with { HasRundown = true };
         }
 
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
         private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or Harness.BdnIterations.CaseNotYetNamed;
-
-        private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
-
-        private static int Int(TraceEvent e, string field) => PayloadFields.Int32(e, field) ?? 0;
 
         /// <summary>
         /// The end of the pass: the code map is complete (a raw pass reads the rundown last), so stacks are named from
@@ -396,21 +347,21 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             var provisional = stacks.MeasuredAnswers();
             stacks.Code = Code;
-            if (stacks is RawEventPipeStacks && (!MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
+            if (stacks is RawEventPipeStacks && (!Stage<RunWindowsStage>().MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
                 throw new RawPassUnsure();
-            CountStacklessExceptions();
+            Stage<SideFilesStage>().CountStacklessExceptions();
             Stage<ManagedCodeStage>().CountNamedSites();
         }
 
         public void Finish(PassEnd end)
         {
             var (source, kernel) = (end.Source, end.Kernel);
-            // Partial results are kept only where valid: a run without an end has no duration to report.
-            if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
-            foreach (var begun in _windows.BegunBeforeTrace)
-                analysis.WarningList.Add($"run {Describe(begun)} began before the trace (attached mid-run): left out");
+            var windows = Stage<RunWindowsStage>();
+            windows.DropUnfinished();
             foreach (var stage in _stages) stage.Finish(this);
-            ChargeCpu(kernel);
+            var cpu = Stage<CpuStage>();
+            // The kernel session's records are taken chunk by chunk in the charge; the runs' windows and the time line are final here.
+            cpu.Charge(kernel);
             FinishWholeTrace(end);
             analysis.Trace = analysis.Trace with
             {
@@ -423,40 +374,16 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (_scope.Process(end.Facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
             var trace = analysis.Trace;
 
-            if (!FinishBdnRuns()) SayHowRunsWereFound();
-            if (_waits.LostWarning is { } lost) analysis.WarningList.Add(lost);
-            if (_windows.LateWindows > 0) analysis.WarningList.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
+            windows.SayHowRunsWereFound();
             if (!trace.HasRundown) analysis.WarningList.Add(NoRundownWarning);
             if (trace.UnresolvedSampleShare > 0.05) analysis.WarningList.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.WarningList.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
 
-            // The window, not the marker's wait, is what every figure covers: warn when it is off the Stopwatch.
-            // The marker's wait events can lag the Stopwatch by milliseconds with the window still right
-            // (docs/analyzer.md "The marker's wait and the Stopwatch"), so they alone are no reason to warn.
-            var disagreements = new List<string>();
-            foreach (var run in analysis.Runs)
-            {
-                if (run.StopwatchMs is { } sw && Math.Abs(run.EndMs - run.StartMs - sw) > 1.0)
-                    disagreements.Add($"{Describe(run.Key)} ({run.EndMs - run.StartMs:F2} vs {sw:F2} ms)");
-            }
-            if (disagreements.Count > 0)
-                analysis.WarningList.Add($"{disagreements.Count} run(s) whose window and Stopwatch differ by more than 1 ms (no RunBegin/RunEnd: the window is the marker's wait, whose wake-up lags on a busy machine; their figures cover that longer window): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
-            if (_windows.SawRunEvents) analysis.Trace = analysis.Trace with { RunSource = RunSource.RunEvents };
-            else if (analysis.Runs.Count > 0 && analysis.Trace.RunSource == RunSource.None) analysis.Trace = analysis.Trace with { RunSource = RunSource.MarkerWaits };
-            NameUnnamedRuns();
-            MarkWarmups(end.CutShort);
-            WarnRunsWithThrowEvents();
-            CollectHotMethods();
+            windows.CheckAgainstStopwatch();
+            cpu.NameUnnamedRuns();
+            windows.MarkWarmups(end.CutShort);
+            Stage<SideFilesStage>().WarnRunsWithThrowEvents();
+            cpu.CollectHotMethods();
         }
-
-        /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>
-        private void SayHowRunsWereFound()
-        {
-            if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.WarningList.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
-            else if (!_windows.SawRunEvents) analysis.WarningList.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
-            else if (!_windows.SawWaits) analysis.WarningList.Add(_waits.NoWaitsWarning);
-        }
-
-        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";
     }
 }
