@@ -347,7 +347,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             var provisional = stacks.MeasuredAnswers();
             stacks.Code = Code;
-            if (stacks is RawEventPipeStacks && (!Stage<RunWindowsStage>().MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
+            if (stacks.NamedAfterPass && (!Stage<RunWindowsStage>().MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
                 throw new RawPassUnsure();
             Stage<SideFilesStage>().CountStacklessExceptions();
             Stage<ManagedCodeStage>().CountNamedSites();

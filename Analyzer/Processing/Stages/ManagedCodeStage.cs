@@ -25,9 +25,9 @@ internal sealed class ManagedCodeStage : IPassStage
 
     public void Subscribe(TraceEventDispatcher source, IPass pass)
     {
-        var raw = pass.Stacks as RawEventPipeStacks;
-        _rawPass = raw is not null;
-        _builder.Subscribe(source, raw is null ? null : raw.Loaded);
+        var stacks = pass.Stacks;
+        _rawPass = stacks.NamedAfterPass;
+        _builder.Subscribe(source, _rawPass ? stacks.Loaded : null);
     }
 
     public void WhenNamed(Action count)

@@ -38,7 +38,7 @@ internal sealed class SideFilesStage : IPassStage
         {
             _stackFile = stackFile;
             analysis.WarningList.AddRange(stackFile.Warnings);
-            if (stacks is not RawEventPipeStacks && stackFile.LockWaits.Any(w => w.Start))
+            if (!stacks.NamesAddresses && stackFile.LockWaits.Any(w => w.Start))
                 analysis.WarningList.Add($"lock waits: who wanted each lock is unnamed (?) in this analysis: through TraceLog, {Common.TraceFolderLayout.StacksTrace}'s stacks cannot be named");
         }
     }
@@ -55,7 +55,7 @@ internal sealed class SideFilesStage : IPassStage
         if (_stackless is not null)
         {
             _whereThrown = WhereThrown;
-            _internStack = leafFirst => leafFirst.Length > 0 && pass.Stacks is RawEventPipeStacks raw ? raw.Intern(leafFirst) : -1;
+            _internStack = pass.Stacks.FromAddresses;
             // The dispatch spans the main trace's exception events gave before they moved out (RuntimeWorkStage).
             var work = pass.Stage<RuntimeWorkStage>().Work;
             _dispatch = (qpc, threadId, start) =>
@@ -153,7 +153,7 @@ internal sealed class SideFilesStage : IPassStage
             var w = waits[_nextLockWait++];
             var ms = Pass.Timeline.Clock.QpcToRelativeMs(w.Qpc);
             var contention = Pass.Stage<ContentionStage>();
-            if (w.Start) contention.Start(w.ThreadId, ms, w.LeafFirst.Length > 0 && Pass.Stacks is RawEventPipeStacks raw ? raw.Intern(w.LeafFirst) : -1);
+            if (w.Start) contention.Start(w.ThreadId, ms, Pass.Stacks.FromAddresses(w.LeafFirst));
             else contention.Stop(w.ThreadId, ms, Pass.ThreadOf(w.ThreadId));
         }
     }
