@@ -25,7 +25,8 @@ public sealed partial class TraceAnalyzer
         try
         {
             source = FileReads.Events(input.TracePath);
-            var state = new PassState(analysis, new RawEventPipeFacts(source), new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var facts = new RawEventPipeFacts(source);
+            var state = new PassState(analysis, facts, new RawEventPipeStacks(matcher), OpenSources(input, log: null), options, progress, Stages, new PassFiles(exceptionFiles, stackFile, harness));
             // Templates TraceLog's conversion registers, so payloads read alike: EventSource events (the runs',
             // BenchmarkDotNet's) from the trace's metadata, by the dynamic parser; the sampler's events, whose
             // metadata names no field, by TraceEvent's own parser (the sample's type: external or managed code).
@@ -35,7 +36,7 @@ public sealed partial class TraceAnalyzer
             progress?.Report($"analyzing {Fmt.DisplayPath(input.TracePath)} ({new FileInfo(input.TracePath).Length / 1048576.0:F1} MB) in one pass...");
             source.Process();
             state.CodeKnown();
-            return new Pass(state, source, source);
+            return new Pass(state, source, facts, source);
         }
         catch (Exception ex) when (ex is RawPassUnsure || ReaderFault.IsFrom(ex, ReaderFault.TraceEvent))
         {

@@ -15,35 +15,24 @@ public sealed partial class TraceAnalyzer
     {
         private readonly Dictionary<int, ThreadDraft> _threads = [];
 
-        /// <summary>The trace folder's manifest, if any: what the session enabled (<see cref="Input.RecordedProviders"/>).</summary>
-        public Input.RecordedProviders? Recorded { get; set; }
-        /// <summary>The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</summary>
-        public bool CutShort { get; set; }
 
         /// <summary>
         /// An event family without events is one of three things: enabled and none happened (the zeros are real), not
         /// enabled (dotnet-trace's default has no allocation ticks, no contention: the columns show nothing, not zero), or,
-        /// for a trace that does not say what its session enabled, unknown. The manifest says which (<see cref="Recorded"/>).
+        /// for a trace that does not say what its session enabled, unknown. The manifest says which (<see cref="PassEnd.Recorded"/>).
         /// </summary>
-        private void SayWhatIsMissing()
+        private void SayWhatIsMissing(Input.RecordedProviders? recorded)
         {
-            (bool Seen, string Why, ulong Keyword, System.Diagnostics.Tracing.EventLevel Level)[] families =
-            [
-                (_allocations.Seen, "allocation ticks (CLR GC keyword 0x1 at Verbose level)", 0x1, System.Diagnostics.Tracing.EventLevel.Verbose),
-                (_contention.Seen, "lock contention (CLR Contention keyword 0x4000)", 0x4000, System.Diagnostics.Tracing.EventLevel.Informational),
-                (_exceptions.Seen, "exceptions (CLR Exception keyword 0x8000)", 0x8000, System.Diagnostics.Tracing.EventLevel.Informational),
-                (_jit.Seen, "JIT timing (CLR Jit keyword 0x10 at Verbose level)", 0x10, System.Diagnostics.Tracing.EventLevel.Verbose),
-            ];
-            var missing = families.Where(f => !f.Seen).ToList();
+            var missing = _stages.Select(s => s.Missing).OfType<ClrEventFamily>().ToList();
             if (missing.Count == 0) return;
-            foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, Recorded is null ? (bool?)null : Recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
+            foreach (var line in MissingEvents.Lines(missing.Select(f => (f.Why, recorded is null ? (bool?)null : recorded.Enabled(MissingEvents.ClrProviderName, f.Keyword, f.Level)))))
                 analysis.WarningList.Add(line);
         }
 
-        private ThreadDraft? ThreadOf(TraceEvent e) => _scope.InProcess(e) ? ThreadOf(e.ThreadID) : null;
+        public ThreadDraft? ThreadOf(TraceEvent e) => _scope.InProcess(e) ? ThreadOf(e.ThreadID) : null;
 
         /// <summary>A thread of the recorded process by id (the exception files' events, which are all its own).</summary>
-        private ThreadDraft ThreadOf(int threadId)
+        public ThreadDraft ThreadOf(int threadId)
         {
             if (_threads.TryGetValue(threadId, out var t)) return t;
             _threads[threadId] = t = new ThreadDraft { ThreadId = threadId };
@@ -51,23 +40,24 @@ public sealed partial class TraceAnalyzer
         }
 
         /// <summary>Thread names from the trace, the process's GCs and the pauses found in the pass.</summary>
-        private void FinishWholeTrace()
+        private void FinishWholeTrace(PassEnd end)
         {
-            if (analysis.Runs.Count == 0) SayWhatIsMissing();
+            var gcs = Stage<RuntimeStage>();
+            if (analysis.Runs.Count == 0) SayWhatIsMissing(end.Recorded);
             foreach (var (id, t) in _threads)
-                if (facts.ThreadName(id) is { } name) t.Name = name;
+                if (end.Facts.ThreadName(id) is { } name) t.Name = name;
             // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
-            var (gen0, gen1, gen2) = Runtime.Gcs.Counts();
-            var (modules, namespaces) = analysis.Runs.Count == 0 && _cpu is not null ? _cpu.WholeTraceLibraries() : ([], []);
+            var (gen0, gen1, gen2) = gcs.Recorded.Gcs.Counts();
+            var (modules, namespaces) = analysis.Runs.Count == 0 && Stage<CpuStage>().Charges is { } cpu ? cpu.WholeTraceLibraries() : ([], []);
             analysis.Process = new ProcessProfile
             {
                 GcCount = new GcCounts(gen0, gen1, gen2),
                 CpuMs = analysis.ThreadList.Sum(t => t.CpuMs),
                 Modules = modules,
                 Namespaces = namespaces,
-                GcPauseMs = GcPauseList.Sum(p => p.EndMs - p.StartMs),
-                MaxGcPauseMs = GcPauseList.Count == 0 ? 0 : GcPauseList.Max(p => p.EndMs - p.StartMs),
+                GcPauseMs = gcs.GcPauses.Sum(p => p.EndMs - p.StartMs),
+                MaxGcPauseMs = gcs.GcPauses.Count == 0 ? 0 : gcs.GcPauses.Max(p => p.EndMs - p.StartMs),
             };
         }
     }

@@ -93,9 +93,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             analysis.WarningList.Add(FormattableString.Invariant($"the hypervisor took {steal:N0} ms of CPU from this machine (steal) while the kernel session recorded: on-CPU time from context switches counts it where it hit the recorded threads, the thread CPU clock does not, so a run's CPU can read up to that much high"));
         if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
             analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");
-        state.Recorded = input.ManifestBytes is { } manifestBytes ? Input.RecordedProviders.Parse(manifestBytes, Path.GetFileName(input.TracePath)) : null;
-        state.CutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
-        state.Finish(pass.Source, kernel);
+        var cutShort = manifest?.Incomplete == true || (input.ManifestPath is null && input.KernelDataPath is not null);
+        state.Finish(new PassEnd(pass.Source, pass.Facts, kernel, input.ManifestBytes is { } manifestBytes ? Input.RecordedProviders.Parse(manifestBytes, Path.GetFileName(input.TracePath)) : null, cutShort));
         RefuseUnreadable(input, analysis);
         // A recording cut by a full disk (or a failed write): say where its data stops (manifest "cut").
         if (manifest?.Cut is { } cut) analysis.WarningList.Add(cut.Describe());
@@ -117,10 +116,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         return frozen with { Trace = frozen.Trace with { AnalysisSeconds = clock.Elapsed.TotalSeconds } };
     }
 
-    private static AnalysisDraft NewAnalysis(TraceInput input, StackTagFile? tags)
+    private AnalysisDraft NewAnalysis(TraceInput input, StackTagFile? tags)
     {
         var analysis = new AnalysisDraft
         {
+            // What happened when, for a time line: kept from the start, as the stages mark it.
+            Marks = options.KeepMarks ? new() : null,
             Trace = new TraceInfo
             {
                 Path = input.DisplayName,
@@ -135,10 +136,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     }
 
     /// <summary>A finished pass over the trace's events, with what must stay open until <see cref="PassState.Finish"/>.</summary>
-    private sealed class Pass(PassState state, TraceEventDispatcher source, IDisposable owner) : IDisposable
+    private sealed class Pass(PassState state, TraceEventDispatcher source, TraceFacts facts, IDisposable owner) : IDisposable
     {
         public PassState State => state;
         public TraceEventDispatcher Source => source;
+        public TraceFacts Facts => facts;
         public void Dispose() => owner.Dispose();
     }
 
@@ -152,13 +154,14 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         try
         {
             var log = etlx.Log;
-            var state = new PassState(analysis, new TraceLogFacts(log), new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress) { ExceptionFiles = exceptionFiles, StackFile = stackFile, HarnessRun = harness };
+            var facts = new TraceLogFacts(log);
+            var state = new PassState(analysis, facts, new TraceLogStacks(log, matcher), OpenSources(input, log), options, progress, Stages, new PassFiles(exceptionFiles, stackFile, harness));
             var source = log.Events.GetSource();
             state.Subscribe(source);
             progress?.Report($"analyzing {log.EventCount:N0} events...");
             TracePass.ProcessReadable(source, analysis);
             state.CodeKnown();
-            return new Pass(state, source, etlx);
+            return new Pass(state, source, facts, etlx);
         }
         catch
         {
@@ -188,6 +191,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     /// a test registers its own here.
     /// </summary>
     internal IReadOnlyList<Sources.CpuSourceFactory> CpuSources { get; init; } = Sources.CpuSources.Default;
+
+    /// <summary>The collectors the pass runs (<see cref="PassStages.Default"/>); a test registers its own here.</summary>
+    internal IReadOnlyList<PassStageFactory> Stages { get; init; } = PassStages.Default;
 
     /// <summary>What differs between the trace's sources, chosen once as it is opened (TraceLog's log, or null for a raw pass).</summary>
     private Sources.TraceSources OpenSources(TraceInput input, TraceLog? log) => Sources.TraceSources.Open(new Sources.TraceOpening(input, log), CpuSources);
@@ -251,65 +257,67 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             if (byKey.TryGetValue(run.Key, out var r)) run.InProcess = r;
     }
 
+    /// <summary>What the pass's end needs that its events did not give.</summary>
+    /// <param name="Recorded">The trace folder's manifest, if any: what the session enabled.</param>
+    /// <param name="CutShort">The recording was cut (the manifest says so, or there is none beside perf's data): its last case may have warm-up runs only.</param>
+    private sealed record PassEnd(TraceEventDispatcher Source, TraceFacts Facts, Kernel.KernelSession? Kernel, Input.RecordedProviders? Recorded, bool CutShort);
+
+    /// <summary>What a recording keeps beside its trace, read before the pass: the exception and stacks files, the harness's word.</summary>
+    private sealed record PassFiles(ExceptionFiles? Exceptions, StackFile? Stacks, Common.HarnessInfo? Harness);
+
     /// <summary>Mutable state of one pass; kept apart from the analyzer so the analyzer itself is reusable.</summary>
-    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress)
-        : Sources.IMarkerWaitSink
+    private sealed partial class PassState(AnalysisDraft analysis, TraceFacts facts, EventStacks stacks, Sources.TraceSources sources, AnalyzerOptions options, IProgress<string>? progress,
+        IReadOnlyList<PassStageFactory> registered, PassFiles files)
+        : IPass
     {
+        /// <summary>
+        /// The stages, in the order they subscribe (and see each event): the files beside the trace up to the event, the
+        /// run windows, the CPU sources' samples, the event count, the code map, the registered collectors, the runtime work their spans join, the
+        /// runtime's suspensions and GCs.
+        /// </summary>
+        private readonly IReadOnlyList<IPassStage> _stages =
+            [new SideFilesStage(analysis, stacks, files.Exceptions, files.Stacks), new RunWindowsStage(sources.Waits, files.Harness),
+            new CpuStage(sources.Cpu, progress),
+            new ProgressStage(facts.EventCount, progress), new ManagedCodeStage(), .. registered.Select(make => make()), new RuntimeWorkStage(), new RuntimeStage()];
+        public AnalysisDraft Analysis => analysis;
+        public EventStacks Stacks => stacks;
+        public AnalyzerOptions Options => options;
+        public TraceMarksDraft? Marks => analysis.Marks;
+        public Sources.IProcessScope Scope => _scope;
+        public RunWindows Windows => _windows;
+        /// <summary>The managed code map, once the pass is over.</summary>
+        public Kernel.ManagedCodeMap Code => Stage<ManagedCodeStage>().Code;
+        public void WhenNamed(Action count) => Stage<ManagedCodeStage>().WhenNamed(count);
+
+        public T Stage<T>() where T : IPassStage
+        {
+            foreach (var stage in _stages)
+                if (stage is T found) return found;
+            throw new InvalidOperationException($"the pass has no {typeof(T).Name}");
+        }
+
         public StackTagMatcher? Matcher => stacks.Matcher;
-        // A tenth of the events when their count is known first (TraceLog's), else every million (a raw pass's).
-        private readonly long _progressStep = facts.EventCount > 0 ? Math.Max(1, facts.EventCount / 10) : 1_000_000;
         /// <summary>Whose events count: the one process, or on ETW the benchmark's out of the machine.</summary>
         private readonly Sources.IProcessScope _scope = sources.Scope;
-        /// <summary>Where the marker's waits come from: WaitHandle events, or on ETW context switches.</summary>
-        private readonly Sources.IMarkerWaits _waits = sources.Waits;
-        /// <summary>Where CPU samples can come from, in order of preference (<see cref="Sources.CpuSources"/>).</summary>
-        private readonly IReadOnlyList<Sources.ICpuSource> _cpuSources = sources.Cpu;
-        private readonly Dictionary<int, string?> _markerMethodByStack = [];
-        /// <summary>What happened when, for a time line (<see cref="AnalyzerOptions.KeepMarks"/>); null: the tables only.</summary>
-        private readonly TraceMarksDraft? _marks = options.KeepMarks ? new() : null;
         public PassTimeline Timeline { get; } = new();
-        /// <summary>The GC pauses: the suspensions that ran a GC.</summary>
-        private Collections.ChunkedList<Interval> GcPauseList => Runtime.Suspensions.GcPauses;
-        private long _events;
         /// <summary>The run windows: the open run is what the collectors charge.</summary>
         private readonly RunWindows _windows = new(analysis.RunList, key => Wanted(options, key), Harness.StackTagRunNames.Unnamed);
 
         public void Subscribe(TraceEventDispatcher source)
         {
             source.AllEvents += OnEvent;
-            _waits.Subscribe(source, this);
-            foreach (var cpu in _cpuSources) cpu.Subscribe(source, new Sources.PassSamples(stacks, _scope));
-            SubscribeCollectors(source);
-            SubscribeRuntimeWork(source);
-            SubscribeRuntime(source);
-        }
-
-        private void ReportProgress()
-        {
-            if (facts.EventCount > 1_000_000) progress?.Report($"  {100 * _events / facts.EventCount}% ({_events:N0} events, {analysis.Runs.Count} runs)");
-            else if (facts.EventCount == 0) progress?.Report($"  {_events:N0} events, {analysis.Runs.Count} runs");
+            foreach (var stage in _stages) stage.Subscribe(source, this);
         }
 
         /// <summary>An ETW trace holds every process on the machine; an EventPipe trace only the recorded one.</summary>
-        private bool InProcess(TraceEvent e) => _scope.InProcess(e);
-
-        void Sources.IMarkerWaitSink.WaitStart(TraceEvent e) => OnWaitStart(e);
-        void Sources.IMarkerWaitSink.WaitStop(TraceEvent e) => OnWaitStop(e);
-        void Sources.IMarkerWaitSink.MarkerWait(MarkerWait wait) => _windows.MarkerWait(wait);
-
-        /// <summary>A run event's mark on the time line, also handed to the marker waits' source (ETW's follows the marker's switches from it).</summary>
-        private void Mark(RunMark mark)
-        {
-            Timeline.RunMarks.Add(mark);
-            _waits.RunMark(mark);
-        }
+        public bool InProcess(TraceEvent e) => _scope.InProcess(e);
 
         /// <summary>
         /// The open run, if this event belongs to it: raised on the run's worker thread or one of its crew (RunThread
         /// events, --threads), or on another thread while it executes the benchmark's measured call. Background
         /// tier-1 JIT, thread-pool spinning or the marker itself are not the serializer's cost.
         /// </summary>
-        private RunDraft? RunOf(TraceEvent e, int? stack = null)
+        public RunDraft? RunOf(TraceEvent e, int? stack = null)
         {
             if (_windows.ChargeableFor(e.ThreadID) is not { } run) return null;
             if (run.WorkerThreadId == 0 || run.IsRunThread(e.ThreadID)) return run;
@@ -317,7 +325,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         }
 
         /// <summary>The same for an event read beside the trace, by its thread and stack (-1: none).</summary>
-        private RunDraft? RunOf(int threadId, int stack)
+        public RunDraft? RunOf(int threadId, int stack)
         {
             if (_windows.ChargeableFor(threadId) is not { } run) return null;
             if (run.WorkerThreadId == 0 || run.IsRunThread(threadId)) return run;
@@ -328,50 +336,12 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
 #pragma warning disable CS0618 // "discouraged": the raw QPC is exactly what puts perf's CLOCK_MONOTONIC on this time line
             Timeline.Clock.Observe(e.TimeStampQPC, e.TimeStampRelativeMSec);
-            // The throws recorded beside the trace up to this event, charged as an event of theirs would be here.
-            _stackless?.Before(e.TimeStampQPC, _whereThrown!, _internStack!, _dispatch);
-            StackFileBefore(_lastQpc = e.TimeStampQPC);
 #pragma warning restore CS0618
-            if (++_events % _progressStep == 0) ReportProgress();
-            // GUIDs, not names: this runs for every event, and a name is a string comparison each time.
-            if (e.ProviderGuid == RunEvents.ProviderGuid)
-            {
-                var t = e.TimeStampRelativeMSec;
-                switch ((int)e.ID)
-                {
-                    case RunEvents.RunStartId:
-                        _scope.Marked(e.ProcessID);
-                        Mark(new RunMark(t, RunMarkKind.Start, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        OnRunStart(e);
-                        break;
-                    case RunEvents.RunStopId:
-                        Mark(new RunMark(t, RunMarkKind.Stop, Int(e, RunEvents.Fields.MarkerThreadId), Int(e, RunEvents.Fields.WorkerThreadId)));
-                        OnRunStop(e);
-                        break;
-                    case RunEvents.RunThreadId:
-                        _windows.RunThread(e.ThreadID, Int(e, RunEvents.Fields.ThreadId));
-                        break;
-                    case RunEvents.RunBeginId:
-                        Mark(new RunMark(t, RunMarkKind.Begin, 0, e.ThreadID));
-                        OnRunBegin(e);
-                        break;
-                    case RunEvents.RunEndId:
-                        Mark(new RunMark(t, RunMarkKind.End, 0, e.ThreadID));
-                        OnRunEnd(e);
-                        break;
-                }
-                return;
-            }
-            if (e.ProviderGuid == Harness.BdnEngineEvents.ProviderGuid) { OnBdnEvent(e); return; }
             if (!analysis.Trace.HasRundown && e.ProviderGuid == RundownGuid) analysis.Trace = analysis.Trace with { HasRundown = true };
         }
 
         /// <summary>Runs found without names are kept whatever --serializers says until they are named (NameUnnamedRuns, OnBdnBenchmarkStart).</summary>
         private static bool Wanted(AnalyzerOptions options, RunKey key) => options.Includes(key.Serializer) || key.Serializer is Harness.StackTagRunNames.Unnamed or Harness.BdnIterations.CaseNotYetNamed;
-
-        private static string Str(TraceEvent e, string field) => e.PayloadByName(field)?.ToString() ?? "";
-
-        private static int Int(TraceEvent e, string field) => PayloadFields.Int32(e, field) ?? 0;
 
         /// <summary>
         /// The end of the pass: the code map is complete (a raw pass reads the rundown last), so stacks are named from
@@ -382,72 +352,43 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         {
             var provisional = stacks.MeasuredAnswers();
             stacks.Code = Code;
-            if (stacks is RawEventPipeStacks && (!MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
+            if (stacks.NamedAfterPass && (!Stage<RunWindowsStage>().MarkerAnswersHold() || provisional.Any(p => stacks.IsMeasuredWork(p.Key) != p.Value)))
                 throw new RawPassUnsure();
-            CountStacklessExceptions();
-            CountNamedSites();
+            Stage<SideFilesStage>().CountStacklessExceptions();
+            Stage<ManagedCodeStage>().CountNamedSites();
         }
 
-        public void Finish(TraceEventDispatcher source, Kernel.KernelSession? kernel)
+        public void Finish(PassEnd end)
         {
-            // Partial results are kept only where valid: a run without an end has no duration to report.
-            if (_windows.DropUnended() is { } unended) analysis.WarningList.Add($"run {Describe(unended.Key)} never ended (trace cut short): left out");
-            foreach (var begun in _windows.BegunBeforeTrace)
-                analysis.WarningList.Add($"run {Describe(begun)} began before the trace (attached mid-run): left out");
-            AssignGcs();
-            Timeline.Contention.AddRange(_contention.RunWaits);
-            // One entry per suspension, as many as the trace is long: the pass's own (chunked) lists, shared, not copied.
-            Timeline.GcPauses = GcPauseList;
-            Timeline.OtherSuspensions = Runtime.Suspensions.Other;
-            MarkGcs();
-            ChargeCpu(kernel);
-            FinishWholeTrace();
-            analysis.Marks = _marks;
+            var (source, kernel) = (end.Source, end.Kernel);
+            var windows = Stage<RunWindowsStage>();
+            windows.DropUnfinished();
+            foreach (var stage in _stages) stage.Finish(this);
+            var cpu = Stage<CpuStage>();
+            // The kernel session's records are taken chunk by chunk in the charge; the runs' windows and the time line are final here.
+            cpu.Charge(kernel);
+            FinishWholeTrace(end);
             analysis.Trace = analysis.Trace with
             {
-                Events = _events,
+                Events = Stage<ProgressStage>().Events,
                 // A trace cut before its last event's header can report an end before its start: no duration then.
                 DurationMs = Math.Max(0, source.SessionDuration.TotalMilliseconds),
-                EventsLost = facts.EventsLost,
-                RuntimeVersion = Runtime.Version,
+                EventsLost = end.Facts.EventsLost,
+                RuntimeVersion = Stage<RuntimeStage>().Recorded.Version,
             };
-            if (_scope.Process(facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
+            if (_scope.Process(end.Facts) is { } process) analysis.Trace = analysis.Trace with { ProcessName = process.Name, ProcessId = process.Id };
             var trace = analysis.Trace;
 
-            if (!FinishBdnRuns()) SayHowRunsWereFound();
-            if (_waits.LostWarning is { } lost) analysis.WarningList.Add(lost);
-            if (_windows.LateWindows > 0) analysis.WarningList.Add($"{_windows.LateWindows} run(s) had no RunBegin/RunEnd events: their window is the marker's wait, found after the fact, so CPU and events inside it were not attributed");
+            windows.SayHowRunsWereFound();
             if (!trace.HasRundown) analysis.WarningList.Add(NoRundownWarning);
             if (trace.UnresolvedSampleShare > 0.05) analysis.WarningList.Add($"{trace.UnresolvedSampleShare:P0} of samples end in unresolved frames; they are grouped by module as 'module!?'");
             if (trace.EventsLost > 0) analysis.WarningList.Add($"{trace.EventsLost:N0} events were lost while recording: counts may be low");
 
-            // The window, not the marker's wait, is what every figure covers: warn when it is off the Stopwatch.
-            // The marker's wait events can lag the Stopwatch by milliseconds with the window still right
-            // (docs/analyzer.md "The marker's wait and the Stopwatch"), so they alone are no reason to warn.
-            var disagreements = new List<string>();
-            foreach (var run in analysis.Runs)
-            {
-                if (run.StopwatchMs is { } sw && Math.Abs(run.EndMs - run.StartMs - sw) > 1.0)
-                    disagreements.Add($"{Describe(run.Key)} ({run.EndMs - run.StartMs:F2} vs {sw:F2} ms)");
-            }
-            if (disagreements.Count > 0)
-                analysis.WarningList.Add($"{disagreements.Count} run(s) whose window and Stopwatch differ by more than 1 ms (no RunBegin/RunEnd: the window is the marker's wait, whose wake-up lags on a busy machine; their figures cover that longer window): {string.Join(", ", disagreements.Take(3))}{(disagreements.Count > 3 ? ", ..." : "")}");
-            if (_windows.SawRunEvents) analysis.Trace = analysis.Trace with { RunSource = RunSource.RunEvents };
-            else if (analysis.Runs.Count > 0 && analysis.Trace.RunSource == RunSource.None) analysis.Trace = analysis.Trace with { RunSource = RunSource.MarkerWaits };
-            NameUnnamedRuns();
-            MarkWarmups();
-            WarnRunsWithThrowEvents();
-            CollectHotMethods();
+            windows.CheckAgainstStopwatch();
+            cpu.NameUnnamedRuns();
+            windows.MarkWarmups(end.CutShort);
+            Stage<SideFilesStage>().WarnRunsWithThrowEvents();
+            cpu.CollectHotMethods();
         }
-
-        /// <summary>What the trace lacked for the best run windows (this project's runs; BenchmarkDotNet's say so in the Runs line).</summary>
-        private void SayHowRunsWereFound()
-        {
-            if (analysis.Runs.Count == 0 && !_windows.SawRunEvents) analysis.WarningList.Add($"no benchmark runs (no {RunEvents.ProviderName} events, no marker waits, no BenchmarkDotNet iterations): the analysis covers the whole trace, thread by thread");
-            else if (!_windows.SawRunEvents) analysis.WarningList.Add($"no {RunEvents.ProviderName} events: runs found from the marker thread's waits only; their serializers are inferred from stack tags, their warm-ups from their order, N is unknown");
-            else if (!_windows.SawWaits) analysis.WarningList.Add(_waits.NoWaitsWarning);
-        }
-
-        public static string Describe(RunKey k) => $"{k.Serializer}/{k.Operation}{(k.Objects == 0 ? "" : $"/N={k.Objects}")}/run {k.Run}";
     }
 }

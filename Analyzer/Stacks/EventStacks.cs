@@ -39,6 +39,22 @@ internal abstract class EventStacks(StackTagMatcher? matcher) : ISampleStacks
         }
     }
 
+    /// <summary>
+    /// What differs between the two readers, as capabilities rather than types. True when stacks are named only once
+    /// the pass is over (a raw pass: the rundown comes last): answers given during the pass are provisional, checked
+    /// at its end, and sites named from stacks wait for it.
+    /// </summary>
+    public virtual bool NamedAfterPass => false;
+
+    /// <summary>Whether a stack read beside the trace, by its addresses, can be named (<see cref="FromAddresses"/>).</summary>
+    public virtual bool NamesAddresses => false;
+
+    /// <summary>A stack read beside the trace (leaf first, by address) as an id of this reader's; -1 when it has none or cannot name addresses (TraceLog's ids are its own).</summary>
+    public virtual int FromAddresses(ulong[] leafFirst) => -1;
+
+    /// <summary>A method loaded during the pass: what a reader that names stacks before the map is complete needs.</summary>
+    public virtual void Loaded(ManagedCodeMap.Method method) { }
+
     /// <summary>Forget names taken from an older map.</summary>
     protected virtual void CodeChanged() { }
 

@@ -31,7 +31,13 @@ internal sealed class RawEventPipeStacks(StackTagMatcher? matcher) : EventStacks
     /// </summary>
     private readonly List<ManagedCodeMap.Method> _early = [];
 
-    public void Loaded(ManagedCodeMap.Method method)
+    public override bool NamedAfterPass => true;
+
+    public override bool NamesAddresses => true;
+
+    public override int FromAddresses(ulong[] leafFirst) => leafFirst.Length > 0 ? Intern(leafFirst) : -1;
+
+    public override void Loaded(ManagedCodeMap.Method method)
     {
         var frame = new StackFrame(method.Module, method.Name);
         if (MeasuredCalls.Is(frame) || RunEvents.IsMarkerMethod(method.Name)) _early.Add(method);

@@ -133,6 +133,58 @@ public sealed partial class WhereToAddTests
             cpu.Analysis.Trace = cpu.Analysis.Trace with { SamplingSource = Line, ObservedSampleIntervalMs = PeriodMs };
     }
 
+    [Fact]
+    public void A_collector_added_as_the_row_says_counts_a_real_traces_runs()
+    {
+        // The row's steps: the class, its line in the registration, and where a test registers its own.
+        var row = RowNames("a collector (an event family counted per run and thread)");
+        Assert.Subset(row, new HashSet<string> { "IPassStage", "Analyzer/Processing/Stages/", "PassStages.Default", "TraceAnalyzer.Stages" });
+
+        var dir = Repo.NewTempDir("where-to-add");
+        try
+        {
+            var zip = Repo.CopyGoldenRecording("eventpipe-only", dir);
+            TraceAnalysis Analyze(IReadOnlyList<PassStageFactory> stages)
+            {
+                using var input = TraceInput.Open(zip);
+                return new TraceAnalyzer(new AnalyzerOptions()) { Stages = stages }.Analyze(input);
+            }
+
+            // Registered: it sees the pass's events and runs, and counts what the built-in collector counts.
+            FakeAllocations? fake = null;
+            var analysis = Analyze([.. PassStages.Default, () => fake = new FakeAllocations()]);
+            Assert.NotNull(fake);
+            Assert.True(fake.Finished, "the fake stage was not finished");
+            Assert.Contains(analysis.Runs, r => r.Counters.AllocatedBytes > 0);
+            foreach (var run in analysis.Runs)
+                Assert.Equal(run.Counters.AllocatedBytes, fake.Bytes.GetValueOrDefault(run.Key));
+
+            // Its line taken out: nothing else counts allocations.
+            var without = Analyze([.. PassStages.Default.Where(make => make() is not AllocationStage)]);
+            Assert.Equal(analysis.Runs.Count, without.Runs.Count);
+            Assert.All(without.Runs, r => Assert.Equal(0, r.Counters.AllocatedBytes));
+        }
+        finally
+        {
+            FileCleanup.TryDeleteDirectory(dir);
+        }
+    }
+
+    /// <summary>A collector of this assembly: allocation ticks' bytes by run, in its one class.</summary>
+    private sealed class FakeAllocations : IPassStage
+    {
+        public Dictionary<RunKey, long> Bytes { get; } = [];
+        public bool Finished { get; private set; }
+
+        public void Subscribe(TraceEventDispatcher source, IPass pass) =>
+            source.Clr.GCAllocationTick += e =>
+            {
+                if (pass.RunOf(e) is { } run) Bytes[run.Key] = Bytes.GetValueOrDefault(run.Key) + e.AllocationAmount64;
+            };
+
+        public void Finish(IPass pass) => Finished = true;
+    }
+
     /// <summary>The steps of an output format (the row's names), and whether an exporter took each.</summary>
     private static readonly (string Step, Func<IExporter, IReadOnlyList<IExporter>, bool> Taken)[] s_exporterSteps =
     [
