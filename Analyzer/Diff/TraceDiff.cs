@@ -33,6 +33,9 @@ public sealed record DiffSettings
     /// <summary>The same for duration, which on a shared machine also carries the other processes' load.</summary>
     public double LaunchNoiseDuration { get; init; } = 1.50;
 
+    /// <summary>The figures the analysis shows (<see cref="CaseColumn"/>); those marked <see cref="CaseColumn.Diff"/> are compared after the built-in metrics.</summary>
+    public IReadOnlyList<CaseColumn> Columns { get; init; } = CaseColumns.Default;
+
     /// <summary>The launch noise that applies to a metric (or its remainder): duration's, or CPU's for the rest.</summary>
     public double LaunchNoiseOf(string metric) =>
         metric.StartsWith(RowDiff.DurationMs, StringComparison.Ordinal) ? LaunchNoiseDuration : LaunchNoise;
@@ -137,7 +140,7 @@ public sealed record RowDiff
     public required Presence Presence { get; init; }
     /// <summary>
     /// Duration, sampled CPU, thread CPU (in-process, from results.json; only when every run has it), GC count,
-    /// GC pause, allocations, in that order.
+    /// GC pause, allocations, in that order; then each of <see cref="DiffSettings.Columns"/> that has a diff metric.
     /// </summary>
     public required IReadOnlyList<MetricDiff> Metrics { get; init; }
     /// <summary>Sampled ms per run by stack tag path, largest |delta| first (one-sided rows: largest value first).</summary>

@@ -79,7 +79,8 @@ public static class TraceDiffer
         // Thread CPU comes from results.json; without it for every run (e.g. `record -- cmd`) it is left out.
         var hasThreadCpu = (bRuns ?? []).Concat(tRuns ?? []).All(r => r.InProcess is not null);
         var metrics = s_metrics.Where(m => hasThreadCpu || m.Name != RowDiff.ThreadCpuMs)
-            .Select(m => m.Name == RowDiff.CpuMs ? CompareCpu(m.Name, m.Value) : Compare(m.Name, m.Value)).ToList();
+            .Select(m => m.Name == RowDiff.CpuMs ? CompareCpu(m.Name, m.Value) : Compare(m.Name, m.Value))
+            .Concat(settings.Columns.Where(c => c.Diff).Select(c => Diff(c.Name, Having(b, c), Having(t, c), settings.Alpha))).ToList();
         var tagPaths = (bCovered?.SelectMany(l => l) ?? []).Concat(tCovered?.SelectMany(l => l) ?? []).SelectMany(r => r.Tags.Keys).Distinct(StringComparer.Ordinal);
         var tags = tagPaths
             .Select(path => CompareCpu(path, r => r.Tags.GetValueOrDefault(path)))
@@ -157,6 +158,16 @@ public static class TraceDiffer
         if (launches is null || launches.All(l => l.All(r => r.CpuKnown))) return launches;
         var covered = launches.Select(l => l.Where(r => r.CpuKnown).ToList()).Where(l => l.Count > 0).ToList();
         return covered.Count > 0 ? covered : null;
+    }
+
+    /// <summary>
+    /// A column's per-operation values of one row over the runs that have it (as <see cref="Covered"/> does for CPU):
+    /// a launch without any is left out, a side without any is null (shown as -).
+    /// </summary>
+    private static List<List<double>>? Having(List<List<RunAnalysis>>? launches, CaseColumn column)
+    {
+        var values = launches?.Select(l => l.Select(column.PerOperation).OfType<double>().ToList()).Where(l => l.Count > 0).ToList();
+        return values is { Count: > 0 } ? values : null;
     }
 
     /// <summary>Each launch's per-operation values of one row; null for a side without the row.</summary>

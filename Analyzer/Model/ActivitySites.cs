@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// <summary>
 /// The code behind an event: its frame's module and method as outputs show them (<see cref="StackFrame.ModuleName"/>,
 /// <see cref="StackFrame.MethodName"/>) and, for a thread over the whole trace, the stack tag of its stack (null in a
-/// run's counters: a run is one serializer's code). Outputs write <see cref="Name"/> (Reports/SiteText); code that
+/// run's counters: a run is one serializer's code). Outputs write <see cref="Name"/> (Model/SiteText); code that
 /// asks what the code is reads <see cref="Method"/>, so nothing parses a name back.
 /// </summary>
 public readonly record struct CodeSite(string Module, string Method, string? Tag)

@@ -72,6 +72,9 @@ internal sealed record SerializerSummary
     /// <summary>EventPipe samples of the measured runs whose leaf is a GC-poll helper (safe-point bias), as a share.</summary>
     public double? GcPollLeafShare { get; init; }
 
+    /// <summary>The measured runs the figures are means of: a <see cref="CaseColumn"/> derives its case figure from them.</summary>
+    public IReadOnlyList<RunAnalysis> Measured { get; init; } = [];
+
     public static IReadOnlyList<SerializerSummary> From(IEnumerable<RunAnalysis> runs) =>
         runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .Select(g =>
@@ -96,6 +99,7 @@ internal sealed record SerializerSummary
                     Operation = g.Key.Operation,
                     Objects = g.Key.Objects,
                     Runs = measured.Count,
+                    Measured = measured,
                     WarmupDurationMs = warm.Count == 0 ? null : warm.Max(r => r.EndMs) - warm.Min(r => r.StartMs),
                     WarmupRuns = all.Count(r => r.IsWarmup),
                     Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),

@@ -21,6 +21,8 @@ public sealed record TraceAnalysis
     public IReadOnlyDictionary<(string Serializer, string Operation, int Objects), IReadOnlyDictionary<TagSite, double>> TagSites { get; init; } =
         new Dictionary<(string, string, int), IReadOnlyDictionary<TagSite, double>>();
     public IReadOnlyList<string> Warnings { get; init; } = [];
+    /// <summary>The figures every format writes per run and per case (<see cref="CaseColumn"/>): a report's choice, carried with what it reports, as BenchmarkDotNet's summary carries its config's columns.</summary>
+    public IReadOnlyList<CaseColumn> Columns { get; init; } = CaseColumns.Default;
     /// <summary>Every thread that did something, over the whole trace (busiest first): the analysis of a trace without runs.</summary>
     public IReadOnlyList<ThreadProfile> Threads { get; init; } = [];
     public required ProcessProfile Process { get; init; }

@@ -81,7 +81,7 @@ public static class AnalysisReport
         {
             string[] columns = ["Serializer", "N", "Runs", .. (ops ? new[] { "Ops" } : []), "Mean ms", "CV", "Rank", "Min ms", "Size KB", "CPU ms", .. (offCpu ? new[] { "Off-CPU ms" } : []),
                 .. (others ? new[] { "Other threads ms" } : []),
-                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", "Exceptions", "Contention ms", "JIT ms", .. (tiers ? new[] { "Unopt." } : []),
+                "Gen0", "Gen1", "Gen2", "GC pause ms", "Alloc MB", "Reflection", "Activator", .. analysis.Columns.Select(c => c.Header), .. (tiers ? new[] { "Unopt." } : []),
                 .. (cost ? new[] { "Tracing cost" } : [])];
             var crew = op.Any(s => s.CallingThreads > 1);
             var table = new TextTable($"{op.Key}: per serializer{OnRuntime(analysis)} ({(ops ? "per operation, " : "")}mean of measured runs; CPU = {CpuMeaning(analysis.Trace, crew)}; Reflection, Activator = share of that CPU outside GC)", columns);
@@ -93,7 +93,7 @@ public static class AnalysisReport
                     s.SizeBytes is { } size ? Fmt.Num(size / 1024.0) : "-", s.CpuKnown ? Fmt.Ms(s.CpuMs) : "-", .. (offCpu ? new[] { s.OffCpuMs is { } off ? Fmt.Ms(off) : "-" } : []),
                     .. (others ? new[] { OtherThreadsCell(s) } : []),
                     Fmt.Num(s.Gen0), Fmt.Num(s.Gen1), Fmt.Num(s.Gen2), Fmt.Ms(s.GcPauseMs), Fmt.Mb((long)s.AllocatedBytes),
-                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), Fmt.Num(s.Exceptions), Fmt.Ms(s.ContentionMs), Fmt.Ms(s.JitMs),
+                    Fmt.Pct(s.ReflectionShare), Fmt.Pct(s.ActivatorShare), .. analysis.Columns.Select(c => c.OfCase(s.Measured) is { } v ? c.Cell(v) : "-"),
                     .. (tiers ? new[] { s.UnoptimizedShare is { } u ? Fmt.Pct(u) : "-" } : []),
                     .. (cost ? new[] { costs.GetValueOrDefault((s.Serializer, s.Operation, s.Objects)) is { } c ? c.Describe() + (c.Cpu is { } cpu ? $"; CPU {cpu.Describe()}" : "") + TracerThreads(s) : "-" } : [])]);
             foreach (var s in op.Where(s => ranks[s] == RankRule.Unranked))
@@ -195,17 +195,17 @@ public static class AnalysisReport
 
     public static TextTable RunsTable(TraceAnalysis analysis)
     {
-        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", "exceptions", "contentionMs", "jitMs", "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes", "otherThreadsCpuMs", "inProcessProcessCpuMs"]);
+        var table = new TextTable("runs", ["serializer", "operation", "data", "objects", "run", "warmup", "window", "durationMs", "stopwatchMs", "cpuMs", "gen0", "gen1", "gen2", "gcPauseMs", "gcSuspendMs", "gcRestartMs", "allocatedBytes", "reflectionMs", "activatorMs", .. analysis.Columns.Select(c => c.Name), "inProcessDurationMs", "inProcessGen0", "inProcessGen1", "inProcessGen2", "inProcessGcPauseMs", "inProcessAllocatedBytes", "otherThreadsCpuMs", "inProcessProcessCpuMs"]);
         foreach (var r in analysis.Runs)
         {
             var p = r.InProcess;
-            table.AddRow(r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
+            table.AddRow([r.Key.Serializer, r.Key.Operation, r.Data, r.Key.Objects == 0 ? "" : Fmt.Int(r.Key.Objects), Fmt.Int(r.Key.Run), r.IsWarmup ? "true" : "false",
                 WireNames.Of(r.Source), Fmt.Num(r.DurationMs, "F4"), r.StopwatchMs is { } sw ? Fmt.Num(sw, "F4") : "",
                 r.CpuKnown ? Fmt.Num(r.CpuMs, "F3") : "", Fmt.Int(r.Gen0), Fmt.Int(r.Gen1), Fmt.Int(r.Gen2), Fmt.Num(r.GcPauseMs, "F4"), Fmt.Num(r.GcSuspendMs, "F4"), Fmt.Num(r.GcRestartMs, "F4"), Fmt.Int(r.Counters.AllocatedBytes),
-                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), Fmt.Int(r.Counters.Exceptions), Fmt.Num(r.Counters.ContentionMs, "F3"), Fmt.Num(r.Counters.JitMs, "F3"),
+                Fmt.Num(r.TagMs("Reflection"), "F3"), Fmt.Num(r.TagMs("Activator"), "F3"), .. analysis.Columns.Select(c => c.Of(r) is { } v ? c.RunCell(v) : ""),
                 p is null ? "" : Fmt.Num(p.DurationMs, "F4"), p is null ? "" : Fmt.Int(p.GcCount.Gen0), p is null ? "" : Fmt.Int(p.GcCount.Gen1),
                 p is null ? "" : Fmt.Int(p.GcCount.Gen2), p is null ? "" : Fmt.Num(p.GcPauseMs, "F4"), p is null ? "" : Fmt.Int(p.AllocatedBytes),
-                r.OtherThreadsCpuMs is { } other ? Fmt.Num(other, "F3") : "", p?.ProcessCpuMs is { } process ? Fmt.Num(process, "F3") : "");
+                r.OtherThreadsCpuMs is { } other ? Fmt.Num(other, "F3") : "", p?.ProcessCpuMs is { } process ? Fmt.Num(process, "F3") : ""]);
         }
         return table;
     }
@@ -327,15 +327,11 @@ public static class AnalysisReport
                 ["gcRestartMs"] = r.GcRestartMs,
                 ["allocatedBytes"] = r.Counters.AllocatedBytes,
                 ["tags"] = Dict(r.Tags.OrderByDescending(x => x.Value)),
-                ["exceptions"] = r.Counters.Exceptions,
-                ["exceptionsByType"] = new JsonObject(r.Counters.ExceptionsBySite.Select(x => KeyValuePair.Create(SiteText.Of(x.Key), (JsonNode?)x.Value))),
-                ["contentionMs"] = r.Counters.ContentionMs,
-                ["jitMs"] = r.Counters.JitMs,
-                ["jitMethods"] = r.Counters.JitMethods,
                 ["gcPollLeafSamples"] = r.GcPollLeafSamples,
                 ["unnamedLeafMs"] = r.UnnamedLeafMs,
                 ["unexplainedLeafMs"] = r.UnexplainedLeafMs,
             };
+            InsertColumns(run, "tags", analysis.Columns.SelectMany(c => c.RunFields(r)));
             // --threads runs only (single-thread outputs stay as they were): the crew the run was charged from.
             if (r.CrewThreadIds.Count > 0)
             {
@@ -390,9 +386,6 @@ public static class AnalysisReport
                 ["reflectionShare"] = s.ReflectionShare,
                 ["activatorShare"] = s.ActivatorShare,
                 ["tags"] = Dict(s.Tags),
-                ["exceptions"] = s.Exceptions,
-                ["contentionMs"] = s.ContentionMs,
-                ["jitMs"] = s.JitMs,
                 ["offCpuMs"] = s.OffCpuMs,
                 ["otherThreadsCpuMs"] = s.OtherThreadsCpuMs,
                 ["otherThreadsCpuByRole"] = s.OtherThreadsCpuMs is null ? null : Roles(s.OtherThreadsByRole),
@@ -407,6 +400,7 @@ public static class AnalysisReport
                 ["eventPipeReflectionShare"] = s.EventPipeReflectionShare,
                 ["gcPollLeafShare"] = s.GcPollLeafShare,
             };
+            InsertColumns(entry, "tags", analysis.Columns.Select(c => KeyValuePair.Create(c.Name, (JsonNode?)c.OfCase(s.Measured))));
             // Only in recordings that measured it: older outputs keep their exact shape.
             if (costs.TryGetValue((s.Serializer, s.Operation, s.Objects), out var cost))
             {
@@ -457,6 +451,13 @@ public static class AnalysisReport
     /// <summary>Every role, largest first, 0 included: the split always adds up to the total beside it.</summary>
     private static JsonObject Roles(IReadOnlyDictionary<ThreadRole, double> byRole) =>
         Dict(Enum.GetValues<ThreadRole>().Select(role => KeyValuePair.Create(WireNames.Of(role), byRole.GetValueOrDefault(role))).OrderByDescending(x => x.Value));
+
+    /// <summary>The columns' fields (<see cref="TraceAnalysis.Columns"/>) where the contract has them: right after <paramref name="after"/>.</summary>
+    private static void InsertColumns(JsonObject node, string after, IEnumerable<KeyValuePair<string, JsonNode?>> fields)
+    {
+        var at = node.IndexOf(after) + 1;
+        foreach (var (name, value) in fields) node.Insert(at++, name, value);
+    }
 
     private static JsonObject Gc(int g0, int g1, int g2) => new() { ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2 };
 

@@ -104,6 +104,7 @@ public static class DiffReport
             yield return DurationTable(both, diff.Settings);
             yield return CpuTable(both, diff.Baseline, diff.Trace, diff.Settings);
             yield return GcTable(both, diff.Settings);
+            if (diff.Settings.Columns.Any(c => c.Diff)) yield return ColumnsTable(both, diff.Settings);
             yield return ExplainedTable(both, diff.Settings);
             if (!OneLaunch(diff)) yield return TagChangesTable(both, diff.Settings);
             foreach (var row in both) yield return TagTable(row, diff.Settings);
@@ -175,6 +176,21 @@ public static class DiffReport
                 Fmt.Ms(p.Baseline!.Mean), Fmt.Ms(p.Trace!.Mean), Signed(p.Delta), Noise(p, settings),
                 Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, "F2"), SignedPct(a.RelativeDelta), Noise(a, settings));
         }
+        return table;
+    }
+
+    /// <summary>The figures of <see cref="DiffSettings.Columns"/> with a diff metric, a line each, in their own cells (<see cref="CaseColumn.Cell"/>).</summary>
+    private static TextTable ColumnsTable(List<RowDiff> rows, DiffSettings settings)
+    {
+        var table = new TextTable("Other figures per operation (Δ % = Δ / Base)", ["Serializer", "Operation", "N", "Figure", "Base", "Trace", "Δ", "Δ %", "Noise"]);
+        foreach (var r in rows)
+            foreach (var c in settings.Columns.Where(c => c.Diff))
+            {
+                var m = r.Metric(c.Name);
+                string Cell(double? v) => v is { } d ? c.Cell(d) : "-";
+                table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), c.Header, Cell(m.Baseline?.Mean), Cell(m.Trace?.Mean),
+                    m.Delta is { } delta ? (delta < 0 ? "-" : "+") + c.Cell(Math.Abs(delta)) : "-", SignedPct(m.RelativeDelta), Noise(m, settings));
+            }
         return table;
     }
 

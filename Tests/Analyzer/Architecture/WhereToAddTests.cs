@@ -1,14 +1,19 @@
 using EtwSerializerProfiler.Analyzer.Stacks;
 using System.Reflection;
 using System.Text.RegularExpressions;
+using System.Text.Json.Nodes;
 using EtwSerializerProfiler.Analyzer;
+using EtwSerializerProfiler.Analyzer.CallTrees;
+using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Analyzer.Processing.Sources;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Analyzer.Samples;
 using EtwSerializerProfiler.Common;
+using EtwSerializerProfiler.Tests.Analyzer.Findings;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
 
@@ -19,6 +24,7 @@ namespace EtwSerializerProfiler.Tests.Analyzer.Architecture;
 /// its row says (one <see cref="ICpuSource"/> class, its line in the registration) and must then supply a real
 /// trace's CPU columns. An output format's steps are checked on every exporter, and on one added here that took
 /// none of them: a step the row leaves out, or an exporter that skipped one, fails here with the step's name.
+/// A column is one <see cref="CaseColumn"/> defined here, listed beside the default ones: every format shows it.
 /// </summary>
 public sealed partial class WhereToAddTests
 {
@@ -244,5 +250,60 @@ public sealed partial class WhereToAddTests
         public string Name => "fakefile";
         public ExportTarget Target => ExportTarget.File;
         public void Export(ReportDocument report, TextWriter terminal, string? path, IProgress<string> progress) { }
+    }
+
+    /// <summary>
+    /// A column of this assembly, and all it takes: one descriptor. The GC's suspension in µs per operation, a figure
+    /// the runs have that no table showed; compared by esp diff.
+    /// </summary>
+    private static readonly CaseColumn s_suspend = new()
+    {
+        Header = "Suspend us",
+        Name = "suspendUs",
+        Of = r => r.GcSuspendMs * 1000,
+        PerThreadOperation = true,
+        Diff = true,
+    };
+
+    private static IEnumerable<RunAnalysis> SuspendRuns(params double[] suspendMs) =>
+        suspendMs.Select((ms, i) => SyntheticRuns.Run("S", "deserialize", 10, i + 1, 2.0, set: r => r.GcSuspendMs = ms));
+
+    [Fact]
+    public void A_column_added_as_the_row_says_shows_in_every_format_and_the_diff()
+    {
+        var row = RowNames("a column");
+        Assert.Subset(row, new HashSet<string> { "CaseColumn", "Model/CaseColumns.Default", "TraceAnalysis.Columns", "DiffSettings.Columns", "WhereToAddTests" });
+        var plain = SyntheticRuns.Analysis(SuspendRuns(0.2, 0.3));
+        var analysis = plain with { Columns = [.. CaseColumns.Default, s_suspend] };
+
+        // The case's figure is the mean per operation over the measured runs: 250 µs.
+        foreach (var format in new[] { TableFormat.Text, TableFormat.Markdown })
+        {
+            var text = AnalysisReport.Render(analysis, format);
+            Assert.Contains("Suspend us", text, StringComparison.Ordinal);
+            Assert.Contains("250.0", text, StringComparison.Ordinal);
+            Assert.DoesNotContain("Suspend us", AnalysisReport.Render(plain, format), StringComparison.Ordinal);
+        }
+        var csv = AnalysisReport.Render(analysis, TableFormat.Csv).Split('\n');
+        var column = Array.IndexOf(csv[0].Split(','), "suspendUs");
+        Assert.True(column > 0, csv[0]);
+        Assert.Equal(["200.000", "300.000"], csv.Skip(1).Where(l => l.Length > 0).Select(l => l.Split(',')[column]));
+        var json = JsonNode.Parse(AnalysisReport.Render(analysis, TableFormat.Json))!;
+        Assert.Equal([200.0, 300.0], json["runs"]!.AsArray().Select(r => (double)r!["suspendUs"]!));
+        Assert.Equal(250.0, (double)json["serializers"]![0]!["suspendUs"]!, 9);
+        var html = AnalysisReport.Document(analysis, stacks: new RunStacks { Profiles = [], GcPauses = [] }).Html!("report.html");
+        Assert.Contains(">Suspend us<", html, StringComparison.Ordinal);
+        Assert.Contains(">250.0<", html, StringComparison.Ordinal);
+
+        // The diff compares it: a metric of each row, in every format.
+        DiffSide Side(string path) => new(path, null, [], new Dictionary<string, string>(), []);
+        var diff = TraceDiffer.Compute(Side("base"), SuspendRuns(0.2, 0.3), Side("trace"), SuspendRuns(0.4, 0.6), new DiffSettings { Columns = [.. CaseColumns.Default, s_suspend] });
+        Assert.Equal(250, diff.Rows.Single().Metric("suspendUs").Delta!.Value, 9);
+        foreach (var format in new[] { TableFormat.Text, TableFormat.Markdown })
+            Assert.Contains("+250.0", DiffReport.Render(diff, format), StringComparison.Ordinal);
+        Assert.Contains(",metric,suspendUs,", DiffReport.Render(diff, TableFormat.Csv), StringComparison.Ordinal);
+        Assert.Equal(250, (double)JsonNode.Parse(DiffReport.Render(diff, TableFormat.Json))!["rows"]![0]!["metrics"]!["suspendUs"]!["delta"]!, 9);
+        Assert.Contains(">Suspend us<", DiffReport.Document(diff).Html!(""), StringComparison.Ordinal);
+        Assert.DoesNotContain("suspendUs", DiffReport.Render(TraceDiffer.Compute(Side("base"), SuspendRuns(0.2, 0.3), Side("trace"), SuspendRuns(0.4, 0.6)), TableFormat.Json), StringComparison.Ordinal);
     }
 }

@@ -1,6 +1,4 @@
-using EtwSerializerProfiler.Analyzer.Model;
-
-namespace EtwSerializerProfiler.Analyzer.Reports;
+namespace EtwSerializerProfiler.Analyzer.Model;
 
 /// <summary>
 /// How sites are written in every format (the JSON's "exceptionsByType" and "contentionMsByFrame" keys, the
