@@ -3,7 +3,7 @@ using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Helpers;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.BenchmarkDotNet;

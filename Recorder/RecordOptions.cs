@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Common;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Recorder.Kernel;
 
 namespace EtwSerializerProfiler.Recorder;

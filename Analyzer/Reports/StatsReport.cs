@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Export;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 
 namespace EtwSerializerProfiler.Analyzer.Reports;
 

@@ -3,7 +3,7 @@ using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 
 namespace EtwSerializerProfiler.Cli.Commands;
 

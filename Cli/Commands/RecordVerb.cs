@@ -5,7 +5,7 @@ using EtwSerializerProfiler.Benchmark;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Recorder.Heap;
 using EtwSerializerProfiler.Recorder.Kernel;
 

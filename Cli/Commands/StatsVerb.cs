@@ -2,7 +2,7 @@ using System.CommandLine;
 using EtwSerializerProfiler.Analyzer.Export;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Reports;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 

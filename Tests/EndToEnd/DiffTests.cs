@@ -7,7 +7,7 @@ using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.EndToEnd;

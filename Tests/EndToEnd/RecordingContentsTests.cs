@@ -1,6 +1,6 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer.Reports;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Tests.Support;

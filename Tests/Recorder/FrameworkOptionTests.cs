@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Tests.Support;
 
 namespace EtwSerializerProfiler.Tests.Recorder;

@@ -3,7 +3,7 @@ using System.Diagnostics.Tracing;
 using EtwSerializerProfiler.Cli.Commands;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 using EtwSerializerProfiler.Recorder.EventPipe;
 using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
@@ -77,7 +77,7 @@ public sealed class RecordOptionsAndProfilesTests
     public async Task Etw_backend_off_windows_is_a_clear_error()
     {
         var options = RecordVerb.Parse(["--backend", "etw", "--out", Path.Combine(Path.GetTempPath(), "never-" + Guid.NewGuid())]);
-        var ex = await Assert.ThrowsAsync<UsageException>(() => EtwSerializerProfiler.Recorder.Commands.RecordCommand.RunAsync(options, TextWriter.Null, new Progress<string>(), default));
+        var ex = await Assert.ThrowsAsync<UsageException>(() => EtwSerializerProfiler.Recorder.Launch.RecordCommand.RunAsync(options, TextWriter.Null, new Progress<string>(), default));
         Assert.Contains("needs Windows", ex.Message, StringComparison.Ordinal);
     }
 

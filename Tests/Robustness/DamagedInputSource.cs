@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Input;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Tests.Support;

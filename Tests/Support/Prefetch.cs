@@ -50,8 +50,8 @@ public static class Prefetch
         }
     }
 
-    private static readonly Once<string> s_net8 = new(() => EtwSerializerProfiler.Recorder.Commands.RuntimePublish.Executable(
-        EtwSerializerProfiler.Recorder.Commands.BenchmarkRuntime.Parse("8.0"), new Progress<string>(), CancellationToken.None));
+    private static readonly Once<string> s_net8 = new(() => EtwSerializerProfiler.Recorder.Launch.RuntimePublish.Executable(
+        EtwSerializerProfiler.Recorder.Launch.BenchmarkRuntime.Parse("8.0"), new Progress<string>(), CancellationToken.None));
 
     private static void PublishNet8() => _ = s_net8.Value;
 

@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Processing;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing.Etlx;

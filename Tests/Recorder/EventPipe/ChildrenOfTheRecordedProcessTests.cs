@@ -1,6 +1,6 @@
 using System.Text.Json;
 using EtwSerializerProfiler.Analyzer.Input;
-using EtwSerializerProfiler.Analyzer.Stats;
+using EtwSerializerProfiler.Analyzer.EventBytes;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
 using EtwSerializerProfiler.Recorder.EventPipe;

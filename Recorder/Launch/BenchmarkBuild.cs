@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder.EventPipe;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>Which build of the benchmark `esp record` runs.</summary>
 public enum BenchmarkFramework

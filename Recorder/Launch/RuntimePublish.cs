@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Common;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>
 /// The benchmark published self-contained for another runtime (`dotnet publish -f net8.0 -r linux-x64

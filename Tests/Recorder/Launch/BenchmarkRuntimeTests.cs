@@ -1,7 +1,7 @@
 using EtwSerializerProfiler.Common;
-using EtwSerializerProfiler.Recorder.Commands;
+using EtwSerializerProfiler.Recorder.Launch;
 
-namespace EtwSerializerProfiler.Tests.Recorder.Commands;
+namespace EtwSerializerProfiler.Tests.Recorder.Launch;
 
 public sealed class BenchmarkRuntimeTests
 {

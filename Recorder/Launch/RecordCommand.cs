@@ -5,7 +5,7 @@ using EtwSerializerProfiler.Recorder.Heap;
 using EtwSerializerProfiler.Recorder.Kernel;
 using EtwSerializerProfiler.Recorder.Profiles;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>`esp record`: one trace folder per invocation, manifest always written once tracing started.</summary>
 public static class RecordCommand

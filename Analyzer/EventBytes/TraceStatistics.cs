@@ -5,7 +5,7 @@ using Microsoft.Diagnostics.Tracing.EventPipe;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
-namespace EtwSerializerProfiler.Analyzer.Stats;
+namespace EtwSerializerProfiler.Analyzer.EventBytes;
 
 /// <summary>
 /// What a trace costs, by provider and event, to design filters (which keywords or event IDs to drop). Streams

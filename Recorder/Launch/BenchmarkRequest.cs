@@ -1,6 +1,6 @@
 using EtwSerializerProfiler.Recorder.Heap;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>
 /// What the recorder needs to know of the benchmark's arguments, taken from the benchmark's own parse of them

@@ -1,4 +1,4 @@
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>
 /// `esp record --runtime 8.0,10.0 --launches 3`: one recording per runtime and launch, interleaved (8.0-1, 10.0-1,

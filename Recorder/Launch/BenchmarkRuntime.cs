@@ -1,7 +1,7 @@
 using System.Runtime.InteropServices;
 using EtwSerializerProfiler.Common;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>
 /// `esp record --runtime 8.0|9.0|10.0` (or an exact patch, `8.0.31`): the .NET runtime the benchmark runs on. The

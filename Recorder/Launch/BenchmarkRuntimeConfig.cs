@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
 
-namespace EtwSerializerProfiler.Recorder.Commands;
+namespace EtwSerializerProfiler.Recorder.Launch;
 
 /// <summary>
 /// Makes the benchmark's `--appcontext Name=true|false` hold from the first instruction of a traced process.
