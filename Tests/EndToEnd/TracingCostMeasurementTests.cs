@@ -98,11 +98,15 @@ public sealed class TracingCostMeasurementTests : IDisposable
             return (s.Key, Low: low, High: high, Cost: costs[(s.Key, "serialize", 10_000)].Cpu!);
         }).ToList();
         var all = string.Join("; ", read.Select(r => $"{r.Key} {r.Low:F1}-{r.High:F1}%: {r.Cost.Describe()}"));
+        // Four 95% intervals all hold their answer in 81% of recordings, even where they are right: one may miss, by
+        // less than its own width (the busy condition of scripts/test-machines.sh read MessagePack 5% as -19.7%,
+        // -23.7 to +0.9, the other three holding theirs).
+        var misses = read.Where(r => r.Low > r.Cost.HighPercent + 1 || r.High < r.Cost.LowPercent - 1).ToList();
+        Assert.True(misses.Count <= 1, $"{misses.Count} intervals miss the answer: {all}");
+        Assert.All(misses, r => Assert.True(Math.Max(r.Low - r.Cost.HighPercent, r.Cost.LowPercent - r.High) < r.Cost.HighPercent - r.Cost.LowPercent,
+            $"{r.Key}'s interval misses the answer by more than its width: {all}"));
         foreach (var (name, low, high, cost) in read)
-        {
-            Assert.True(low <= cost.HighPercent + 1 && high >= cost.LowPercent - 1, $"{name}'s interval misses the answer: {all}");
             if (Off(cost.Percent, low, high) > 1) Assert.True(cost.HighPercent - cost.LowPercent >= 2, $"{name} read off with a narrow interval: {all}");
-        }
         // Precision where the interval claims it: of the cases whose interval is narrower than 10 points, half (rounded
         // down) read to a point, and none further off than half that width. Quiet, 6 of 40 readings were 1 to 3.5
         // points off, so one lone narrow case may be off: a CI run beside the native build read Google.Protobuf 5%
