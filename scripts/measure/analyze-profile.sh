@@ -1,45 +1,58 @@
 #!/usr/bin/env bash
-# Where cold analysis spends its CPU, by stage (docs/analyzer.md#speed): perf records one whole
-# `esp analyze FOLDER --no-cache` with the runtime's perf map (W^X off, else perf sees jitted code only as
-# memfd:doublemapper), and each sample is given to the first stage method on its stack from the root. Precompiled
-# (ReadyToRun) code is in no perf map: profile an IL build (-p:EspReadyToRun=false) to name every stage.
-# Usage: scripts/measure/analyze-profile.sh TRACE_FOLDER [ESP_DLL]
+# Where one cold `esp analyze FOLDER --no-cache` spends its CPU, by part (docs/speed.md#where-the-cpu-goes): perf
+# records it, and each sample goes to the first part found on its stack from the root. ESP is esp.dll (run with the
+# runtime's perf map, W^X off) or the native esp (scripts/publish-native.sh), whose symbols name every method.
+# Precompiled (ReadyToRun) code is in no perf map: for the managed build's parts, profile an IL build
+# (-p:EspReadyToRun=false).
+# Usage: scripts/measure/analyze-profile.sh TRACE_FOLDER [ESP]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-folder=${1:?usage: analyze-profile.sh TRACE_FOLDER [ESP_DLL]}
+folder=${1:?usage: analyze-profile.sh TRACE_FOLDER [ESP]}
 esp=${2:-$root/Cli/bin/Release/net10.0/esp.dll}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+run=("$esp"); [[ "$esp" == *.dll ]] && run=(dotnet "$esp")
 DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 perf record -q -F 1999 -g -o "$work/perf.data" \
-  dotnet "$esp" analyze "$folder" --no-cache --format text --out /dev/null 2>/dev/null
+  "${run[@]}" analyze "$folder" --no-cache --format text --out /dev/null 2>/dev/null
 perf script -i "$work/perf.data" 2>/dev/null >"$work/perf.txt"
 python3 - "$work/perf.txt" <<'PY'
 import sys, re, collections
-stages = [  # the first found from the root names the sample
- ("TraceLog's ETLX conversion", "CreateFromEventPipeDataFile"), ("reopening the ETLX", "TraceLog::.ctor"),
- ("ManagedCodeMap's pass", "ManagedCodeMap::FromNetTrace"), ("perf text", "PerfScriptReader::Read"),
- ("manifest.json", "KernelSessionAnalysis::PeriodFromManifest"), ("kernel session, other", "KernelSessionAnalysis::Load"),
- ("charging samples", "SampleCharger::"), ("PassState.Finish, other", "PassState::Finish"),
- ("the pass", "TraceLogEventSource::Process"), ("naming stacks after the raw pass", "PassState::CodeKnown"),
- ("the raw pass: reading events", "EventPipeEventSource::Process"), ("the raw pass, other", "TraceAnalyzer::RawPass"), ("KernelSessionAnalysis.Apply", "KernelSessionAnalysis::Apply"),
- ("findings", "FindingEngine::Detect"), ("results.json", "JoinInProcessResults"),
- ("analyze, other", "TraceAnalyzer::Analyze"), ("report and output", "AnalyzeVerb::Run"), ("command line", "EspCommandLine")]
+# The first part found from the root names the sample. Names match both builds: "PerfScriptReader::Read" (perf map)
+# and "..._PerfScriptReader__Read" (native symbols).
+parts = [
+    ("ETLX conversion (a damaged trace, or --etlx)", ["CreateFromEventPipeDataFile", "TraceLog::.ctor", "TraceLog__.ctor"]),
+    ("reading the perf text (its own thread)", ["PerfScriptReader"]),
+    ("exception and lock-wait side files", ["ExceptionFiles", "StackFile"]),
+    ("charging samples to runs and tags", ["SampleCharger", "KernelChunkPass", "CpuStage"]),
+    ("tracing-cost estimates", ["TracingCostEstimate"]),
+    ("findings", ["FindingEngine"]),
+    ("verdicts and reports", ["Verdicts", "AnalysisReport", "ReportDocument", "Exporter"]),
+    ("results.json", ["BenchmarkResults", "JoinInProcessResults"]),
+]
+passes = ["EventPipeEventSource::Process", "EventPipeEventSource__Process", "TraceLogEventSource::Process", "TraceLogEventSource__Process"]
 total, jit = collections.Counter(), collections.Counter()
-def flush(comm, frames):
+def part(frames):  # root first
+    for i, f in enumerate(frames):
+        for name, pats in parts:
+            if any(p in f for p in pats): return name
+        if any(p in f for p in passes):
+            own = any("EtwSerializerProfiler" in g for g in frames[i + 1:])
+            return "the EventPipe pass: esp's stages" if own else "the EventPipe pass: TraceEvent's parsing"
+    if any("gc_heap" in f or "GCHeap" in f for f in frames): return "GC"
+    return "other: start-up, naming, the rest"
+comm, frames = None, []
+def flush():
     if not frames: return
-    if comm.startswith(".NET Tiered"): key = "tier-1 recompiles (background thread)"
-    elif comm.startswith(".NET BGC"): key = "background GC"
-    else: key = next((n for n, p in stages if any(p in f for f in frames)), f"other ({comm})")
+    key = "tier-1 recompiles (background thread)" if comm.startswith(".NET Tiered") else part(frames[::-1])
     total[key] += 1
     if any("libclrjit" in f for f in frames): jit[key] += 1
-comm, frames = None, []
 for line in open(sys.argv[1], errors="replace"):
-    if not line.strip(): flush(comm, frames); comm, frames = None, []; continue
+    if not line.strip(): flush(); comm, frames = None, []; continue
     if comm is None:
         m = re.match(r"^(.*?)\s+\d+\s+[\d.]+:", line); comm = m.group(1).strip() if m else "?"; continue
     frames.append(line.strip())
-flush(comm, frames)
+flush()
 n = sum(total.values())
 print(f"{n / 1999:.2f} s of samples; JIT (libclrjit on the stack) {sum(jit.values()) / 1999:.2f} s\n")
-print("| stage | CPU | share | of which JIT |\n|---|---|---|---|")
+print("| part | CPU | share | of which JIT |\n|---|---|---|---|")
 for k, v in total.most_common(): print(f"| {k} | {v / 1999:.2f} s | {100 * v / n:.0f}% | {jit[k] / 1999:.2f} s |")
 PY
