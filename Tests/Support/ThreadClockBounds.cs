@@ -11,6 +11,9 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// </summary>
 public static class ThreadClockBounds
 {
+    /// <summary>One run's bound: within 20% or 2 ms of its thread's CPU clock.</summary>
+    public static bool Within(double cpuMs, double clockMs) => Math.Abs(cpuMs - clockMs) <= Math.Max(0.20 * clockMs, 2.0);
+
     /// <summary>Asserts the bounds on every measured run with both figures; returns how many there were.</summary>
     public static int AssertHeld(IReadOnlyList<RunAnalysis> runs, ITestOutputHelper? output = null)
     {
@@ -19,7 +22,7 @@ public static class ThreadClockBounds
         {
             var clock = CpuClockAgreement.ThreadClockMs(run)!.Value;
             output?.WriteLine($"{run.Key}: on-CPU {run.CpuMs:F2} ms, thread clock {clock:F2}");
-            Assert.True(Math.Abs(run.CpuMs - clock) <= Math.Max(0.20 * clock, 2.0), $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {clock:F2}");
+            Assert.True(Within(run.CpuMs, clock), $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {clock:F2}");
         }
         if (CpuClockAgreement.Of(runs) is { } all) Assert.True(Math.Abs(all.Bias) <= 0.10, $"the runs' sum: {all.Bias:P1} against the thread CPU clock");
         return compared.Count;
