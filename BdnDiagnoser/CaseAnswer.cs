@@ -21,7 +21,7 @@ namespace EtwSerializerProfiler.BenchmarkDotNet;
 internal sealed record CaseAnswer
 {
     public required string Folder { get; init; }
-    public SerializerSummary? Case { get; init; }
+    public CaseSummary? Case { get; init; }
     public string? TopCause { get; init; }
     public double? TracingCostPercent { get; init; }
     /// <summary>The verdict's lines, or the one line that says why there is none.</summary>

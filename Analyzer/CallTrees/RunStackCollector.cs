@@ -52,7 +52,7 @@ public static class RunStackCollector
         }
         var directory = speedscopeDirectory is null ? null : Path.GetFullPath(speedscopeDirectory);
         var ordered = collectors.Values.Select(c => (Profile: c.Finish(directory), c.Source))
-            .OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => SerializerSummary.OperationOrder(c.Profile.Operation)).ThenBy(c => c.Profile.Objects).ToList();
+            .OrderBy(c => c.Profile.Serializer, StringComparer.Ordinal).ThenBy(c => CaseSummary.OperationOrder(c.Profile.Operation)).ThenBy(c => c.Profile.Objects).ToList();
         return new RunStacks
         {
             Profiles = [.. ordered.Select(c => c.Profile)],

@@ -40,7 +40,7 @@ public static class TraceDiffer
         var left = Measured(baselineLaunches);
         var right = Measured(traceLaunches);
         var rows = left.Keys.Union(right.Keys)
-            .OrderBy(k => SerializerSummary.OperationOrder(k.Operation)).ThenBy(k => k.Operation, StringComparer.Ordinal)
+            .OrderBy(k => CaseSummary.OperationOrder(k.Operation)).ThenBy(k => k.Operation, StringComparer.Ordinal)
             .ThenBy(k => k.Objects).ThenBy(k => k.Serializer, StringComparer.OrdinalIgnoreCase)
             .Select(k => Row(k, left.GetValueOrDefault(k), right.GetValueOrDefault(k), baseline, trace, settings))
             .ToList();
@@ -64,7 +64,7 @@ public static class TraceDiffer
     {
         // Per operation: a run repeats the call Operations times, and two launches may size their runs differently.
         // With a --threads crew, what the threads did is per call (Operations x crew), the window's time per operation,
-        // as the analysis tables have them (SerializerSummary); one thread: the same divisor.
+        // as the analysis tables have them (CaseSummary); one thread: the same divisor.
         MetricDiff Compare(string name, Func<RunAnalysis, double> value) =>
             Diff(name, PerOperation(b, name, value), PerOperation(t, name, value), settings.Alpha);
         // CPU and its tags come from a CPU source: a run none covers (a kernel session cut short) has no figure, not 0.

@@ -10,6 +10,7 @@ internal sealed class FindingContext(TraceAnalysis analysis, BenchmarkResults? r
     public BenchmarkResults? Results { get; } = results;
     public FindingThresholds Thresholds { get; } = thresholds;
 
-    /// <summary>Measured runs grouped by serializer, operation and N (see <see cref="RunGroup"/>).</summary>
-    public IReadOnlyList<RunGroup> Groups { get; } = RunGroup.From(analysis.Runs);
+    /// <summary>The cases with runs to describe (<see cref="CaseSummary.Evidence"/>), by serializer, operation and N.</summary>
+    public IReadOnlyList<CaseSummary> Cases { get; } = [.. analysis.Cases.Where(c => c.Evidence.Count > 0)
+        .OrderBy(c => c.Serializer, StringComparer.Ordinal).ThenBy(c => c.Operation, StringComparer.Ordinal).ThenBy(c => c.Objects)];
 }

@@ -16,7 +16,7 @@ internal static class BdnSummaryReader
     public static IReadOnlyList<BdnSummaryComparison> Of(TraceAnalysis analysis)
     {
         if (analysis.Trace.RunSource != RunSource.BenchmarkDotNet) return [];
-        var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.Runs > 0)
+        var summaries = analysis.Cases.Where(s => s.Runs > 0)
             .ToDictionary(s => (s.Serializer, s.Operation, s.Objects));
         var found = new List<BdnSummaryComparison>();
         foreach (var report in Reports(analysis.Trace.Path))

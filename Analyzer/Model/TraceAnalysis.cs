@@ -11,6 +11,20 @@ public sealed record TraceAnalysis
     public required TraceInfo Trace { get; init; }
     /// <summary>The runs in trace order.</summary>
     public IReadOnlyList<RunAnalysis> Runs { get; init; } = [];
+
+    /// <summary>The runs by case (serializer, operation, N), in the tables' order: made once per <see cref="Runs"/>.</summary>
+    internal IReadOnlyList<CaseSummary> Cases
+    {
+        get
+        {
+            // A copy made with `with { Runs = ... }` carries this cache: it is kept only for the runs it was made of.
+            var cached = _cases;
+            if (cached is null || !ReferenceEquals(cached.Value.Runs, Runs)) _cases = cached = (Runs, CaseSummary.From(Runs));
+            return cached.Value.Cases;
+        }
+    }
+
+    private (IReadOnlyList<RunAnalysis> Runs, IReadOnlyList<CaseSummary> Cases)? _cases;
     /// <summary>
     /// Per (serializer, operation, N), as the per-operation tables: method name -> its row over the measured runs
     /// (exclusive and inclusive ms, unnamed code split by caller as the row's children); filled only for --top.

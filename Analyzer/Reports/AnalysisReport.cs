@@ -42,7 +42,7 @@ public static class AnalysisReport
         if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, warmups));
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
         if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
-        parts.AddRange(StackTagGroups.Tables(SerializerSummary.From(analysis.Runs), onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
+        parts.AddRange(StackTagGroups.Tables(analysis.Cases, onCpu).Select(t => new TablePart(t, Detail: !onCpu)));
         parts.AddRange(KernelTables.SourceTables(analysis).Select(t => new TablePart(t)));
         if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
         if (top > 0 && wholeTrace) parts.AddRange(WholeTraceTables.HotMethods(analysis, top).Select(t => new TablePart(t)));
@@ -70,7 +70,7 @@ public static class AnalysisReport
 
     public static IEnumerable<TextTable> OperationTables(TraceAnalysis analysis)
     {
-        var summaries = SerializerSummary.From(analysis.Runs);
+        var summaries = analysis.Cases;
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
         var others = summaries.Any(s => s.OtherThreadsCpuMs is not null);
         var tiers = summaries.Any(s => s.UnoptimizedShare is not null);
@@ -114,7 +114,7 @@ public static class AnalysisReport
     /// </summary>
     internal static IReadOnlyList<TextTable> CompactTables(TraceAnalysis analysis, IReadOnlyList<Verdict> verdicts)
     {
-        var summaries = SerializerSummary.From(analysis.Runs);
+        var summaries = analysis.Cases;
         var byCase = verdicts.ToDictionary(v => (v.Case.Serializer, v.Case.Operation, v.Case.Objects));
         var costs = analysis.TracingCost;
         var cost = costs.Count > 0;
@@ -167,7 +167,7 @@ public static class AnalysisReport
     }
 
     /// <summary>"0.085 (JIT (tiering) 83%)": the other threads' CPU per call, and the largest role's share of it when there is any.</summary>
-    private static string OtherThreadsCell(SerializerSummary s)
+    private static string OtherThreadsCell(CaseSummary s)
     {
         if (s.OtherThreadsCpuMs is not { } ms) return "-";
         var top = s.OtherThreadsByRole.Where(r => r.Value > 0).OrderByDescending(r => r.Value).FirstOrDefault();
@@ -175,7 +175,7 @@ public static class AnalysisReport
     }
 
     /// <summary>"; tracer threads 0.012 ms per call": EventPipe's threads in the process, part of what tracing costs the case (kernel session only).</summary>
-    private static string TracerThreads(SerializerSummary s) =>
+    private static string TracerThreads(CaseSummary s) =>
         s.OtherThreadsCpuMs is null ? "" : $"; tracer threads {Fmt.Ms(s.OtherThreadsByRole.GetValueOrDefault(ThreadRole.Tracer))} ms per call";
 
     private static string Cut(string text, int width) => text.Length <= width ? text : text[..(width - 3)] + "...";
@@ -363,7 +363,7 @@ public static class AnalysisReport
         }
         var serializers = new JsonArray();
         var costs = analysis.TracingCost;
-        foreach (var s in SerializerSummary.From(analysis.Runs))
+        foreach (var s in analysis.Cases)
         {
             var entry = new JsonObject
             {

@@ -10,7 +10,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports;
 internal static class ConcurrentRunsNote
 {
     /// <summary>Null when no row of the operation had a crew.</summary>
-    public static string? Of(IEnumerable<SerializerSummary> rows)
+    public static string? Of(IEnumerable<CaseSummary> rows)
     {
         var crews = rows.Where(s => s.CallingThreads > 1).Select(s => s.CallingThreads).Distinct().Order().ToList();
         if (crews.Count == 0) return null;

@@ -16,7 +16,7 @@ internal static class KernelTables
     /// </summary>
     public static IEnumerable<TextTable> SourceTables(TraceAnalysis analysis)
     {
-        var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.EventPipeCpuMs is not null && s.Runs > 0).ToList();
+        var summaries = analysis.Cases.Where(s => s.EventPipeCpuMs is not null && s.Runs > 0).ToList();
         // Without EventPipe's sampler (the default beside a kernel session) every EventPipe figure is 0: nothing to compare.
         if (!analysis.Trace.OnCpu || summaries.All(s => s.EventPipeCpuMs is not > 0)) yield break;
         var table = new TextTable("CPU sources compared (mean per measured run): thread CPU clock = the benchmark's own, in-process",
@@ -40,7 +40,7 @@ internal static class KernelTables
             if (k.SymbolsFrom is { } symbols) yield return $"Native symbols: frames named again by perf script with debug files for {symbols}";
         }
         if (analysis.Trace.OnCpu) yield break;
-        var polls = SerializerSummary.From(analysis.Runs).Where(s => s.GcPollLeafShare is > BiasedShare).ToList();
+        var polls = analysis.Cases.Where(s => s.GcPollLeafShare is > BiasedShare).ToList();
         if (polls.Count == 0) yield break;
         yield return $"safe-point bias: in {polls.Count} row(s) {Fmt.Pct(polls.Min(p => p.GcPollLeafShare!.Value))}-{Fmt.Pct(polls.Max(p => p.GcPollLeafShare!.Value))} of EventPipe's samples stop at a GC-poll helper: "
             + "EventPipe samples threads only at safe points, so those samples name where a thread was stopped, not where it spent its time, and tag shares favour code with polls "

@@ -51,7 +51,7 @@ internal static class StackTagGroups
     }
 
     /// <summary>The groups present in these summaries: the fixed ones, then unknown first levels by total time, then Other.</summary>
-    public static IReadOnlyList<string> Order(IEnumerable<SerializerSummary> summaries)
+    public static IReadOnlyList<string> Order(IEnumerable<CaseSummary> summaries)
     {
         var extra = summaries.SelectMany(s => s.Tags)
             .GroupBy(t => GroupOf(t.Key))
@@ -66,7 +66,7 @@ internal static class StackTagGroups
     /// worker's time off the CPU and its main reasons, so the row accounts for the run's wall time.
     /// </summary>
     /// <param name="onCpu">The tags come from kernel samples (on-CPU time), not EventPipe's (managed time).</param>
-    public static IEnumerable<TextTable> Tables(IReadOnlyList<SerializerSummary> summaries, bool onCpu = false)
+    public static IEnumerable<TextTable> Tables(IReadOnlyList<CaseSummary> summaries, bool onCpu = false)
     {
         var order = Order(summaries);
         var offCpu = summaries.Any(s => s.OffCpuMs is not null);
@@ -92,6 +92,6 @@ internal static class StackTagGroups
     }
 
     /// <summary>The main off-CPU reasons, largest first (those above 5% of the off-CPU time, at most three).</summary>
-    private static string Reasons(SerializerSummary s) =>
+    private static string Reasons(CaseSummary s) =>
         string.Join("; ", s.OffCpuByReason.Where(r => r.Value >= 0.05 * (s.OffCpuMs ?? 0) && r.Value > 0).Take(3).Select(r => $"{WireNames.Of(r.Key)} {Fmt.Ms(r.Value)}"));
 }

@@ -40,7 +40,7 @@ internal sealed record Cause(string Name, double Ms, double Share, IReadOnlyList
 /// operation and N, its biggest causes and the findings about it. The causes come from the same charge as the
 /// tables: the "where the time goes" tags (ms per call, as there), the worker's off-CPU time by reason, lock waits.
 /// </summary>
-internal sealed record Verdict(SerializerSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
+internal sealed record Verdict(CaseSummary Case, string? Fastest, double FastestMs, double OnCpuMs, double OffCpuMs,
     IReadOnlyList<Cause> Causes, IReadOnlyList<string> Also, IReadOnlyList<Finding> Findings)
 {
     /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown), beside the causes.</summary>
@@ -70,7 +70,7 @@ internal static class Verdicts
 
     public static IReadOnlyList<Verdict> Of(TraceAnalysis analysis, string? serializer = null, int? objects = null)
     {
-        var summaries = SerializerSummary.From(analysis.Runs).Where(s => s.Runs > 0).ToList();
+        var summaries = analysis.Cases.Where(s => s.Runs > 0).ToList();
         var fastest = summaries.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip)).GroupBy(s => (s.Operation, s.Objects))
             .ToDictionary(g => g.Key, g => g.MinBy(s => s.MeanDurationMs)!);
         return [.. summaries
@@ -78,7 +78,7 @@ internal static class Verdicts
             .Select(s => Build(analysis, s, fastest.GetValueOrDefault((s.Operation, s.Objects))))];
     }
 
-    private static Verdict Build(TraceAnalysis analysis, SerializerSummary s, SerializerSummary? fastest)
+    private static Verdict Build(TraceAnalysis analysis, CaseSummary s, CaseSummary? fastest)
     {
         var key = (s.Serializer, s.Operation, s.Objects);
         var runs = analysis.Runs.Where(r => r.IsMeasured && (r.Key.Serializer, r.Key.Operation, r.Key.Objects) == key).ToList();
@@ -284,7 +284,7 @@ internal static class Verdicts
     }
 
     /// <summary>"2.40 MB allocated per call: String 41%, Byte[] 20%" from the allocation ticks of the case's runs.</summary>
-    private static string Allocations(SerializerSummary s, List<RunAnalysis> runs)
+    private static string Allocations(CaseSummary s, List<RunAnalysis> runs)
     {
         var text = $"{Fmt.Mb((long)s.AllocatedBytes)} MB allocated per call";
         var byType = runs.SelectMany(r => r.Counters.AllocatedBytesByType).GroupBy(t => t.Key).Select(g => (Type: g.Key, Bytes: g.Sum(x => x.Value))).OrderByDescending(t => t.Bytes).ThenBy(t => t.Type, StringComparer.Ordinal).ToList();
@@ -302,7 +302,7 @@ internal static class Verdicts
     /// <summary>A wire name without its parenthesis: "runtime suspension, not GC (EventPipe sampler, tiering)" reads "runtime suspension, not GC".</summary>
     private static string Plain(string name) => name.IndexOf(" (", StringComparison.Ordinal) is var paren and > 0 ? name[..paren] : name;
 
-    private static string Exceptions(SerializerSummary s, List<RunAnalysis> runs)
+    private static string Exceptions(CaseSummary s, List<RunAnalysis> runs)
     {
         var top = runs.SelectMany(r => r.Counters.ExceptionsBySite).GroupBy(x => x.Key.WithoutTag()).Select(g => (Site: g.Key, Count: g.Sum(x => x.Value))).OrderByDescending(x => x.Count).FirstOrDefault();
         return $"exceptions: {Fmt.Num(s.Exceptions)} per call" + (top.Count > 0 ? $", mostly {Short(top.Site.Type)} thrown in {Short(top.Site.Thrower.Method)}" : "");

@@ -199,7 +199,7 @@ public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper out
         var cpu = run.Metric("Spin", "Esp.CpuPerOp", type);
         var mean = run.DiagnosticNsPerOp("Spin", type).Average();
         using var input = TraceInput.Open(run.Folder("Spin", type));
-        var folder = Assert.Single(SerializerSummary.From(new TraceAnalyzer(new AnalyzerOptions()).Analyze(input).Runs));
+        var folder = Assert.Single(CaseSummary.From(new TraceAnalyzer(new AnalyzerOptions()).Analyze(input).Runs));
         var waited = 1e6 * folder.OffCpuByReason.Where(r => r.Key is OffCpuReason.Preempted or OffCpuReason.Ready).Sum(r => r.Value);
         output.WriteLine($"{type}.Spin: CPU/op {cpu:F0} ns, diagnostic run {mean:F0} ns/op over {run.DiagnosticNsPerOp("Spin", type).Count} iterations, of which {waited:F0} ns waiting for a CPU");
         Assert.InRange(cpu, 0.90 * (mean - waited), 1.10 * (mean - waited));
@@ -214,7 +214,7 @@ public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper out
             using var input = TraceInput.Open(run.Folder(method));
             var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
             Assert.Equal(RunSource.BenchmarkDotNet, analysis.Trace.RunSource);
-            var summary = Assert.Single(SerializerSummary.From(analysis.Runs));
+            var summary = Assert.Single(CaseSummary.From(analysis.Runs));
             Assert.Equal((method, "KnownShapes"), (summary.Serializer, summary.Operation));
             var truth = run.DiagnosticNsPerOp(method);
             output.WriteLine($"{method}: {summary.Runs} iterations kept, mean {summary.MeanDurationMs * 1e6:F0} ns/op; BenchmarkDotNet {truth.Count}, {truth.Average():F0} ns/op");
@@ -262,7 +262,7 @@ public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper out
             Assert.Matches(@"\b8\.0\.", analysis.Trace.RuntimeVersion); // "V 8.0.3126.42015": the runtime's build
 
             Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
-            var folder = Assert.Single(SerializerSummary.From(analysis.Runs));
+            var folder = Assert.Single(CaseSummary.From(analysis.Runs));
             var truth = run.DiagnosticNsPerOp(method, "OnNet8");
             Assert.Equal(truth.Count, folder.Runs);
             Assert.InRange(folder.MeanDurationMs * 1e6, 0.99 * truth.Average(), 1.01 * truth.Average());
@@ -292,7 +292,7 @@ public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper out
             using var input = TraceInput.Open(run.Folder(method, "WithoutPerf"));
             var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
             Assert.Equal(CpuSourceKind.EventPipe, analysis.Trace.CpuSource);
-            var folder = Assert.Single(SerializerSummary.From(analysis.Runs));
+            var folder = Assert.Single(CaseSummary.From(analysis.Runs));
             polls.Add(Assert.NotNull(folder.GcPollLeafShare));
             var cpu = run.Metric(method, "Esp.CpuPerOp", "WithoutPerf");
             var mean = run.DiagnosticNsPerOp(method, "WithoutPerf").Average();

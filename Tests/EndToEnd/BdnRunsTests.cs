@@ -51,7 +51,7 @@ public sealed class BdnRunsTests(ITestOutputHelper output) : IDisposable
         output.WriteLine(RunSourceText.Line(analysis));
         Assert.Equal(RunSource.BenchmarkDotNet, analysis.Trace.RunSource);
         Assert.True(analysis.Trace.HarnessOverheadIterations > 0);
-        var summaries = SerializerSummary.From(analysis.Runs);
+        var summaries = CaseSummary.From(analysis.Runs);
         Assert.Equal(2, summaries.Count);
 
         foreach (var truth in bdn.Cases)

@@ -51,7 +51,7 @@ public sealed class BdnTraceTests(ITestOutputHelper output) : IDisposable
         using (var input = TraceInput.Open(trace)) analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
         output.WriteLine(RunSourceText.Line(analysis));
         Assert.Equal(RunSource.BenchmarkDotNet, analysis.Trace.RunSource);
-        var summary = Assert.Single(SerializerSummary.From(analysis.Runs));
+        var summary = Assert.Single(CaseSummary.From(analysis.Runs));
         Assert.Equal(("Read", "XmlReadSameRun", 0), (summary.Serializer, summary.Operation, summary.Objects));
 
         // The same iterations, in the same order, as its report.

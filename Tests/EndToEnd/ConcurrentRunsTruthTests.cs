@@ -57,7 +57,7 @@ public sealed class ConcurrentRunsTruthTests(ITestOutputHelper output)
                 Assert.Equal(run.Operations * threads, run.Calls);
                 Assert.True(run.InProcess is { ThreadsCpuMs: > 0 } p && p.Threads == threads, $"run {run.Key}: no summed thread clocks in results.json");
             }
-            foreach (var summary in SerializerSummary.From(analysis.Runs))
+            foreach (var summary in CaseSummary.From(analysis.Runs))
             {
                 var cases = measured.Where(r => r.Key.Serializer == summary.Serializer).ToList();
                 var trace = cases.Sum(r => r.CpuMs);

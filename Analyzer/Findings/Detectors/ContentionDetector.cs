@@ -17,13 +17,13 @@ internal sealed class ContentionDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups)
+        foreach (var g in context.Cases)
         {
             var perRun = g.Mean(Own);
             var duration = g.Sum(r => r.DurationMs);
             var share = duration <= 0 ? 0 : g.Sum(Own) / duration;
             if (perRun < t.MinContentionMs || share < t.MinContentionShare) continue;
-            var top = g.Runs.SelectMany(r => r.Counters.ContentionMsBySite)
+            var top = g.Evidence.SelectMany(r => r.Counters.ContentionMsBySite)
                 .Where(p => !HarnessCode.IsHarnessMethod(p.Key.Method))
                 .GroupBy(p => p.Key.Name, StringComparer.Ordinal)
                 .Select(p => (Frame: p.Key, Ms: p.Sum(x => x.Value)))

@@ -15,11 +15,11 @@ internal sealed class ExceptionsDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups)
+        foreach (var g in context.Cases)
         {
             var perRun = g.Mean(r => r.Counters.Exceptions);
             if (perRun < t.MinExceptionsPerRun) continue;
-            var pairs = g.Runs.SelectMany(r => r.Counters.ExceptionsBySite)
+            var pairs = g.Evidence.SelectMany(r => r.Counters.ExceptionsBySite)
                 .GroupBy(p => p.Key)
                 .Select(p => (Site: p.Key, Count: p.Sum(x => x.Value)))
                 .OrderByDescending(p => p.Count).ThenBy(p => p.Site.Type, StringComparer.Ordinal).ThenBy(p => p.Site.Frame, StringComparer.Ordinal)

@@ -17,7 +17,7 @@ internal sealed class FirstCallDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups.Where(g => g.Operation == Operation))
+        foreach (var g in context.Cases.Where(g => g.Operation == Operation))
         {
             var duration = g.Mean(r => r.DurationMs);
             if (duration < t.MinFirstCallMs) continue;

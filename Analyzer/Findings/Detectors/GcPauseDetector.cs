@@ -15,7 +15,7 @@ internal sealed class GcPauseDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups)
+        foreach (var g in context.Cases)
         {
             var pause = g.Mean(r => r.GcPauseMs);
             var duration = g.Sum(r => r.DurationMs);

@@ -18,10 +18,10 @@ internal sealed class NotSteadyStateDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
+        foreach (var g in context.Cases.Where(g => g.Operation != FirstCallDetector.Operation))
         {
             var managedMs = g.Sum(r => r.TierMs.Values.Sum());
-            if (managedMs < t.MinSampledMs || CodeTiers.UnoptimizedShare(g.Runs) is not { } share) continue;
+            if (managedMs < t.MinSampledMs || CodeTiers.UnoptimizedShare(g.Evidence) is not { } share) continue;
             var tier0 = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Tier0)) / managedMs;
             var instrumented = g.Sum(r => r.TierMs.GetValueOrDefault(CodeTier.Instrumented)) / managedMs;
             var warmup = context.Results?.Warmups?.FirstOrDefault(w => w.Serializer == g.Serializer && w.Operation == g.Operation && w.Objects == g.Objects);
@@ -31,7 +31,7 @@ internal sealed class NotSteadyStateDetector : IFindingDetector
                 new("unoptimizedShare", share),
                 new("tier0Share", tier0),
                 new("instrumentedShare", instrumented),
-                new("managedCpuMsPerRun", managedMs / g.Runs.Count),
+                new("managedCpuMsPerRun", managedMs / g.Evidence.Count),
             ];
             if (share >= t.MaxUnoptimizedShare)
             {

@@ -15,10 +15,10 @@ internal sealed class OtherThreadsDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups)
+        foreach (var g in context.Cases)
         {
             // Unknown for any run (EventPipe alone, a cut session): no guess.
-            if (g.Runs.Any(r => r.OtherThreadsCpuMs is null)) continue;
+            if (g.Evidence.Any(r => r.OtherThreadsCpuMs is null)) continue;
             var other = g.Sum(r => r.OtherThreadsCpuMs!.Value);
             var process = g.Sum(r => r.ProcessCpuMs!.Value);
             if (process < t.MinSampledMs || other <= t.MaxOtherThreadsShare * process) continue;

@@ -19,7 +19,7 @@ internal sealed class ReflectionDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var t = context.Thresholds;
-        foreach (var g in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation))
+        foreach (var g in context.Cases.Where(g => g.Operation != FirstCallDetector.Operation))
         {
             var sampled = g.Sum(r => r.NonGcSampledMs);
             if (sampled < t.MinSampledMs) continue;
@@ -27,7 +27,7 @@ internal sealed class ReflectionDetector : IFindingDetector
             var activator = g.Sum(r => r.TagMs(ActivatorTag));
             var share = (reflection + activator) / sampled;
             if (share < t.MinReflectionShare) continue;
-            var top = g.Runs.SelectMany(r => r.Tags)
+            var top = g.Evidence.SelectMany(r => r.Tags)
                 .Where(p => TagSums.IsUnder(p.Key, ReflectionTag) || TagSums.IsUnder(p.Key, ActivatorTag))
                 .GroupBy(p => p.Key, StringComparer.Ordinal)
                 .Select(p => (Tag: p.Key, Ms: p.Sum(x => x.Value)))
@@ -41,9 +41,9 @@ internal sealed class ReflectionDetector : IFindingDetector
                 [
                     new("reflectionShare", reflection / sampled),
                     new("activatorShare", activator / sampled),
-                    new("reflectionMsPerRun", reflection / g.Runs.Count),
-                    new("activatorMsPerRun", activator / g.Runs.Count),
-                    new("sampledMsPerRun", sampled / g.Runs.Count),
+                    new("reflectionMsPerRun", reflection / g.Evidence.Count),
+                    new("activatorMsPerRun", activator / g.Evidence.Count),
+                    new("sampledMsPerRun", sampled / g.Evidence.Count),
                 ],
             };
         }

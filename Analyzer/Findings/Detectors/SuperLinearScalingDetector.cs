@@ -54,10 +54,10 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     {
         var t = context.Thresholds;
         var onCpu = context.Analysis.Trace.OnCpu;
-        foreach (var series in context.Groups.Where(g => g.Operation != FirstCallDetector.Operation).GroupBy(g => (g.Serializer, g.Operation)))
+        foreach (var series in context.Cases.Where(g => g.Operation != FirstCallDetector.Operation).GroupBy(g => (g.Serializer, g.Operation)))
         {
-            var points = series.Where(g => g.Runs.Count > 0).OrderBy(g => g.Objects)
-                .Select(g => (N: (double)g.Objects, Ms: g.Runs.Min(r => WorkMs(r, onCpu)), Group: g)).ToList();
+            var points = series.Where(g => g.Evidence.Count > 0).OrderBy(g => g.Objects)
+                .Select(g => (N: (double)g.Objects, Ms: g.Evidence.Min(r => WorkMs(r, onCpu)), Group: g)).ToList();
             if (points.Count < t.MinScalingCounts) continue;
             var (first, last) = (points[0], points[^1]);
             if (first.N <= 0 || last.N / first.N < t.MinScalingSpread || last.Ms < t.MinScalingLargestMs) continue;

@@ -12,7 +12,7 @@ internal static class AnalysisHtmlReport
     /// <param name="notes">Findings to list before the analyzer's warnings (the findings branch plugs in here).</param>
     public static IReadOnlyList<IReportSection> Sections(TraceAnalysis analysis, RunStacks stacks, string? htmlPath, IReadOnlyList<ReportNote>? notes = null)
     {
-        var summaries = SerializerSummary.From(analysis.Runs);
+        var summaries = analysis.Cases;
         // Findings first (most severe first, as the analyzer orders them), then the analysis warnings.
         // Each finding names its case with N and the runs its evidence comes from, as the text output does.
         // A finding about one case links to that case's call tree, when the page has one.

@@ -37,11 +37,11 @@ public sealed class MissingCpuTests
     [Fact]
     public void A_run_without_a_source_does_not_dilute_the_means_of_the_runs_with_one()
     {
-        var half = SerializerSummary.From(Analysis().Runs).Single(s => s.Serializer == "Half");
+        var half = CaseSummary.From(Analysis().Runs).Single(s => s.Serializer == "Half");
         Assert.True(half.CpuKnown);
         Assert.Equal(4, half.CpuMs, 12);
         Assert.Equal(3, half.Tags["Serializer"], 12); // not 1.5: the uncovered run has no tags because nothing saw it
-        Assert.False(SerializerSummary.From(Analysis().Runs).Single(s => s.Serializer == "Cut").CpuKnown);
+        Assert.False(CaseSummary.From(Analysis().Runs).Single(s => s.Serializer == "Cut").CpuKnown);
     }
 
     [Fact]

@@ -129,7 +129,7 @@ public sealed partial class VerdictReportTests
     public void Sixty_cases_fit_120_lines_of_120_columns_with_a_row_each()
     {
         var model = SixtyCases.Model;
-        Assert.Equal(60, SerializerSummary.From(model.Runs).Count);
+        Assert.Equal(60, CaseSummary.From(model.Runs).Count);
         var lines = Exporters.Render(AnalysisReport.Document(model, tables: ReportTables.Compact), TableFormat.Text).ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
         Assert.True(lines.Length <= 120, $"{lines.Length} lines:\n{string.Join('\n', lines)}");
         Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));

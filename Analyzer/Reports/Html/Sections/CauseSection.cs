@@ -12,7 +12,7 @@ namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 /// on a log scale instead. Plain HTML and CSS: it prints, and needs no script. A click on a bar opens the case (its
 /// verdict, hot methods and call tree) under the picture (report.js); without scripts the bar links to the call tree.
 /// </summary>
-internal sealed class CauseSection(IReadOnlyList<Verdict> verdicts, IReadOnlyList<SerializerSummary> summaries, bool onCpu) : IReportSection
+internal sealed class CauseSection(IReadOnlyList<Verdict> verdicts, IReadOnlyList<CaseSummary> summaries, bool onCpu) : IReportSection
 {
     /// <summary>Columns in one grid at most: more cases wrap to another grid, so a bar keeps its width.</summary>
     private const int MaxColumns = 4;
@@ -36,7 +36,7 @@ internal sealed class CauseSection(IReadOnlyList<Verdict> verdicts, IReadOnlyLis
                 using (html.Block("li", ("class", CauseColors.ClassOf(kind))))
                     html.Element("span", "", ("class", "swatch")).Text(kind);
         var columns = verdicts.Select(v => (v.Case.Operation, v.Case.Objects)).Distinct()
-            .OrderBy(c => SerializerSummary.OperationOrder(c.Operation)).ThenBy(c => c.Objects).ToList();
+            .OrderBy(c => CaseSummary.OperationOrder(c.Operation)).ThenBy(c => c.Objects).ToList();
         var rows = verdicts.Select(v => v.Case.Serializer).Distinct().ToList();
         var cells = verdicts.ToDictionary(v => (v.Case.Serializer, v.Case.Operation, v.Case.Objects));
         using (html.Block("div", ("class", "picture")))

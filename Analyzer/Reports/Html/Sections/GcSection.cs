@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>GC count by generation and GC pause per serializer and operation (means of measured runs).</summary>
-internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+internal sealed class GcSection(IReadOnlyList<CaseSummary> summaries) : IReportSection
 {
     public string Id => "gc";
     public string Title => "Garbage collection";
@@ -22,7 +22,7 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
                 WriteCharts(html, charts, [.. n], manyN ? n.Key : null);
     }
 
-    private static void WriteCharts(HtmlWriter html, ChartSet charts, IReadOnlyList<SerializerSummary> rows, int? n)
+    private static void WriteCharts(HtmlWriter html, ChartSet charts, IReadOnlyList<CaseSummary> rows, int? n)
     {
         var suffix = n is { } objects ? Fmt.NSuffix(objects) : "";
         var nameSuffix = n is { } o ? "-N" + o.ToString(System.Globalization.CultureInfo.InvariantCulture) : "";
@@ -32,7 +32,7 @@ internal sealed class GcSection(IReadOnlyList<SerializerSummary> summaries) : IR
         JsonNode Labels() => new JsonArray([.. labels.Select(l => (JsonNode)l)]);
         // Every generation in GC's color (CauseColors), older ones darker.
         static string GenClass(string gen) => CauseColors.ClassOf(StackTagGroups.Gc) + " " + gen;
-        JsonNode Gen(string name, Func<SerializerSummary, double> count) =>
+        JsonNode Gen(string name, Func<CaseSummary, double> count) =>
             ChartSpec.Series(name, GenClass(name), rows.Select((s, r) => (JsonNode)ChartSpec.Value(count(s), $"{labels[r]}{suffix}: {Fmt.Num(count(s))} {name} GCs per run")));
 
         charts.Write(html, new ChartSpec

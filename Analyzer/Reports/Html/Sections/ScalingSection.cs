@@ -7,7 +7,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>Mean duration against N on log-log axes, per operation: a straight line of slope 1 is linear scaling.</summary>
-internal sealed class ScalingSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+internal sealed class ScalingSection(IReadOnlyList<CaseSummary> summaries) : IReportSection
 {
     public string Id => "scaling";
     public string Title => "Scaling with N";

@@ -6,7 +6,7 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Analyzer.Reports.Html.Sections;
 
 /// <summary>Serialized size per serializer, from the benchmark's results.json next to the trace.</summary>
-internal sealed class SizeSection(IReadOnlyList<SerializerSummary> summaries) : IReportSection
+internal sealed class SizeSection(IReadOnlyList<CaseSummary> summaries) : IReportSection
 {
     public string Id => "size";
     public string Title => "Serialized size";

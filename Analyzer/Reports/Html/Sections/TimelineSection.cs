@@ -33,7 +33,7 @@ internal sealed class TimelineSection(IReadOnlyList<RunAnalysis> runs, IReadOnly
         }
         var rows = runs.OrderBy(r => r.StartMs).Select(CaseOf).Distinct().ToList();
         var labels = rows.Select(r => $"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}").ToList();
-        var operations = runs.Select(r => r.Key.Operation).Distinct().OrderBy(SerializerSummary.OperationOrder).ToList();
+        var operations = runs.Select(r => r.Key.Operation).Distinct().OrderBy(CaseSummary.OperationOrder).ToList();
         string OpClass(string op) => ChartSpec.NeutralClass(operations.IndexOf(op));
 
         var series = new JsonArray();

@@ -2,8 +2,11 @@ using EtwSerializerProfiler.Analyzer.Model;
 
 namespace EtwSerializerProfiler.Analyzer.Model;
 
-/// <summary>Runs of one serializer, operation and size, aggregated over the measured (non warm-up) runs.</summary>
-internal sealed record SerializerSummary
+/// <summary>
+/// One case: the runs of one serializer, operation and size, aggregated over the measured (non warm-up) runs. The
+/// tables, the verdicts and the findings read it (<see cref="TraceAnalysis.Cases"/>).
+/// </summary>
+internal sealed record CaseSummary
 {
     public required string Serializer { get; init; }
     public required string Operation { get; init; }
@@ -75,7 +78,37 @@ internal sealed record SerializerSummary
     /// <summary>The measured runs the figures are means of: a <see cref="CaseColumn"/> derives its case figure from them.</summary>
     public IReadOnlyList<RunAnalysis> Measured { get; init; } = [];
 
-    public static IReadOnlyList<SerializerSummary> From(IEnumerable<RunAnalysis> runs) =>
+    /// <summary>
+    /// The runs a finding is about, in run order: the measured ones; the outliers when the case has nothing else. Warm-up
+    /// runs are left out (one-time costs belong to --test firstcall). A case with only warm-up runs (a recording cut
+    /// during its warm-up) has none: its findings would describe the warm-up.
+    /// </summary>
+    public IReadOnlyList<RunAnalysis> Evidence { get; init; } = [];
+
+    public IReadOnlyList<RunKey> Keys => [.. Evidence.Select(r => r.Key)];
+
+    public double Mean(Func<RunAnalysis, double> value) => Evidence.Count == 0 ? 0 : Evidence.Average(value);
+
+    public double Sum(Func<RunAnalysis, double> value) => Evidence.Sum(value);
+
+    /// <summary>Threads that ran the operation at once (--threads), from results.json; 1 when unknown.</summary>
+    public int Threads => Evidence.Select(r => r.InProcess?.Threads ?? 1).DefaultIfEmpty(1).Max();
+
+    public string Describe() => $"{Serializer} {Operation}{EtwSerializerProfiler.Common.Fmt.NSuffix(Objects)}";
+
+    /// <summary>A finding about exactly the evidence's runs; detectors add the frame and evidence with <c>with { }</c>.</summary>
+    public Finding FindingOf(string kind, FindingSeverity severity, string message) => new()
+    {
+        Kind = kind,
+        Severity = severity,
+        Serializer = Serializer,
+        Operation = Operation,
+        Objects = Objects == 0 ? null : Objects,
+        Runs = Keys,
+        Message = message,
+    };
+
+    public static IReadOnlyList<CaseSummary> From(IEnumerable<RunAnalysis> runs) =>
         runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .Select(g =>
             {
@@ -93,13 +126,14 @@ internal sealed record SerializerSummary
                 // --threads crew of T a run makes T x Operations calls; the window's clock time (Mean ms, GC pause) is per
                 // operation of one thread, T calls at once, as the benchmark's Mean ms is. One thread: the same divisor.
                 double PerCall(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Calls);
-                return new SerializerSummary
+                return new CaseSummary
                 {
                     Serializer = g.Key.Serializer,
                     Operation = g.Key.Operation,
                     Objects = g.Key.Objects,
                     Runs = measured.Count,
                     Measured = measured,
+                    Evidence = measured.Count > 0 ? [.. measured.OrderBy(r => r.Key.Run)] : [.. all.Where(r => !r.IsWarmup).OrderBy(r => r.Key.Run)],
                     WarmupDurationMs = warm.Count == 0 ? null : warm.Max(r => r.EndMs) - warm.Min(r => r.StartMs),
                     WarmupRuns = all.Count(r => r.IsWarmup),
                     Operations = measured.Count == 0 ? 1 : measured.Average(r => r.Operations),
