@@ -78,6 +78,15 @@ public sealed record TraceInfo
 {
     public required string Path { get; init; }
     public required string Format { get; init; }
+    /// <summary>
+    /// Which reader ran: <see cref="RawReader"/> (one pass over the .nettrace's own events) or <see cref="TraceLogReader"/>
+    /// (an ETW trace; --etlx; an EventPipe trace the raw pass would not read alike). Both give the same figures.
+    /// </summary>
+    public string Reader { get; init; } = TraceLogReader;
+    public const string RawReader = "raw";
+    public const string TraceLogReader = "etlx";
+    /// <summary>The reader in words, for the text formats.</summary>
+    public string ReaderInWords => Reader == RawReader ? "read in one raw pass" : "read through TraceLog (.etlx)";
     public long SizeBytes { get; init; }
     public double DurationMs { get; init; }
     public long Events { get; init; }

@@ -80,6 +80,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         using var pass = RawPass(input, analysis, matcher, progress, exceptionFiles, stackFile, manifest?.Harness)
             ?? TraceLogPass(input, analysis = NewAnalysis(input, tags), matcher, progress, exceptionFiles, stackFile, manifest?.Harness);
         var state = pass.State;
+        if (pass.Source is Microsoft.Diagnostics.Tracing.EventPipeEventSource) analysis.Trace = analysis.Trace with { Reader = TraceInfo.RawReader };
         var results = resultsTask.GetAwaiter().GetResult();
         var kernel = kernelTask.GetAwaiter().GetResult()?.Named(state.Code);
         // perf died mid-recording (the manifest's kernel.died): the session's end is named by it.

@@ -162,7 +162,7 @@ public static class AnalysisReport
         var source = t.SamplingSource.Split(": ")[0] + (t.ObservedSampleIntervalMs is { } iv ? $", a sample every {iv:F2} ms" : "");
         var check = CpuClockAgreement.Of(analysis.Runs) is { } a
             ? $"; against the thread CPU clock: {CpuClockCheck.Signed(a.Bias)} in all, {CpuClockCheck.Signed(a.Min)} to {CpuClockCheck.Signed(a.Max)} per run" : "";
-        return [Verdicts.Fit($"Trace: {t.Path} ({t.SizeBytes / 1048576.0:F1} MB, {t.DurationMs / 1000:F1} s){(runtime is null ? "" : ", " + runtime)}"), Verdicts.Fit($"CPU: {source}{check}"),
+        return [Verdicts.Fit($"Trace: {t.Path} ({t.SizeBytes / 1048576.0:F1} MB, {t.DurationMs / 1000:F1} s, {t.ReaderInWords}){(runtime is null ? "" : ", " + runtime)}"), Verdicts.Fit($"CPU: {source}{check}"),
             .. analysis.Warnings.SelectMany(w => Verdicts.Wrap("warning: " + w, "  "))];
     }
 
@@ -215,7 +215,7 @@ public static class AnalysisReport
         var t = analysis.Trace;
         var notes = new List<string>
         {
-            $"Trace: {t.Path} ({t.Format}, {t.SizeBytes / 1048576.0:F1} MB, {t.Events:N0} events, {t.DurationMs / 1000:F1} s){(analysis.InProcess?.Runtime is { Length: > 0 } benchmarkRuntime ? $", runtime {benchmarkRuntime}{(t.RuntimeVersion is null ? "" : $" ({t.RuntimeVersion})")}" : t.RuntimeVersion is null ? "" : $", runtime {t.RuntimeVersion}")}",
+            $"Trace: {t.Path} ({t.Format}, {t.ReaderInWords}, {t.SizeBytes / 1048576.0:F1} MB, {t.Events:N0} events, {t.DurationMs / 1000:F1} s){(analysis.InProcess?.Runtime is { Length: > 0 } benchmarkRuntime ? $", runtime {benchmarkRuntime}{(t.RuntimeVersion is null ? "" : $" ({t.RuntimeVersion})")}" : t.RuntimeVersion is null ? "" : $", runtime {t.RuntimeVersion}")}",
             $"CPU: {t.SamplingSource}{(t.ObservedSampleIntervalMs is { } iv ? $"; observed sample interval {iv:F2} ms" : "")}",
             RunSourceText.Line(analysis),
         };
@@ -240,6 +240,7 @@ public static class AnalysisReport
         {
             ["path"] = t.Path,
             ["format"] = t.Format,
+            ["reader"] = t.Reader,
             ["sizeBytes"] = t.SizeBytes,
             ["durationMs"] = t.DurationMs,
             ["events"] = t.Events,

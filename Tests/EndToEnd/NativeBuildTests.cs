@@ -31,7 +31,7 @@ public sealed partial class NativeBuildTests
                 var run = NativeEsp.Run(dir, args);
                 Assert.True(run.ExitCode == 0, $"{string.Join(' ', args)}: exit {run.ExitCode}: {run.StdErr}");
                 var expected = File.ReadAllText(Repo.Golden($"{recording}.{(format == "text" ? "txt" : format)}")).ReplaceLineEndings("\n");
-                if (GoldenAnalysisTests.Mask(run.StdOut.ReplaceLineEndings("\n"), dir) != expected)
+                if (GoldenAnalysisTests.AsReadRaw(GoldenAnalysisTests.Mask(run.StdOut.ReplaceLineEndings("\n"), dir), format, throughEtlx) != expected)
                     failures.Add($"{recording} ({format}{(throughEtlx ? ", --etlx" : "")})");
             }
             finally

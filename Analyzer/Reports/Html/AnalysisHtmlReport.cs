@@ -46,7 +46,7 @@ internal static class AnalysisHtmlReport
     {
         var name = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\'));
         var serializers = analysis.Runs.Select(r => r.Key.Serializer).Distinct().Count();
-        var subtitle = $"{analysis.Trace.Path} · {serializers} serializer(s), {analysis.Runs.Count} runs · {analysis.Trace.Format}"
+        var subtitle = $"{analysis.Trace.Path} · {serializers} serializer(s), {analysis.Runs.Count} runs · {analysis.Trace.Format}, {analysis.Trace.ReaderInWords}"
             + (analysis.Trace.RuntimeVersion is { } v ? $" · .NET {v}" : "");
         return HtmlReport.Render($"Why is this serializer slow? {name}", subtitle, Sections(analysis, stacks, htmlPath, notes));
     }
