@@ -88,7 +88,7 @@ public sealed class BenchmarkRunner(BenchmarkOptions options, IProgress<string>?
         {
             try
             {
-                (TracingCostCases, TracingCostProblem) = blocks.Run(options.TracingCostPipe!, cancel);
+                (TracingCostCases, TracingCostProblem) = blocks.Run(options.TracingCostPipe!, cancel, tiering is null ? null : () => tiering.Read().Phase != TieringPhase.Idle);
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {

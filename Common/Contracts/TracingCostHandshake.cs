@@ -26,7 +26,8 @@ public static class TracingCostHandshake
 
     /// <summary>
     /// Blocks in order: false = untraced, true = traced. The first is thrown away: right after the recording's own
-    /// sessions stop the process runs slower for a while (measured: 3-4x for the first block of XmlSerializer N=50).
+    /// sessions stop the process runs slower for a while (measured: 3-4x for the first block of XmlSerializer N=50). A case still
+    /// tiering up settles longer (TracingCostBlocks.MostSettling).
     /// Then three times untraced, traced, traced, untraced: a drift that is linear in time falls equally on both
     /// sides, and short blocks follow a drift that is not (a case still speeding up: 0.11 to 0.03 ms per operation).
     /// </summary>
