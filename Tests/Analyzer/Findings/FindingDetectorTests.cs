@@ -112,6 +112,13 @@ public sealed class FindingDetectorTests
         Assert.Equal(82.0 / 116, jit.EvidenceValue("jitShare")!.Value, 6);
         var codegen = Assert.Single(Detect(new FirstCallDetector(), Group("XmlSerializer", "firstcall", 1, 80, measured: 1, set: r => r.Counters.CountJit(10))));
         Assert.Contains("JIT only", codegen.Message, StringComparison.Ordinal);
+        // Slow by the wall clock only: the worker waited for a core (both busy), its own CPU clock read 7 ms.
+        Assert.Empty(Detect(new FirstCallDetector(), Group("Google.Protobuf", "firstcall", 1, 60, measured: 1, set: r =>
+        {
+            r.Counters.CountJit(58);
+            r.InProcess = InProcess(r, cpuMs: 7);
+        })));
+        Assert.Single(Detect(new FirstCallDetector(), Group("Newtonsoft.Json", "firstcall", 1, 116, measured: 1, set: r => r.InProcess = InProcess(r, cpuMs: 110))));
         // Steady-state operations are never first calls, however slow.
         Assert.Empty(Detect(new FirstCallDetector(), Group("YamlDotNet", "deserialize", 1000, 900, set: r => r.Counters.CountJit(500))));
     }
