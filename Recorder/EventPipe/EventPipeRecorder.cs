@@ -179,8 +179,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Duration = started.Elapsed,
                 RecorderCpu = recorderCpu,
                 Warnings = warnings,
-                ExceptionsStoppedAtSeconds = sides.Exceptions?.StoppedAtSeconds,
-                StacksOnlyFor = !sides.MainStackless ? null : sides.StackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
                 // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };

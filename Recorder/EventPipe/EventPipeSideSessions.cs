@@ -8,7 +8,8 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// The EventPipe sessions beside the main one, a participant of the recording: the profile's stackless keywords
 /// (<see cref="ExceptionSessions"/>) and the keywords whose stacks the analysis reads (<see cref="StackSession"/>).
 /// They start while the runtime waits at the diagnostic port, before the main session, whose providers and stack flag
-/// they decide; they stop when the trace ends or the process exits.
+/// they decide; they stop when the trace ends or the process exits. Their manifest fields come with the EventPipe
+/// backend's notes, once the kernel session's are in.
 /// </summary>
 internal sealed class EventPipeSideSessions(DiagnosticsClient client, TraceProfile profile, IReadOnlyList<EventPipeProvider> providers, string folder,
     List<string> warnings, IProgress<string>? progress) : IRecordingParticipant, IAsyncDisposable
@@ -21,6 +22,9 @@ internal sealed class EventPipeSideSessions(DiagnosticsClient client, TraceProfi
 
     /// <summary>The main session's providers, the stack side's keywords still in (and the stackless ones, after a refusal).</summary>
     public IReadOnlyList<EventPipeProvider> MainProviders { get; private set; } = providers;
+
+    /// <summary>The providers asked for, before any was folded back in: the notes read the sampler from them.</summary>
+    private readonly IReadOnlyList<EventPipeProvider> _requested = providers;
 
     /// <summary>The main session records without stacks: <see cref="StackSide"/>'s keywords have theirs in the stack session.</summary>
     public bool MainStackless { get; private set; }
@@ -84,6 +88,42 @@ internal sealed class EventPipeSideSessions(DiagnosticsClient client, TraceProfi
     {
         if (Exceptions is not null) await Exceptions.StopAsync().ConfigureAwait(false);
         if (Stacks is not null) await Stacks.StopAsync().ConfigureAwait(false);
+    }
+
+    public Task<TraceManifest> ManifestAsync(TraceManifest manifest) => Task.FromResult(WithNotes(manifest with
+    {
+        ExceptionsFile = File.Exists(Path.Combine(folder, TraceFolderLayout.ExceptionsTrace)) ? TraceFolderLayout.ExceptionsTrace : null,
+        // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
+        ExceptionStackFiles = Directory.Exists(folder) && Directory.GetFiles(folder, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
+        ExceptionsStoppedAtSeconds = Exceptions?.StoppedAtSeconds,
+        StacksOnlyFor = MainStackless ? StackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList() : null,
+    }));
+
+    /// <summary>The EventPipe backend's notes on what it did not record, once the kernel session's outcome is in the manifest.</summary>
+    private TraceManifest WithNotes(TraceManifest manifest)
+    {
+        var kernel = manifest.Kernel;
+        var dropped = new List<string>();
+        var sampler = _requested.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
+        if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
+            dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
+        if (profile.Providers.Any(p => p.Etw is not null))
+            dropped.Add(manifest.StacksOnlyFor switch
+            {
+                null => "per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event",
+                [] => "per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none (no event of this profile needs one)",
+                var only => $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})",
+            });
+        return manifest with
+        {
+            CpuSamplingMs = sampler ? 1.0 : null,
+            CpuSamplingNote = sampler
+                ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
+                : kernel?.CpuSamplePeriodNs is not null && kernel.Status == KernelSessionInfo.Recorded
+                    ? "EventPipe SampleProfiler off: the kernel session samples the CPU (see \"kernel\")"
+                    : "CPU sampling off in this profile",
+            Dropped = dropped,
+        };
     }
 
     public async ValueTask DisposeAsync()
