@@ -25,6 +25,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         RecordingParticipants? participants = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
     {
         var clock = RecordingClock.Start();
+        if (participants is not null) await participants.ChildLaunchingAsync(cancel).ConfigureAwait(false);
         await using var runtime = await LaunchedRuntime.StartAsync(command, connectTimeout, cancel).ConfigureAwait(false);
         return await RecordAsync(runtime, clock, profile, tracePath, progress, cancel, null, participants, providers, costGate, onCut).ConfigureAwait(false);
     }

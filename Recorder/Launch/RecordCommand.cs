@@ -39,7 +39,6 @@ public static class RecordCommand
         var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
         var stackTags = CopyStackTags(folder);
         var manifest = await participants.ManifestAsync(BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags)).ConfigureAwait(false);
-        if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
         return (Report(outcome, folder, manifest, SaveManifest(manifest, folder, outcome), output), folder);
     }
@@ -97,7 +96,7 @@ public static class RecordCommand
                 : etwPlan is null
                 ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, participants, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
-                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
+                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, participants, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
         }
         catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
