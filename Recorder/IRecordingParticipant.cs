@@ -3,10 +3,11 @@ using EtwSerializerProfiler.Common;
 namespace EtwSerializerProfiler.Recorder;
 
 /// <summary>
-/// One part of a recording beside its trace, called at the recording's lifecycle points as BenchmarkDotNet calls its
-/// diagnosers: the benchmark's arguments, the child's start (its runtime still waiting at the diagnostic port), the
-/// tracing-cost blocks, the child's exit, the manifest. Every hook does nothing unless the participant needs it;
-/// <see cref="RecordingParticipants"/> calls them in order for `esp record`, `--pid` and the BenchmarkDotNet diagnoser.
+/// One part of a recording (a session, a pipe the benchmark answers on), called at the recording's lifecycle points
+/// as BenchmarkDotNet calls its diagnosers: the benchmark's arguments, the child's launch, its start (its runtime still
+/// waiting at the diagnostic port), the tracing-cost blocks, the child's exit, the manifest. Every hook does nothing
+/// unless the participant needs it; <see cref="RecordingParticipants"/> calls them in order for `esp record`, `--pid`
+/// and the BenchmarkDotNet diagnoser.
 /// </summary>
 public interface IRecordingParticipant
 {
@@ -16,7 +17,13 @@ public interface IRecordingParticipant
     /// <summary>It samples the CPU with stacks, so EventPipe's own sampler may be left out.</summary>
     bool SamplesCpu => false;
 
-    /// <summary>The recorded process exists; one esp started still waits at the diagnostic port. A throw fails the recording.</summary>
+    /// <summary>
+    /// A child esp starts is about to be launched (not called on --pid): a session that must see the process start
+    /// (ETW's) starts here. A throw fails the recording; disposal ends what started.
+    /// </summary>
+    Task ChildLaunchingAsync(CancellationToken cancel) => Task.CompletedTask;
+
+    /// <summary>The recorded process exists; on EventPipe, one esp started still waits at the diagnostic port. A throw fails the recording.</summary>
     Task ChildStartingAsync(int processId, CancellationToken cancel) => Task.CompletedTask;
 
     /// <summary>Its own process has ended (for whatever reason).</summary>

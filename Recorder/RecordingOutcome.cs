@@ -18,8 +18,4 @@ public sealed record RecordingOutcome
     /// <summary>DiskFull/WriteFailed: where the trace was cut.</summary>
     public RecordingCut? Cut { get; init; }
     public List<string> Warnings { get; init; } = [];
-    /// <summary>When the exception session without stacks stopped at a high throw rate (seconds after its start); null: it did not.</summary>
-    public double? ExceptionsStoppedAtSeconds { get; init; }
-    /// <summary>The main session recorded without stacks: only these providers' keywords ("name:0xMASK") have them, in the stacks file.</summary>
-    public List<string>? StacksOnlyFor { get; init; }
 }

@@ -33,6 +33,11 @@ public sealed class RecordingParticipants : IAsyncDisposable
     public ChildCommand WithArguments(ChildCommand command) =>
         _participants.Any(p => p.BenchmarkArguments.Count > 0) ? command with { Arguments = [.. command.Arguments, .. _participants.SelectMany(p => p.BenchmarkArguments)] } : command;
 
+    public async Task ChildLaunchingAsync(CancellationToken cancel)
+    {
+        foreach (var p in _participants) await p.ChildLaunchingAsync(cancel).ConfigureAwait(false);
+    }
+
     public async Task ChildStartingAsync(int processId, CancellationToken cancel)
     {
         _processId = processId;

@@ -12,17 +12,14 @@ namespace EtwSerializerProfiler.Recorder.Etw;
 /// on .NET 10, so on Windows 10 / Server 2012 or later, where that always works); the child runs normally (ETW needs
 /// no diagnostic port). When the benchmark is about to exit it says so over the exit handshake and waits: the CLR
 /// rundown is then asked of that one process (a PID filter keeps every other .NET process out) while it can still
-/// answer, and the session file is merged into trace.etl. The session is stopped on every path: normal end, Ctrl+C,
-/// crashed child, exception; one that survives a killed recorder is found by `esp cleanup` through its name prefix.
+/// answer, and the session file is merged into trace.etl. The session (<see cref="EtwSession"/>, a participant of the
+/// recording) is stopped on every path: normal end, Ctrl+C, crashed child, exception; one that survives a killed
+/// recorder is found by `esp cleanup` through its name prefix.
 /// Compiled, not run on this project's Linux CI: see docs/windows.md.
 /// </summary>
 [SupportedOSPlatform("windows")]
 public sealed class EtwRecorder
 {
-    public const string SessionFileName = "trace.session.etl";
-    private const int BufferSizeMB = 256;
-    private static readonly TimeSpan RundownQuietPeriod = TimeSpan.FromSeconds(1);
-    private static readonly TimeSpan RundownLimit = TimeSpan.FromSeconds(15);
     /// <summary>After Ctrl+C (which reaches the child too), how long the benchmark gets to save partial results and say "exiting".</summary>
     private static readonly TimeSpan InterruptGrace = TimeSpan.FromSeconds(10);
     /// <summary>After "go", how long the child gets to exit before it is killed.</summary>
@@ -37,27 +34,25 @@ public sealed class EtwRecorder
             throw new UsageException("--backend etw needs an elevated (administrator) prompt: only administrators can start ETW sessions");
     }
 
+    /// <param name="participants">The session joins them (<see cref="EtwSession"/>): it starts before the child, ends after it exited and writes the manifest's ETW fields.</param>
     /// <param name="gate">The benchmark's exit handshake; null for `record -- command`, which cannot be held before it exits.</param>
-    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, EtwSessionPlan plan, TraceFolder folder, RundownGate? gate, IProgress<string>? progress, CancellationToken cancel)
+    public async Task<RecordingOutcome> RecordAsync(ChildCommand command, EtwSessionPlan plan, TraceFolder folder, RecordingParticipants participants, RundownGate? gate,
+        IProgress<string>? progress, CancellationToken cancel)
     {
         if (plan.Layout != EtwSessionLayout.Combined)
             throw new ArgumentException("esp record uses one combined session; the NT Kernel Logger layout is for the scripts", nameof(plan));
         var clock = Stopwatch.StartNew();
         var warnings = new List<string>();
-        var sessionFile = Path.Combine(folder.Path, SessionFileName);
-        TraceEventSession? session = null;
+        var session = new EtwSession(plan, folder, warnings, progress);
+        participants.Add(session);
         Process? child = null;
         try
         {
-            session = new TraceEventSession(plan.SessionName, sessionFile) { BufferSizeMB = BufferSizeMB };
-            // EnableKernelProvider must be the session's first enable call, before any user provider.
-            if (plan.HasKernel) EnableKernel(session, plan);
-            foreach (var provider in plan.Providers)
-                session.EnableProvider(provider.Guid, provider.TraceLevel, provider.Keywords, provider.ToProviderOptions());
-
+            await participants.ChildLaunchingAsync(cancel).ConfigureAwait(false);
             child = StartChild(command);
+            await participants.ChildStartingAsync(child.Id, cancel).ConfigureAwait(false);
             progress?.Report($"recording process {child.Id} with profile '{plan.ProfileName}' in ETW session {plan.SessionName} -> {folder.Etl}");
-            var (interrupted, released) = await RundownBeforeExitAsync(session, plan, sessionFile, gate, child, progress, warnings, cancel).ConfigureAwait(false);
+            var (interrupted, released) = await RundownBeforeExitAsync(session, gate, child, progress, warnings, cancel).ConfigureAwait(false);
             if (!child.WaitForExit((int)(released ? ExitGrace : NoHandshakeGrace).TotalMilliseconds)) child.Kill(entireProcessTree: true);
 
             var exitCode = child.HasExited ? child.ExitCode : -1;
@@ -65,13 +60,8 @@ public sealed class EtwRecorder
             var status = interrupted ? RecordingStatus.Interrupted
                 : exitCode == 0 ? RecordingStatus.Complete
                 : exitCode < 0 ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
-            if (session.EventsLost > 0) warnings.Add($"{session.EventsLost:N0} ETW events were lost (buffers full): use a profile with fewer stacks or a longer sampling interval");
-
-            StopQuietly(session, warnings);
-            progress?.Report($"merging {SessionFileName} into {TraceFolderLayout.Etl}...");
-            // Merge adds the kernel's image and symbol information (KernelTraceControl.dll) that WPA and TraceLog need.
-            TraceEventSession.Merge([sessionFile], folder.Etl);
-            FileCleanup.TryDelete(sessionFile);
+            // The session stops and is merged into trace.etl.
+            await participants.ChildExitedAsync(interrupted).ConfigureAwait(false);
             return new RecordingOutcome
             {
                 Status = status,
@@ -88,11 +78,11 @@ public sealed class EtwRecorder
         }
         finally
         {
-            StopQuietly(session, warnings);
+            await session.DisposeAsync().ConfigureAwait(false);
             if (child is { HasExited: false }) child.Kill(entireProcessTree: true);
             child?.Dispose();
             // The session file of a run that happened is the only copy of the data when merging failed: keep it.
-            if (!File.Exists(folder.Etl) && child is null) FileCleanup.TryDelete(sessionFile);
+            if (!File.Exists(folder.Etl) && child is null) FileCleanup.TryDelete(session.SessionFile);
         }
     }
 
@@ -100,7 +90,7 @@ public sealed class EtwRecorder
     /// Waits for the benchmark's "exiting" (or its exit, or Ctrl+C), runs the rundown for that process and lets it go.
     /// Returns whether the recording was interrupted and whether the benchmark was released after a rundown.
     /// </summary>
-    private static async Task<(bool Interrupted, bool Released)> RundownBeforeExitAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, RundownGate? gate,
+    private static async Task<(bool Interrupted, bool Released)> RundownBeforeExitAsync(EtwSession session, RundownGate? gate,
         Process child, IProgress<string>? progress, List<string> warnings, CancellationToken cancel)
     {
         var exited = child.WaitForExitAsync(CancellationToken.None);
@@ -126,8 +116,8 @@ public sealed class EtwRecorder
         if (exiting.IsCompletedSuccessfully && exiting.Result is { } pid)
         {
             if (pid != child.Id) warnings.Add($"the exit handshake came from process {pid}, not the recorded process {child.Id}; rundown asked of {pid}");
-            progress?.Report($"CLR rundown of process {pid} (it waits until the trace stops growing, at most {RundownLimit.TotalSeconds:F0} s)...");
-            await RundownAsync(session, plan, sessionFile, pid).ConfigureAwait(false);
+            progress?.Report($"CLR rundown of process {pid} (it waits until the trace stops growing, at most {EtwSession.RundownLimit.TotalSeconds:F0} s)...");
+            await session.RundownAsync(pid).ConfigureAwait(false);
             released = true;
         }
         else
@@ -139,48 +129,6 @@ public sealed class EtwRecorder
         await stopWaiting.CancelAsync().ConfigureAwait(false);
         await gate.ReleaseAsync().ConfigureAwait(false);
         return (interrupted, released);
-    }
-
-    private static void EnableKernel(TraceEventSession session, EtwSessionPlan plan)
-    {
-        // The interval is machine-wide and is applied by EnableKernelProvider, so set it first.
-        if (plan.CpuSampleIntervalMs is { } ms) session.CpuSampleIntervalMSec = (float)ms;
-        session.EnableKernelProvider(plan.KernelKeywords, plan.KernelStackKeywords);
-    }
-
-    /// <summary>
-    /// Asks one process's CLR for its rundown (module and method names of code that never fired a load event while
-    /// tracing: precompiled code above all) and waits until the file stops growing, as PerfView does: the runtime
-    /// writes the rundown on its own callback thread after the enable call has returned.
-    /// </summary>
-    private static async Task RundownAsync(TraceEventSession session, EtwSessionPlan plan, string sessionFile, int processId)
-    {
-        session.EnableProvider(plan.Rundown.Guid, plan.Rundown.TraceLevel, plan.Rundown.Keywords, plan.RundownOptions(processId));
-        var limit = Stopwatch.StartNew();
-        var lastSize = -1L;
-        var stableSince = Stopwatch.StartNew();
-        while (limit.Elapsed < RundownLimit)
-        {
-            await Task.Delay(200).ConfigureAwait(false);
-            session.Flush();
-            var size = File.Exists(sessionFile) ? new FileInfo(sessionFile).Length : 0;
-            if (size != lastSize) { lastSize = size; stableSince.Restart(); }
-            else if (stableSince.Elapsed >= RundownQuietPeriod) return;
-        }
-    }
-
-    private static void StopQuietly(TraceEventSession? session, List<string> warnings)
-    {
-        if (session is null) return;
-        try
-        {
-            if (session.IsActive) session.Stop();
-            session.Dispose();
-        }
-        catch (Exception ex) when (ex is InvalidOperationException or System.Runtime.InteropServices.COMException or UnauthorizedAccessException)
-        {
-            warnings.Add($"stopping ETW session {session.SessionName}: {ex.Message} (run `esp cleanup`)");
-        }
     }
 
     private static Process StartChild(ChildCommand command)

@@ -9,8 +9,9 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 
 /// <summary>
 /// Records a .NET process's EventPipe sessions into a trace folder: a child esp starts (<see cref="LaunchedRuntime"/>,
-/// from its first instruction) or a process that already runs (<see cref="AttachedRuntime"/>). The recording's other
-/// participants (the Linux kernel session) start on the same process before the runtime resumes.
+/// from its first instruction) or a process that already runs (<see cref="AttachedRuntime"/>). The recording's
+/// participants (the Linux kernel session, then the side sessions: <see cref="EventPipeSideSessions"/>) start on the
+/// same process before the runtime resumes.
 /// </summary>
 public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 {
@@ -18,12 +19,13 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
 
     public static EventPipeRecorder Default { get; } = new(TimeSpan.FromSeconds(30));
 
-    /// <param name="participants">Started on the child's PID before its runtime resumes (the Linux kernel session), ended after it exited.</param>
+    /// <param name="participants">Started on the child's PID before its runtime resumes (the Linux kernel session), ended after it exited; the side sessions join them.</param>
     /// <param name="providers">The providers to enable; null = the profile's (RecordCommand decides with the kernel session in mind).</param>
     public async Task<RecordingOutcome> RecordAsync(ChildCommand command, TraceProfile profile, string tracePath, IProgress<string>? progress, CancellationToken cancel,
         RecordingParticipants? participants = null, IReadOnlyList<EventPipeProvider>? providers = null, TracingCostGate? costGate = null, Action? onCut = null)
     {
         var clock = RecordingClock.Start();
+        if (participants is not null) await participants.ChildLaunchingAsync(cancel).ConfigureAwait(false);
         await using var runtime = await LaunchedRuntime.StartAsync(command, connectTimeout, cancel).ConfigureAwait(false);
         return await RecordAsync(runtime, clock, profile, tracePath, progress, cancel, null, participants, providers, costGate, onCut).ConfigureAwait(false);
     }
@@ -43,66 +45,41 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
         if (duration is { } d) stop.CancelAfter(d);
         {
             var client = runtime.Client;
-            var providerList = providers ?? EventPipeProviders.For(profile);
-            // The profile's stackless keywords (exceptions) in sessions of their own, started before the runtime resumes too.
-            var stackless = EventPipeProviders.Stackless(profile);
             var warnings = new List<string>();
+            // The side sessions (exceptions, lock-wait stacks) join the recording: they start after the others, on
+            // the runtime still waiting at the port, and end before them.
+            await using var own = participants is null ? new RecordingParticipants() : null;
+            participants ??= own!;
+            var sides = new EventPipeSideSessions(client, profile, providers ?? EventPipeProviders.For(profile), Path.GetDirectoryName(Path.GetFullPath(tracePath))!, warnings, progress);
+            participants.Add(sides);
             EventPipeSession session;
-            ExceptionSessions? exceptions = null;
-            StackSession? stacks = null;
-            IReadOnlyList<EventPipeProvider> stackSide = [];
-            var mainStackless = false;
             try
             {
                 // A launched runtime waits at the port: a kernel session started now sees every thread from the first managed instruction.
-                if (participants is not null) await participants.ChildStartingAsync(runtime.Id, cancel).ConfigureAwait(false);
+                await participants.ChildStartingAsync(runtime.Id, cancel).ConfigureAwait(false);
                 try
                 {
-                    exceptions = ExceptionSessions.Start(client, stackless, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings, EventPipeProviders.StacklessMaxBytesPerSecond(profile));
+                    session = client.StartEventPipeSession(sides.MainSession);
                 }
-                catch (UnsupportedCommandException ex)
-                {
-                    // .NET 8 refuses a session without stacks: its keywords go back into the main session, with stacks.
-                    var said = $"this runtime cannot record without stacks ({ex.Message}): exceptions are recorded with a stack each, in the main trace (costlier on exception-heavy code)";
-                    progress?.Report(said);
-                    warnings.Add(said);
-                    providerList = EventPipeProviders.WithStackless(providerList, stackless);
-                    stackless = [];
-                }
-                // The keywords whose stacks the analysis reads in a session of their own, and the main one without stacks
-                // (not on a runtime that refused the stackless exception session: it would refuse this one too).
-                mainStackless = (stackless.Count > 0 || EventPipeProviders.Stackless(profile).Count == 0) && EventPipeProviders.MainWithoutStacks(profile, providerList);
-                var side = mainStackless ? EventPipeProviders.StackSide(profile, providerList) : [];
-                stacks = StackSession.Start(client, side, Path.GetDirectoryName(Path.GetFullPath(tracePath)), warnings);
-                try
-                {
-                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(EventPipeProviders.Without(providerList, side), CircularBufferMB, requestRundown: true, requestStackwalk: !mainStackless));
-                    if (mainStackless) (providerList, stackSide) = (EventPipeProviders.Without(providerList, side), side);
-                }
-                catch (UnsupportedCommandException) when (mainStackless)
+                catch (UnsupportedCommandException) when (sides.MainStackless)
                 {
                     // A runtime that cannot record without stacks: one session with a stack on every event, as before.
-                    if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
-                    stacks = null;
-                    mainStackless = false;
-                    FileCleanup.TryDelete(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(tracePath))!, Common.TraceFolderLayout.StacksTrace));
-                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(providerList, CircularBufferMB, requestRundown: true, requestStackwalk: true));
+                    await sides.StacksInMainAsync().ConfigureAwait(false);
+                    session = client.StartEventPipeSession(new EventPipeSessionConfiguration(sides.MainProviders, CircularBufferMB, requestRundown: true, requestStackwalk: true));
                 }
                 runtime.Resume();
             }
             catch
             {
                 // Neither the suspended child nor the kernel session may outlive a recording that never started.
-                if (exceptions is not null) await exceptions.DisposeAsync().ConfigureAwait(false);
-                if (stacks is not null) await stacks.DisposeAsync().ConfigureAwait(false);
                 runtime.Abandon();
-                if (participants is not null) await participants.ChildExitedAsync(interrupted: true).ConfigureAwait(false);
+                await participants.ChildExitedAsync(interrupted: true).ConfigureAwait(false);
                 throw;
             }
             using var sessionScope = session;
+            // Ended with the others; here too when the recording fails, so that no side file is still written.
+            await using var sidesScope = sides;
             onRecording?.Invoke();
-            await using var exceptionsScope = exceptions;
-            await using var stacksScope = stacks;
             progress?.Report($"recording {(runtime.StartedByEsp ? "process " + runtime.Id : runtime.Display)} with profile '{profile.Name}' -> {Fmt.DisplayPath(tracePath)}");
 
             // Unbuffered (the writer's own 80 KB blocks): a failed write is seen at once, and nothing is left to flush on a full disk.
@@ -111,7 +88,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
             var copyTask = writer.Completion;
             var status = RecordingStatus.Complete;
             RecordingCut? cut = null;
-            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, new RealSessions(providerList, mainStackless, exceptions, stackless, stacks), participants, progress, warnings);
+            await using var cost = costGate is null ? null : new TracingCostSessions(client, session, copyTask, sides.Real, participants, progress, warnings);
             var costTask = cost is null ? Task.CompletedTask : costGate!.ServeAsync(cost.SetAsync, cost.EndAsync, cancel);
             try
             {
@@ -130,7 +107,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     if (writer.Cut.IsCompleted) break;
                     // perf killed or crashed: said once, kept in the manifest (kernel.died); EventPipe records on.
                     // perf also ends by itself as the process exits: that is no death (a moment's grace for a busy machine).
-                    if (participants is { AnyEnded: true } && !deathSaid && !runtime.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
+                    if (participants.AnyEnded && !deathSaid && !runtime.HasExited && !await WaitQuietly(exitTask, TimeSpan.FromMilliseconds(500)).ConfigureAwait(false)
                         && participants.NoticeDeath() is { } died)
                     {
                         deathSaid = true;
@@ -144,14 +121,12 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     // The disk is full (or a write failed): stop the session (the writer drains the rest, so the runtime
                     // never blocks), then ask the child to stop as Ctrl+C would, so the benchmark saves what it measured.
                     (status, cut) = await writer.Cut.ConfigureAwait(false);
-                    // perf records no more (what it holds still reaches the disk), then the room set aside for its last
-                    // write and the benchmark's results is freed.
-                    if (participants is not null) await participants.PauseAsync().ConfigureAwait(false);
+                    // perf records no more (what it holds still reaches the disk) and the side sessions stop, then the
+                    // room set aside for perf's last write and the benchmark's results is freed.
+                    await participants.PauseAsync().ConfigureAwait(false);
                     onCut?.Invoke();
                     progress?.Report($"{(status == RecordingStatus.DiskFull ? "the disk is full" : "writing the trace failed")} after {cut.TraceBytes / 1048576.0:F1} MB ({cut.Reason}): stopping the session and the child...");
                     TryStop(session, warnings);
-                    if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
-                    if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
                     await runtime.StopAsync(TimeSpan.FromSeconds(15)).ConfigureAwait(false);
                 }
             }
@@ -161,8 +136,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 // for the rundown (the names of code compiled before the attach); the process runs on.
                 progress?.Report("stopping the session (rundown); the process runs on...");
                 TryStop(session, warnings);
-                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
-                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
+                await sides.PauseAsync().ConfigureAwait(false);
             }
             catch (OperationCanceledException)
             {
@@ -170,8 +144,7 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 progress?.Report("Ctrl+C: stopping the session (rundown) and the child...");
                 // Stop first so rundown resolves method names; the child may already be exiting on its own SIGINT.
                 TryStop(session, warnings);
-                if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
-                if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
+                await sides.PauseAsync().ConfigureAwait(false);
                 await runtime.StopAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
 
@@ -184,18 +157,16 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                     warnings.Add("the trace stream did not end within 90 s after the child exited; the file may be truncated");
             }
             if (copyTask.IsFaulted) warnings.Add($"trace stream ended with an error: {copyTask.Exception?.GetBaseException().Message}");
-            // The child has exited (its sessions ended with it) or was stopped: the sampler stops, the files are complete.
-            if (exceptions is not null) await exceptions.StopAsync().ConfigureAwait(false);
-            if (stacks is not null) await stacks.StopAsync().ConfigureAwait(false);
             // A write that failed as the child was ending (its last events, rundown) cuts the trace too.
             if (cut is null && writer.Cut.IsCompleted) { (status, cut) = await writer.Cut.ConfigureAwait(false); onCut?.Invoke(); }
 
             // The recorder's own CPU while it recorded: read before the kernel session's conversion, which is after it.
             var recorderCpu = RecordingClock.RecorderCpuNow() - cpuAtStart;
             // perf ends by itself when the child it started exits; a process esp attached to runs on, so perf is told
-            // at once (waiting for it to notice an exit that never comes cost 10.7 s per detach).
+            // at once (waiting for it to notice an exit that never comes cost 10.7 s per detach). The side sessions end
+            // first: the child has exited (their streams ended with it) or was stopped, so their files are complete.
             var interruptPerf = status is RecordingStatus.Interrupted or RecordingStatus.DiskFull or RecordingStatus.WriteFailed || !runtime.StartedByEsp;
-            if (participants is not null) await participants.ChildExitedAsync(interruptPerf).ConfigureAwait(false);
+            await participants.ChildExitedAsync(interruptPerf).ConfigureAwait(false);
             var exitCode = runtime.StartedByEsp ? runtime.ExitCode ?? -1 : (int?)null;
             if (status == RecordingStatus.Complete && exitCode is { } code && code != 0)
                 status = IsCrashExitCode(code) ? RecordingStatus.ChildCrashed : RecordingStatus.ChildFailed;
@@ -209,8 +180,6 @@ public sealed class EventPipeRecorder(TimeSpan connectTimeout)
                 Duration = started.Elapsed,
                 RecorderCpu = recorderCpu,
                 Warnings = warnings,
-                ExceptionsStoppedAtSeconds = exceptions?.StoppedAtSeconds,
-                StacksOnlyFor = !mainStackless ? null : stackSide.Select(p => $"{p.Name}:0x{p.Keywords:X}").ToList(),
                 // The bytes on disk once the stream has drained (a write under way at the cut may have ended after it).
                 Cut = cut is null ? null : cut with { TraceBytes = TraceBytes(file, tracePath) },
             };

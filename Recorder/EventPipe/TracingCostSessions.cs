@@ -12,7 +12,7 @@ namespace EtwSerializerProfiler.Recorder.EventPipe;
 /// beside a scratch main session without stacks as the real one.
 /// </summary>
 internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSession main, Task mainCopy, RealSessions real,
-    RecordingParticipants? participants, IProgress<string>? progress, List<string> warnings) : IAsyncDisposable
+    RecordingParticipants participants, IProgress<string>? progress, List<string> warnings) : IAsyncDisposable
 {
     private StackSession? _scratchStacks;
     private bool _mainStopped;
@@ -31,9 +31,8 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
                 lock (warnings) EventPipeRecorder.TryStop(main, warnings);
                 if (!await EventPipeRecorder.WaitQuietly(mainCopy, TimeSpan.FromSeconds(60)).ConfigureAwait(false))
                     return "the trace did not end within 60 s of stopping its session";
-                if (real.Exceptions is not null) await real.Exceptions.StopAsync().ConfigureAwait(false);
-                if (real.Stacks is not null) await real.Stacks.StopAsync().ConfigureAwait(false);
-                if (participants is not null) await participants.PauseAsync().ConfigureAwait(false);
+                // The real side sessions stop with the kernel session's recording (EventPipeSideSessions).
+                await participants.PauseAsync().ConfigureAwait(false);
                 progress?.Report("tracing cost: the trace ends here; each case runs again with tracing off and on");
             }
             await StopScratchAsync().ConfigureAwait(false);
@@ -44,11 +43,8 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
             // As the real ones run now: windows only once the stackless session stopped for its rate.
             if (real.Stacks is not null) _scratchStacks = StackSession.Start(client, real.Stacks.Providers, folder: null, warnings);
             if (real.Stackless is { } stackless) _scratchExceptions = ExceptionSessions.Start(client, stackless, folder: null, warnings, continuous: real.Exceptions?.StoppedForRate != true);
-            if (participants is not null)
-            {
-                _scratchKernel = await participants.StartScratchAsync(CancellationToken.None).ConfigureAwait(false);
-                if (_scratchKernel is null) return "the scratch kernel session did not start";
-            }
+            _scratchKernel = await participants.StartScratchAsync(CancellationToken.None).ConfigureAwait(false);
+            if (_scratchKernel is null) return "the scratch kernel session did not start";
             return null;
         }
         catch (Exception ex) when (ex is ServerErrorException or ServerNotAvailableException or IOException or TimeoutException or ObjectDisposedException)
@@ -100,7 +96,7 @@ internal sealed class TracingCostSessions(DiagnosticsClient client, EventPipeSes
     public async Task EndAsync()
     {
         await StopScratchAsync().ConfigureAwait(false);
-        if (participants is not null) await participants.EndScratchAsync().ConfigureAwait(false);
+        await participants.EndScratchAsync().ConfigureAwait(false);
     }
 
     public async ValueTask DisposeAsync() => await EndAsync().ConfigureAwait(false);

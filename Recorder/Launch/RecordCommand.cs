@@ -39,8 +39,6 @@ public static class RecordCommand
         var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
         var stackTags = CopyStackTags(folder);
         var manifest = await participants.ManifestAsync(BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags)).ConfigureAwait(false);
-        manifest = WithEventPipeNotes(manifest, profile, providers, outcome);
-        if (etwPlan is not null) manifest = EtwManifest.Apply(manifest, etwPlan);
         if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
         return (Report(outcome, folder, manifest, SaveManifest(manifest, folder, outcome), output), folder);
     }
@@ -98,7 +96,7 @@ public static class RecordCommand
                 : etwPlan is null
                 ? await EventPipeRecorder.Default.RecordAsync(command, profile, folder.Trace, progress, cancel, participants, providers, costGate, folder.ReleaseSessionsReserve).ConfigureAwait(false)
                 : OperatingSystem.IsWindows()
-                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, exitGate, progress, cancel).ConfigureAwait(false)
+                    ? await new EtwRecorder().RecordAsync(command, etwPlan, folder, participants, exitGate, progress, cancel).ConfigureAwait(false)
                     : throw new PlatformNotSupportedException("ETW");
         }
         catch (Exception) when (!File.Exists(traceFile) || new FileInfo(traceFile).Length == 0)
@@ -323,33 +321,6 @@ public static class RecordCommand
     /// <summary>manifest.json's recorderVersion: this assembly's version (Directory.Build.props).</summary>
     private static string RecorderVersion => typeof(RecordCommand).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
 
-    /// <summary>The EventPipe backend's notes on what it did not record, once the kernel session's outcome is known (the participants' manifest hooks).</summary>
-    private static TraceManifest WithEventPipeNotes(TraceManifest manifest, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, RecordingOutcome outcome)
-    {
-        var kernel = manifest.Kernel;
-        var dropped = new List<string>();
-        var sampler = providers.Any(p => p.Name.Equals(KeywordNames.SampleProfilerProvider, StringComparison.OrdinalIgnoreCase));
-        if (profile.Kernel is not null && kernel?.Status != KernelSessionInfo.Recorded)
-            dropped.Add("kernel events (CPU sampling, context switches): no kernel session (see \"kernel\"); EventPipe samples managed stacks instead");
-        if (profile.Providers.Any(p => p.Etw is not null))
-            dropped.Add(outcome.StacksOnlyFor switch
-            {
-                null => "per-event stack and event-ID filters: ETW only; EventPipe captures a stack with every event",
-                [] => "per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none (no event of this profile needs one)",
-                var only => $"per-event stack and event-ID filters: ETW only; EventPipe has one stack flag per session: the main session has none, {string.Join(", ", only)} have theirs ({TraceFolderLayout.StacksTrace})",
-            });
-        return manifest with
-        {
-            CpuSamplingMs = sampler ? 1.0 : null,
-            CpuSamplingNote = sampler
-                ? "EventPipe SampleProfiler: the runtime's fixed 1 ms interval (no per-session setting); the analyzer weights samples by the observed interval"
-                : kernel?.CpuSamplePeriodNs is not null && kernel.Status == KernelSessionInfo.Recorded
-                    ? "EventPipe SampleProfiler off: the kernel session samples the CPU (see \"kernel\")"
-                    : "CPU sampling off in this profile",
-            Dropped = dropped,
-        };
-    }
-
     private static TraceManifest BuildManifest(RecordOptions options, TraceProfile profile, IReadOnlyList<Microsoft.Diagnostics.NETCore.Client.EventPipeProvider> providers, ChildCommand command, DateTime started, RecordingOutcome outcome, TraceFolder folder, string? stackTags)
     {
         return new TraceManifest
@@ -380,11 +351,6 @@ public static class RecordCommand
             TraceBytes = outcome.TraceBytes,
             TraceFile = TraceFolderLayout.Trace,
             ResultsFile = File.Exists(folder.ResultsJson) ? TraceFolderLayout.ResultsJson : null,
-            ExceptionsFile = File.Exists(Path.Combine(folder.Path, TraceFolderLayout.ExceptionsTrace)) ? TraceFolderLayout.ExceptionsTrace : null,
-            // The folder may be gone (removed mid-recording): the manifest then says so elsewhere.
-            ExceptionStackFiles = Directory.Exists(folder.Path) && Directory.GetFiles(folder.Path, TraceFolderLayout.ExceptionStacksPattern) is { Length: > 0 } windows ? windows.Length : null,
-            ExceptionsStoppedAtSeconds = outcome.ExceptionsStoppedAtSeconds,
-            StacksOnlyFor = outcome.StacksOnlyFor,
             StackTagsFile = stackTags,
             Warnings = outcome.Warnings,
         };

@@ -21,6 +21,7 @@ public sealed class RecordingParticipantsTests
 
         var command = participants.WithArguments(new ChildCommand("bench", ["--x"], new Dictionary<string, string>()));
         Assert.Equal(["--x", "--a", "--b"], command.Arguments);
+        await participants.ChildLaunchingAsync(default);
         await participants.ChildStartingAsync(42, default);
         await participants.PauseAsync();
         await using (await participants.StartScratchAsync(default)) { }
@@ -31,7 +32,7 @@ public sealed class RecordingParticipantsTests
         await participants.DisposeAsync();
 
         Assert.Equal([
-            "a start 42", "b start 42", "a pause", "b pause", "a block 42", "b block 42", "a block ends", "b block ends",
+            "a launch", "b launch", "a start 42", "b start 42", "a pause", "b pause", "a block 42", "b block 42", "a block ends", "b block ends",
             "a end blocks", "b end blocks", "b exited False", "a exited False", "a manifest", "b manifest", "b disposed", "a disposed"], log);
         Assert.Equal(["a", "b"], manifest.Warnings);
     }
@@ -92,6 +93,8 @@ public sealed class RecordingParticipantsTests
         public bool FailsToStart { get; init; }
         public bool NoBlock { get; init; }
         public IReadOnlyList<string> BenchmarkArguments => ["--" + name];
+
+        public Task ChildLaunchingAsync(CancellationToken cancel) { log.Add($"{name} launch"); return Task.CompletedTask; }
 
         public Task ChildStartingAsync(int processId, CancellationToken cancel)
         {
