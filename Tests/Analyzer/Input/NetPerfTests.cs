@@ -86,7 +86,7 @@ public sealed class NetPerfTests : IDisposable
         // 1: read, but no benchmark runs in it (docs/analyzer.md, "Bad input"); 3 would be a refusal.
         // No benchmark runs in it: analyzed whole, which is a result (exit 0).
         Assert.True(analyze.ExitCode == ExitCodes.Ok, $"exit {analyze.ExitCode}: {analyze.StdErr}");
-        Assert.Contains($"Trace: {_trace} (netperf (EventPipe, .NET Core 2.1), 0.0 MB, 12 events", analyze.StdOut, StringComparison.Ordinal);
+        Assert.Contains($"Trace: {_trace} (netperf (EventPipe, .NET Core 2.1), read through TraceLog (.etlx), 0.0 MB, 12 events", analyze.StdOut, StringComparison.Ordinal);
 
         var stats = ProcessRunner.Dotnet(Esp, "stats", _trace);
         Assert.True(stats.ExitCode == ExitCodes.Ok, stats.StdErr);
