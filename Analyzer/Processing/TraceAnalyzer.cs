@@ -49,6 +49,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
+        // The manifest's first read costs System.Text.Json's start (about 0.1 s, most of it JIT): on another core, beside
+        // the stack tags' load, not before the pass.
+        var manifestTask = Task.Run(() => Common.TraceManifest.TryParse(input.ManifestBytes));
         // --symbols mistakes (a missing folder, no perf.data, no perf) cost one line before the long pass, not after it.
         var symbols = Symbols.NativeSymbols.Prepare(input, options);
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
@@ -69,9 +72,11 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var kernelTask = Task.Run(() => Kernel.KernelSessionAnalysis.Load(input, options, kernelWarnings, progress: null, symbols));
         // results.json is read beside the pass too: a long one is tens of milliseconds the pass leaves a core free for.
         var resultsTask = Task.Run(() => LoadResults(input));
+        // The tracing-cost bootstrap needs results.json alone: it runs beside the pass too, not after it.
+        var tracingCostTask = resultsTask.ContinueWith(static t => TracingCostEstimate.From(t.Result.Results), TaskScheduler.Default);
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
-        var manifest = Common.TraceManifest.TryParse(input.ManifestBytes);
+        var manifest = manifestTask.GetAwaiter().GetResult();
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
         var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
         // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
@@ -112,7 +117,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
 
         // Every stage is done: the model is frozen, and findings read the same figures every report shows.
         var frozen = analysis.Freeze();
-        frozen = frozen with { TracingCost = TracingCostEstimate.From(frozen.InProcess), BenchmarkDotNetSummary = Harness.BdnSummaryReader.Of(frozen) };
+        frozen = frozen with { TracingCost = tracingCostTask.GetAwaiter().GetResult(), BenchmarkDotNetSummary = Harness.BdnSummaryReader.Of(frozen) };
         frozen = frozen with { Findings = Findings.FindingEngine.Detect(frozen) };
         return frozen with { Trace = frozen.Trace with { AnalysisSeconds = clock.Elapsed.TotalSeconds } };
     }
