@@ -9,7 +9,7 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// not: a block pair's medians read sham costs (traced blocks left untraced, 5% and 20% injected) 29 points off, the
 /// fast ends at most 3.5 (docs/recorder.md#how-to-read-the-column). A cost that hits only some runs (a burst) is read
 /// low. The 95% interval is a two-level percentile bootstrap (block pairs, then runs within each block; 2,000
-/// resamples, fixed seed: the same input gives the same interval); without block sizes (older results, or blocks that
+/// resamples from a fixed seed: the same input gives the same interval); without block sizes (older results, or blocks that
 /// stopped early) runs are resampled within each side.
 /// </summary>
 internal sealed record TracingCostEstimate(double Percent, double LowPercent, double HighPercent, int UntracedRuns, int TracedRuns)
@@ -75,7 +75,7 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     {
         var point = Ratio(pairs.SelectMany(p => p.Untraced).ToArray(), pairs.SelectMany(p => p.Traced).ToArray());
         if (double.IsInfinity(point)) return null;
-        var random = new Random(1);
+        var random = new Draws(1);
         var ratios = new double[Resamples];
         var r = pairs[0].Untraced.Length;
         var us = new double[pairs.Count * r];
@@ -90,15 +90,15 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
             }
             ratios[i] = Ratio(us, ts);
         }
-        Array.Sort(ratios);
-        return new TracingCostEstimate(100 * point, 100 * ratios[(int)(0.025 * Resamples)], 100 * ratios[(int)(0.975 * Resamples) - 1], untracedRuns, tracedRuns);
+        var (low, high) = Interval(ratios);
+        return new TracingCostEstimate(100 * point, low, high, untracedRuns, tracedRuns);
     }
 
     private static TracingCostEstimate? Pooled(IReadOnlyList<double> untraced, IReadOnlyList<double> traced)
     {
         var point = Ratio([.. untraced], [.. traced]);
         if (double.IsInfinity(point)) return null;
-        var random = new Random(1);
+        var random = new Draws(1);
         var ratios = new double[Resamples];
         var us = new double[untraced.Count];
         var ts = new double[traced.Count];
@@ -108,10 +108,13 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
             for (var j = 0; j < ts.Length; j++) ts[j] = traced[random.Next(ts.Length)];
             ratios[i] = Ratio(us, ts);
         }
-        Array.Sort(ratios);
-        return new TracingCostEstimate(100 * point, 100 * ratios[(int)(0.025 * Resamples)], 100 * ratios[(int)(0.975 * Resamples) - 1],
-            untraced.Count, traced.Count);
+        var (low, high) = Interval(ratios);
+        return new TracingCostEstimate(100 * point, low, high, untraced.Count, traced.Count);
     }
+
+    /// <summary>The resampled ratios' 2.5th and 97.5th percentiles, in percent: the two order statistics a sort would read, selected.</summary>
+    private static (double Low, double High) Interval(double[] ratios) =>
+        (100 * Select(ratios, (int)(0.025 * Resamples)), 100 * Select(ratios, (int)(0.975 * Resamples) - 1));
 
     /// <summary>Traced against untraced at their <see cref="Quantile"/>, minus one; infinity without untraced time. Sorts both scratch arrays.</summary>
     private static double Ratio(double[] untraced, double[] traced)
@@ -129,6 +132,7 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     {
         var at = Quantile * (values.Length - 1);
         var low = (int)at;
+        if (low + 2 <= SmallestKept) return SmallestTwo(values, low, at);
         var lowValue = Select(values, low);
         if (low + 1 >= values.Length) return lowValue;
         // Select left everything after the low-th value at least as large: the next in order is their least.
@@ -136,6 +140,48 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
         for (var i = low + 2; i < values.Length; i++)
             if (values[i] < highValue) highValue = values[i];
         return lowValue + (highValue - lowValue) * (at - low);
+    }
+
+    /// <summary>The most values <see cref="SmallestTwo"/> keeps in order: a quantile of 0.1 reads the 4th and 5th of 36 runs.</summary>
+    private const int SmallestKept = 8;
+
+    /// <summary>
+    /// The same as the selection for a low quantile: one pass keeps the <paramref name="low"/> + 2 smallest values in
+    /// order (most values are larger than the last kept and cost one comparison), a third of the selection's time.
+    /// </summary>
+    private static double SmallestTwo(double[] values, int low, double at)
+    {
+        var keep = Math.Min(low + 2, values.Length);
+        Span<double> kept = stackalloc double[SmallestKept];
+        var count = 0;
+        foreach (var v in values)
+        {
+            if (count == keep && v >= kept[count - 1]) continue;
+            var i = count < keep ? count++ : count - 1;
+            while (i > 0 && kept[i - 1] > v) { kept[i] = kept[i - 1]; i--; }
+            kept[i] = v;
+        }
+        var lowValue = kept[low];
+        return low + 1 >= values.Length ? lowValue : lowValue + (kept[low + 1] - lowValue) * (at - low);
+    }
+
+    /// <summary>
+    /// The bootstrap's draws: SplitMix64 from a fixed seed, so the same input gives the same interval. A seeded
+    /// <see cref="Random"/> (its compatible, slower generator) took most of the bootstrap's time.
+    /// </summary>
+    private struct Draws(ulong seed)
+    {
+        private ulong _state = seed;
+
+        /// <summary>0 to <paramref name="count"/> - 1, from the high 32 bits (multiply and shift: no division).</summary>
+        public int Next(int count)
+        {
+            var z = _state += 0x9E3779B97F4A7C15;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+            z ^= z >> 31;
+            return (int)(((z >> 32) * (ulong)count) >> 32);
+        }
     }
 
     /// <summary>The k-th smallest value (Hoare's selection), leaving smaller values before k and larger ones after.</summary>
