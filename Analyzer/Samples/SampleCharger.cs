@@ -20,12 +20,12 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
 {
     // By the frames array's instance: a source hands out one array per distinct stack (per run only where it
     // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
-    // The runs' cache; the threads' charge, beside it on another core, has its own (NewTagCache).
-    private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _tags = NewTagCache();
+    // The runs' cache; the threads' charge, beside it on another core, has its own (TagCache).
+    private readonly TagCache _tags = new();
     // By the frames array's instance too: stack ids are a chunk's own when a source comes in chunks.
     private readonly Dictionary<StackFrame[], string?> _serializerOfStack = new(ReferenceEqualityComparer.Instance);
     // By the frames array's instance too: whose time a stack is (the verdicts' sites), for the runs' side only.
-    private readonly Dictionary<StackFrame[], (CodeSite? Api, CodeSite? Caller, CodeSite? Outer)> _sites = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<StackFrame[], StackSite> _sites = new(ReferenceEqualityComparer.Instance);
 
     private CpuSourceKind Kind => stream.Kind;
 
@@ -83,7 +83,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         private readonly bool _keepThreadLedger;
         private readonly bool _wholeTrace;
         private int _next; // the first run whose window has not ended before the last sample charged
-        private readonly Dictionary<(StackFrame[] Frames, NativeWork Why), string> _threadTags = NewTagCache();
+        private readonly TagCache _threadTags = new();
         private readonly Dictionary<int, (double Ms, double FirstMs, double LastMs)> _threadRaw = [];
         private bool _finished;
 
@@ -237,7 +237,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleStream chunk, SampleCharges charges, Dictionary<(StackFrame[] Frames, NativeWork Why), string> tags,
+    private void ChargeThreads(SampleStream chunk, SampleCharges charges, TagCache tags,
         Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw, bool keepLedger, bool wholeTrace)
     {
         for (var i = 0; i < chunk.Samples.Count; i++)
@@ -288,13 +288,13 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// </summary>
     private string Tag(NativeWork why, StackFrame[] frames) => Tag(_tags, why, frames);
 
-    private string Tag(Dictionary<(StackFrame[] Frames, NativeWork Why), string> tags, NativeWork why, StackFrame[] frames)
+    private string Tag(TagCache tags, NativeWork why, StackFrame[] frames)
     {
         if (matcher is null) return why == NativeWork.GcPause ? StackTagMatcher.Gc : StackTagMatcher.Other;
-        var key = (frames, why);
-        if (tags.TryGetValue(key, out var tag)) return tag;
+        var byFrames = tags.Of(why);
+        if (byFrames.TryGetValue(frames, out var tag)) return tag;
         tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
-        tags[key] = tag;
+        byFrames[frames] = tag;
         return tag;
     }
 
@@ -302,13 +302,29 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private (CodeSite? Api, CodeSite? Caller, CodeSite? Outer) Site(StackFrame[] frames)
     {
         if (matcher is null) return (null, null, null);
-        if (_sites.TryGetValue(frames, out var known)) return known;
-        var (api, caller, outer) = matcher.Site(frames);
-        CodeSite? At(int i) => i < 0 ? null : CodeSite.At(frames[i]);
-        return _sites[frames] = (At(api), At(caller), At(outer));
+        if (!_sites.TryGetValue(frames, out var known))
+        {
+            var (api, caller, outer) = matcher.Site(frames);
+            CodeSite? At(int i) => i < 0 ? null : CodeSite.At(frames[i]);
+            _sites[frames] = known = new StackSite(At(api), At(caller), At(outer));
+        }
+        return (known.Api, known.Caller, known.Outer);
     }
 
-    private static Dictionary<(StackFrame[] Frames, NativeWork Why), string> NewTagCache() => new(SameFrames<NativeWork>.Instance);
+    /// <summary>A stack's sites, kept as an object: a table of objects by object runs the framework's precompiled code, one of tuples runs tier-0 JIT code in the ReadyToRun build.</summary>
+    private sealed record StackSite(CodeSite? Api, CodeSite? Caller, CodeSite? Outer);
+
+    /// <summary>
+    /// Each stack's tag, by what the runtime was doing at its leaf and then by the frames array's instance: one table
+    /// per <see cref="NativeWork"/>, so each is a table of objects by object (the framework's precompiled code; a
+    /// (frames, work) key ran tier-0 JIT code in the ReadyToRun build).
+    /// </summary>
+    private sealed class TagCache
+    {
+        private readonly Dictionary<StackFrame[], string>?[] _byWork = new Dictionary<StackFrame[], string>?[byte.MaxValue + 1];
+
+        public Dictionary<StackFrame[], string> Of(NativeWork why) => _byWork[(int)why] ??= new(ReferenceEqualityComparer.Instance);
+    }
 
     /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>
     private void Vote(SampleCharges charges, RunDraft run, StackFrame[] frames, double weight)

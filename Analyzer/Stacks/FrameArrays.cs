@@ -61,18 +61,3 @@ internal sealed class FrameArrays
         public StackFrame[] Create(ReadOnlySpan<StackFrame> frames) => frames.ToArray();
     }
 }
-
-/// <summary>
-/// A key of one of <see cref="FrameArrays"/>' arrays, by instance, with something about how its stack reads (what the
-/// runtime was doing, whether its leaf is a GC poll): the caches of a stack's tag and of its hot-method rows.
-/// </summary>
-internal sealed class SameFrames<T> : IEqualityComparer<(StackFrame[] Frames, T Reading)>
-{
-    public static SameFrames<T> Instance { get; } = new();
-
-    public bool Equals((StackFrame[] Frames, T Reading) x, (StackFrame[] Frames, T Reading) y) =>
-        ReferenceEquals(x.Frames, y.Frames) && EqualityComparer<T>.Default.Equals(x.Reading, y.Reading);
-
-    public int GetHashCode((StackFrame[] Frames, T Reading) key) =>
-        HashCode.Combine(RuntimeHelpers.GetHashCode(key.Frames), key.Reading);
-}
