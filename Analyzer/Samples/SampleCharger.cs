@@ -26,6 +26,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private readonly Dictionary<StackFrame[], string?> _serializerOfStack = new(ReferenceEqualityComparer.Instance);
     // By the frames array's instance too: whose time a stack is (the verdicts' sites), for the runs' side only.
     private readonly Dictionary<StackFrame[], StackSite> _sites = new(ReferenceEqualityComparer.Instance);
+    // By the frame's strings (SameStrings: a namer hands out one frame per code address): its site, made once.
+    private readonly Dictionary<StackFrame, FrameSite> _siteOfFrame = new(SameStrings.Instance);
 
     private CpuSourceKind Kind => stream.Kind;
 
@@ -305,14 +307,27 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         if (!_sites.TryGetValue(frames, out var known))
         {
             var (api, caller, outer) = matcher.Site(frames);
-            CodeSite? At(int i) => i < 0 ? null : CodeSite.At(frames[i]);
-            _sites[frames] = known = new StackSite(At(api), At(caller), At(outer));
+            _sites[frames] = known = new StackSite(SiteAt(frames, api), SiteAt(frames, caller), SiteAt(frames, outer));
         }
         return (known.Api, known.Caller, known.Outer);
     }
 
+    /// <summary>
+    /// The site of a frame, made once per frame (frame namers hand out one per code address): a site's names are then
+    /// one string instance wherever the frame appears, so tables of sites compare them by reference first.
+    /// </summary>
+    private CodeSite? SiteAt(StackFrame[] frames, int i)
+    {
+        if (i < 0) return null;
+        if (!_siteOfFrame.TryGetValue(frames[i], out var site)) _siteOfFrame[frames[i]] = site = new FrameSite(CodeSite.At(frames[i]));
+        return site.Site;
+    }
+
     /// <summary>A stack's sites, kept as an object: a table of objects by object runs the framework's precompiled code, one of tuples runs tier-0 JIT code in the ReadyToRun build.</summary>
     private sealed record StackSite(CodeSite? Api, CodeSite? Caller, CodeSite? Outer);
+
+    /// <summary>A frame's site, as an object for the same reason.</summary>
+    private sealed record FrameSite(CodeSite Site);
 
     /// <summary>
     /// Each stack's tag, by what the runtime was doing at its leaf and then by the frames array's instance: one table
