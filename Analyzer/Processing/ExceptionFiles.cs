@@ -38,8 +38,8 @@ internal sealed class ExceptionFiles
     public IReadOnlyList<string> Warnings { get; init; } = [];
 
     /// <summary>Null when the recording has no stackless exceptions file (older recordings, other profiles).</summary>
-    /// <param name="stoppedEarly">The recorder stopped the stackless session at a high throw rate (manifest.json).</param>
-    public static ExceptionFiles? Read(TraceInput input, bool stoppedEarly = false)
+    /// <param name="stoppedEarly">Whether the recorder stopped the stackless session at a high throw rate (manifest.json), asked once the files are read.</param>
+    public static ExceptionFiles? Read(TraceInput input, Func<bool>? stoppedEarly = null)
     {
         if (input.ExceptionsPath is not { } path) return null;
         var types = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -72,7 +72,7 @@ internal sealed class ExceptionFiles
         samples.Sort((a, b) => a.Qpc.CompareTo(b.Qpc));
         // Stable: a throw and its end at the same tick keep their order.
         var ordered = dispatch.Distinct().OrderBy(m => m.Qpc).ToList();
-        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = ordered, Windows = input.ExceptionStackPaths.Count, Warnings = warnings, StoppedEarly = stoppedEarly };
+        return new ExceptionFiles { Throws = throws, Samples = samples, Dispatch = ordered, Windows = input.ExceptionStackPaths.Count, Warnings = warnings, StoppedEarly = stoppedEarly?.Invoke() == true };
     }
 
     /// <summary>

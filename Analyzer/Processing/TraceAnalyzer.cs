@@ -76,9 +76,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var tracingCostTask = resultsTask.ContinueWith(static t => TracingCostEstimate.From(t.Result.Results), TaskScheduler.Default);
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
+        // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the
+        // pass and while the manifest is parsed: whether the recorder stopped them early is asked once they are read.
+        var exceptionFiles = ExceptionFiles.Read(input, () => manifestTask.GetAwaiter().GetResult()?.ExceptionsStoppedAtSeconds is not null);
         var manifest = manifestTask.GetAwaiter().GetResult();
-        // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the pass.
-        var exceptionFiles = ExceptionFiles.Read(input, manifest?.ExceptionsStoppedAtSeconds is not null);
         // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
         // trace has none (a file left from another recording in the same folder is not read), or there is no manifest.
         var stackFile = manifest is null || manifest.StacksOnlyFor is { Count: > 0 } ? StackFile.Read(input) : null;
