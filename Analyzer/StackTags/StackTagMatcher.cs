@@ -122,8 +122,8 @@ internal sealed partial class StackTagMatcher
                 if (kind == FrameKind.Code) caller = i;
                 else if (kind is FrameKind.Surface or FrameKind.CoreLib) api = i;
             }
-            else if (kind == FrameKind.Code && TypeOf(frame.Method) != TypeOf(framesLeafFirst[caller].Method)
-                && NameOf(frame.Method) != NameOf(framesLeafFirst[caller].Method))
+            else if (kind == FrameKind.Code && !TypeOf(frame.Method).SequenceEqual(TypeOf(framesLeafFirst[caller].Method))
+                && !NameOf(frame.Method).SequenceEqual(NameOf(framesLeafFirst[caller].Method)))
             {
                 // Not a wrapper of the caller (another type's method of the same name delegating to it): who used it.
                 return (api, caller, i);
@@ -132,23 +132,29 @@ internal sealed partial class StackTagMatcher
         return (api, caller, -1);
     }
 
+    // Spans of the method's name, not strings: Site compares them for every frame rootward of the caller, and making
+    // strings of them was a quarter of the kernel session's charge.
+
     /// <summary>"Method" of "Namespace.Type.Method(...)".</summary>
-    private static string NameOf(string? method)
+    private static ReadOnlySpan<char> NameOf(string? method)
     {
-        if (string.IsNullOrEmpty(method)) return "";
-        var paren = method.IndexOf('(', StringComparison.Ordinal);
-        var name = paren > 0 ? method.AsSpan(0, paren) : method.AsSpan();
-        return name[(name.LastIndexOf('.') + 1)..].ToString();
+        var name = WithoutSignature(method);
+        return name[(name.LastIndexOf('.') + 1)..];
     }
 
-    /// <summary>"Namespace.Type" of "Namespace.Type.Method(...)", as a span of the method's name.</summary>
-    private static string TypeOf(string? method)
+    /// <summary>"Namespace.Type" of "Namespace.Type.Method(...)".</summary>
+    private static ReadOnlySpan<char> TypeOf(string? method)
     {
-        if (string.IsNullOrEmpty(method)) return "";
-        var paren = method.IndexOf('(', StringComparison.Ordinal);
-        var name = paren > 0 ? method.AsSpan(0, paren) : method.AsSpan();
+        var name = WithoutSignature(method);
         var dot = name.LastIndexOf('.');
-        return dot <= 0 ? "" : name[..dot].ToString();
+        return dot <= 0 ? [] : name[..dot];
+    }
+
+    private static ReadOnlySpan<char> WithoutSignature(string? method)
+    {
+        if (string.IsNullOrEmpty(method)) return [];
+        var paren = method.IndexOf('(', StringComparison.Ordinal);
+        return paren > 0 ? method.AsSpan(0, paren) : method.AsSpan();
     }
 
     /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
