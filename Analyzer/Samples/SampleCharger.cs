@@ -27,7 +27,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     // By the frames array's instance too: whose time a stack is (the verdicts' sites), for the runs' side only.
     private readonly Dictionary<StackFrame[], StackSite> _sites = new(ReferenceEqualityComparer.Instance);
     // By the frame's strings (SameStrings: a namer hands out one frame per code address): its site, made once.
-    private readonly Dictionary<StackFrame, FrameSite> _siteOfFrame = new(SameStrings.Instance);
+    private readonly Dictionary<StackFrame, CodeSite> _siteOfFrame = new(SameStrings.Instance);
 
     private CpuSourceKind Kind => stream.Kind;
 
@@ -319,15 +319,12 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private CodeSite? SiteAt(StackFrame[] frames, int i)
     {
         if (i < 0) return null;
-        if (!_siteOfFrame.TryGetValue(frames[i], out var site)) _siteOfFrame[frames[i]] = site = new FrameSite(CodeSite.At(frames[i]));
-        return site.Site;
+        if (!_siteOfFrame.TryGetValue(frames[i], out var site)) _siteOfFrame[frames[i]] = site = CodeSite.At(frames[i]);
+        return site;
     }
 
     /// <summary>A stack's sites, kept as an object: a table of objects by object runs the framework's precompiled code, one of tuples runs tier-0 JIT code in the ReadyToRun build.</summary>
     private sealed record StackSite(CodeSite? Api, CodeSite? Caller, CodeSite? Outer);
-
-    /// <summary>A frame's site, as an object for the same reason.</summary>
-    private sealed record FrameSite(CodeSite Site);
 
     /// <summary>
     /// Each stack's tag, by what the runtime was doing at its leaf and then by the frames array's instance: one table
