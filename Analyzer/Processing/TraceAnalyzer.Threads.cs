@@ -39,17 +39,21 @@ public sealed partial class TraceAnalyzer
             return t;
         }
 
-        /// <summary>Thread names from the trace, the process's GCs and the pauses found in the pass.</summary>
+        /// <summary>
+        /// Thread names (the runtime's for its own threads, else the CPU source's: a thread that only waited has no
+        /// sample but its switches name it), the process's GCs and the pauses found in the pass.
+        /// </summary>
         private void FinishWholeTrace(PassEnd end)
         {
             var gcs = Stage<RuntimeStage>();
+            var cpuStage = Stage<CpuStage>();
             if (analysis.Runs.Count == 0) SayWhatIsMissing(end.Recorded);
             foreach (var (id, t) in _threads)
-                if (end.Facts.ThreadName(id) is { } name) t.Name = name;
+                t.Name = end.Facts.ThreadName(id) ?? cpuStage.ThreadName(id);
             // The threads are done here (the CPU charge wrote its columns before): the model gets them frozen.
             analysis.ThreadList.AddRange(_threads.Values.Where(t => t.Active).OrderByDescending(t => t.CpuMs).ThenBy(t => t.ThreadId).Select(t => t.Freeze()));
             var (gen0, gen1, gen2) = gcs.Recorded.Gcs.Counts();
-            var (modules, namespaces) = analysis.Runs.Count == 0 && Stage<CpuStage>().Charges is { } cpu ? cpu.WholeTraceLibraries() : ([], []);
+            var (modules, namespaces) = analysis.Runs.Count == 0 && cpuStage.Charges is { } cpu ? cpu.WholeTraceLibraries() : ([], []);
             analysis.Process = new ProcessProfile
             {
                 GcCount = new GcCounts(gen0, gen1, gen2),

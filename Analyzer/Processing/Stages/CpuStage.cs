@@ -76,7 +76,8 @@ internal sealed class CpuStage(IReadOnlyList<ICpuSource> sources, IProgress<stri
         if (bias is not null) beside!.WriteBias(bias.Result, Pass.Analysis.Runs);
         WriteRuns(Charges, primary);
         primary.Finish(cpu);
-        WriteThreads(Charges, primary, cpu);
+        WriteThreads(Charges);
+        _threadName = id => primary.ThreadName(id, cpu);
         if (Pass.Options.KeepChargedSamples) Pass.Analysis.Samples = new SampleLedger<RunDraft>(primary.Kind, Charges.Ledger, Pass.Analysis.Runs.Count == 0 || Pass.Options.KeepMarks ? Charges.ThreadLedger : [],
             [.. pauses.All], plan.Stream.PeriodMs);
         Pass.Analysis.Trace = Pass.Analysis.Trace with { CpuSource = primary.Kind, CpuBiasReason = primary.BiasReason, TypeLoadEvents = Pass.Stage<RuntimeWorkStage>().SawTypeLoads };
@@ -109,8 +110,13 @@ internal sealed class CpuStage(IReadOnlyList<ICpuSource> sources, IProgress<stri
         }
     }
 
-    /// <summary>Each thread's whole-trace CPU; threads only the source saw (native ones, in the kernel session) appear, named as it saw them.</summary>
-    private void WriteThreads(SampleCharges cpu, ICpuSource source, CpuCharge charge)
+    private Func<int, string?>? _threadName;
+
+    /// <summary>A thread's name as the CPU source saw it (the kernel session's, for every thread it switched, sampled or not); null before the charge.</summary>
+    public string? ThreadName(int threadId) => _threadName?.Invoke(threadId);
+
+    /// <summary>Each thread's whole-trace CPU; threads only the source saw (native ones, in the kernel session) appear.</summary>
+    private void WriteThreads(SampleCharges cpu)
     {
         foreach (var (id, a) in cpu.Threads)
         {
@@ -119,7 +125,6 @@ internal sealed class CpuStage(IReadOnlyList<ICpuSource> sources, IProgress<stri
             t.Samples = a.Samples;
             t.TagTable.Clear();
             foreach (var (tag, ms) in a.Tags) t.TagTable[tag] = ms;
-            t.Name ??= source.ThreadName(id, charge);
         }
     }
 
