@@ -54,6 +54,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         var cpuOff = new List<string>();
         var loose = new List<string>();
         var heldUp = new List<string>();
+        var steal = ThreadClockBounds.StealMs(folder.Path);
         foreach (var (run, t) in analysis.Runs.Zip(truth))
         {
             output.WriteLine($"{run.Key}: window {run.DurationMs:F2} ms (app {t.DurationMs:F2}..{t.OuterDurationMs:F2}), CPU {run.CpuMs:F2} ms (app {t.CpuMs:F2}), {run.Samples} samples");
@@ -68,7 +69,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
             // it), where the other 20 runs were 0.07-0.71 ms off.
             var off = $"{run.Key}: {run.CpuMs:F2} vs {t.CpuMs:F2} ms";
             if (t.OuterDurationMs - t.DurationMs > 1.0) heldUp.Add(off);
-            else (ThreadClockBounds.Within(run.CpuMs, t.CpuMs) ? loose : cpuOff).Add(off);
+            else (ThreadClockBounds.Within(run.CpuMs, t.CpuMs, steal) ? loose : cpuOff).Add(off);
         }
         output.WriteLine($"held up around the event writes, not compared: {string.Join("; ", heldUp)}");
         // Seen once (clean-clone CI, both cores busy; 0 of 8 runs of this test alone with both cores busy since):
@@ -76,7 +77,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         // bound. Cause not established: the message carries the session's lost records and warnings for the next one.
         // A clean-clone CI run read Orders run 5 as 17.66 against 15.57 ms, on CPU for all but 0.12 ms of its 17.78 ms
         // window: the hypervisor's steal, which the switches count and the clock does not (ThreadClockBounds says how much).
-        Assert.True(cpuOff.Count == 0, "CPU not within 20% or 2 ms of the app's thread CPU clock: " + string.Join("; ", cpuOff)
+        Assert.True(cpuOff.Count == 0, $"CPU not within 20% or 2 ms (and {steal:F0} ms of steal above) of the app's thread CPU clock: " + string.Join("; ", cpuOff)
             + $" (kernel session: {analysis.Trace.Kernel?.LostEvents} lost records; warnings: {string.Join(" | ", analysis.Warnings)})");
         Assert.True(loose.Count <= 1, "CPU of more than one run not within 5% or 1 ms of the app's thread CPU clock: " + string.Join("; ", loose));
         Assert.True(heldUp.Count <= 2, "CPU of more than 2 held-up runs off: " + string.Join("; ", heldUp));

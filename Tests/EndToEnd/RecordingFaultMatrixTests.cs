@@ -102,7 +102,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
         Assert.Equal(30, analysis.Runs.Count(r => r.IsMeasured));
         Assert.All(analysis.Runs, r => Assert.True(r.CpuKnown, $"{r.Key} has no CPU source"));
-        Assert.True(HeldToThreadClock(analysis) >= 25, "fewer than 25 measured runs held to the thread CPU clock");
+        Assert.True(HeldToThreadClock(analysis, folder) >= 25, "fewer than 25 measured runs held to the thread CPU clock");
     }
 
     /// <summary>
@@ -171,7 +171,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
         // The kernel data ends about a second (perf's flush) before the kill, never after it.
         var lastCovered = analysis.Runs.Where(r => r.CpuKnown).Max(r => r.EndMs) / 1000;
         Assert.True(lastCovered <= died.AtSeconds + 0.5, $"a run with CPU ends at {lastCovered:F1} s, after perf died at {died.AtSeconds:F1} s");
-        Assert.True(HeldToThreadClock(analysis) >= 3, "fewer than 3 measured runs before perf died held to the thread CPU clock");
+        Assert.True(HeldToThreadClock(analysis, folder) >= 3, "fewer than 3 measured runs before perf died held to the thread CPU clock");
     }
 
     [PlatformFact("Linux", "the kernel session is perf's")]
@@ -327,7 +327,7 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
     }
 
     /// <summary>Measured runs with a CPU source against the benchmark's thread CPU clock (<see cref="ThreadClockBounds"/>).</summary>
-    private int HeldToThreadClock(TraceAnalysis analysis) => ThreadClockBounds.AssertHeld(analysis.Runs, output);
+    private int HeldToThreadClock(TraceAnalysis analysis, string folder) => ThreadClockBounds.AssertHeld(analysis.Runs, ThreadClockBounds.StealMs(folder), output);
 
     /// <summary>
     /// Runs with a CPU source and no thread clock (the benchmark died before results.json): the bounds KilledRecordingTests

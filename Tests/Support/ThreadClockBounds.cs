@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Common;
 using Xunit.Abstractions;
 
 namespace EtwSerializerProfiler.Tests.Support;
@@ -7,24 +8,33 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// The CPU column held to the benchmark's thread CPU clock, run by run and in sum. On this virtual machine on-CPU time
 /// from context switches counts the hypervisor's steal where it hit the worker, and the clock does not (the analysis
 /// says so): measured -0.3% to +1.8% per run quiet, one run +12.7% at load 20 and one +14.8% at load 34. So each run
-/// within 20% or 2 ms, and their sum within 10%.
+/// within 20% or 2 ms, and their sum within 10%; above the clock, also by the steal the recording measured (the
+/// manifest's kernel.hostStealMs, which the analysis warns of), since a run can read that much high.
 /// </summary>
 public static class ThreadClockBounds
 {
-    /// <summary>One run's bound: within 20% or 2 ms of its thread's CPU clock.</summary>
-    public static bool Within(double cpuMs, double clockMs) => Math.Abs(cpuMs - clockMs) <= Math.Max(0.20 * clockMs, 2.0);
+    /// <summary>One run's bound: within 20% or 2 ms of its thread's CPU clock, and above it by the steal as well.</summary>
+    public static bool Within(double cpuMs, double clockMs, double stealMs = 0) =>
+        Math.Abs(cpuMs - clockMs) <= Math.Max(0.20 * clockMs, 2.0) + (cpuMs > clockMs ? stealMs : 0);
+
+    /// <summary>The steal the recording of <paramref name="folder"/> measured, in ms (0 without a kernel session or a manifest: a killed recorder's).</summary>
+    public static double StealMs(string folder) => Path.Combine(folder, TraceFolderLayout.Manifest) is var path && File.Exists(path)
+        ? TraceManifest.Load(path).Kernel?.HostStealMs ?? 0
+        : 0;
 
     /// <summary>Asserts the bounds on every measured run with both figures; returns how many there were.</summary>
-    public static int AssertHeld(IReadOnlyList<RunAnalysis> runs, ITestOutputHelper? output = null)
+    public static int AssertHeld(IReadOnlyList<RunAnalysis> runs, double stealMs, ITestOutputHelper? output = null)
     {
         var compared = CpuClockAgreement.Compared(runs).ToList();
         foreach (var run in compared)
         {
             var clock = CpuClockAgreement.ThreadClockMs(run)!.Value;
             output?.WriteLine($"{run.Key}: on-CPU {run.CpuMs:F2} ms, thread clock {clock:F2}");
-            Assert.True(Within(run.CpuMs, clock), $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {clock:F2}");
+            Assert.True(Within(run.CpuMs, clock, stealMs), $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {clock:F2} (steal {stealMs:F0} ms)");
         }
-        if (CpuClockAgreement.Of(runs) is { } all) Assert.True(Math.Abs(all.Bias) <= 0.10, $"the runs' sum: {all.Bias:P1} against the thread CPU clock");
+        if (CpuClockAgreement.Of(runs) is { } all)
+            Assert.True(Math.Abs(all.Bias) <= 0.10 + (all.Bias > 0 ? stealMs / all.ClockMs : 0),
+                $"the runs' sum: {all.Bias:P1} against the thread CPU clock (steal {stealMs:F0} ms)");
         return compared.Count;
     }
 }
