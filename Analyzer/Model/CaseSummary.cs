@@ -184,9 +184,38 @@ internal sealed record CaseSummary
     /// <summary>Whether every run has its other threads' CPU (a kernel session with switches): else the figure is unknown.</summary>
     private static bool OtherThreads(List<RunAnalysis> runs) => runs.Count > 0 && runs.All(r => r.OtherThreadsCpuMs is not null);
 
-    private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull =>
-        runs.SelectMany(values).GroupBy(v => v.Key).OrderByDescending(g => g.Sum(x => x.Value))
-            .ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / Math.Max(1, runs.Sum(r => r.Calls)));
+    /// <summary>Per call, by key, the largest first (ties in first-seen order).</summary>
+    private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
+    {
+        var (keys, sums) = SumByKey(runs, values);
+        // A stable insertion sort (a few keys): LINQ's sorts and groups over an enum key are JIT code in the ReadyToRun build.
+        for (var i = 1; i < keys.Count; i++)
+        {
+            var key = keys[i];
+            var j = i - 1;
+            for (; j >= 0 && sums[keys[j]] < sums[key]; j--) keys[j + 1] = keys[j];
+            keys[j + 1] = key;
+        }
+        var calls = Math.Max(1, runs.Sum(r => r.Calls));
+        var means = new Dictionary<TKey, double>(keys.Count);
+        foreach (var key in keys) means[key] = sums[key] / calls;
+        return means;
+    }
+
+    /// <summary>Each key's values summed in run order, the keys in first-seen order.</summary>
+    private static (List<TKey> Keys, Dictionary<TKey, double> Sums) SumByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
+    {
+        var keys = new List<TKey>();
+        var sums = new Dictionary<TKey, double>();
+        foreach (var run in runs)
+            foreach (var (key, value) in values(run))
+            {
+                ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, key, out var seen);
+                if (!seen) keys.Add(key);
+                sum += value;
+            }
+        return (keys, sums);
+    }
 
     /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
     private static double? Cv(List<double> values)
@@ -200,7 +229,10 @@ internal sealed record CaseSummary
     {
         var total = runs.Sum(r => r.TierMs.Values.Sum() + r.NoTierMs);
         if (total <= 0) return [];
-        return runs.SelectMany(r => r.TierMs).GroupBy(t => t.Key).ToDictionary(g => g.Key, g => g.Sum(x => x.Value) / total);
+        var (keys, sums) = SumByKey(runs, r => r.TierMs);
+        var shares = new Dictionary<CodeTier, double>(keys.Count);
+        foreach (var key in keys) shares[key] = sums[key] / total;
+        return shares;
     }
 
     /// <summary>Only EventPipe samples can have a GC-poll leaf: the share is of EventPipe's samples, wherever the columns come from.</summary>

@@ -450,8 +450,14 @@ public static class AnalysisReport
     };
 
     /// <summary>Every role, largest first, 0 included: the split always adds up to the total beside it.</summary>
-    private static JsonObject Roles(IReadOnlyDictionary<ThreadRole, double> byRole) =>
-        Dict(Enum.GetValues<ThreadRole>().Select(role => KeyValuePair.Create(WireNames.Of(role), byRole.GetValueOrDefault(role))).OrderByDescending(x => x.Value));
+    private static JsonObject Roles(IReadOnlyDictionary<ThreadRole, double> byRole)
+    {
+        var roles = new List<(ThreadRole Role, double Ms)>(ThreadRoles.All.Length);
+        foreach (var role in ThreadRoles.All) roles.Add((role, byRole.GetValueOrDefault(role)));
+        var named = new List<KeyValuePair<string, double>>(roles.Count);
+        foreach (var (role, ms) in ThreadRoles.LargestFirst(roles)) named.Add(KeyValuePair.Create(WireNames.Of(role), ms));
+        return Dict(named);
+    }
 
     /// <summary>The columns' fields (<see cref="TraceAnalysis.Columns"/>) where the contract has them: right after <paramref name="after"/>.</summary>
     private static void InsertColumns(JsonObject node, string after, IEnumerable<KeyValuePair<string, JsonNode?>> fields)

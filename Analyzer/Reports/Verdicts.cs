@@ -131,9 +131,18 @@ internal static class Verdicts
         // The process's other threads inside the windows (kernel session): said beside the causes, which stay shares of
         // the worker's time, when they cost as much as the smallest cause named. The tracer's threads are the tracing
         // cost's (its column), not the serializer's.
-        var others = s.OtherThreadsByRole.Where(r => r.Value > 0 && r.Key != ThreadRole.Tracer).OrderByDescending(r => r.Value).ToList();
-        if (others.Sum(r => r.Value) is var otherMs && otherMs > 0 && otherMs >= Math.Max(MinShare * time, ranked.Count == MaxCauses ? ranked[^1].Ms : 0))
-            also.Add($"other threads worked {Fmt.Ms(otherMs)} ms per call beside the worker ({string.Join(", ", others.Select(r => $"{WireNames.Of(r.Key)} {Fmt.Ms(r.Value)} ms"))}): not counted above");
+        var others = new List<(ThreadRole Role, double Ms)>();
+        foreach (var (role, ms) in s.OtherThreadsByRole)
+            if (ms > 0 && role != ThreadRole.Tracer) others.Add((role, ms));
+        var otherMs = 0.0;
+        var split = new List<string>(others.Count);
+        foreach (var (role, ms) in ThreadRoles.LargestFirst(others))
+        {
+            otherMs += ms;
+            split.Add($"{WireNames.Of(role)} {Fmt.Ms(ms)} ms");
+        }
+        if (otherMs > 0 && otherMs >= Math.Max(MinShare * time, ranked.Count == MaxCauses ? ranked[^1].Ms : 0))
+            also.Add($"other threads worked {Fmt.Ms(otherMs)} ms per call beside the worker ({string.Join(", ", split)}): not counted above");
         var findings = analysis.Findings.Where(f => f.Serializer == s.Serializer && f.Operation == s.Operation && (f.Objects is null || f.Objects == s.Objects)).ToList();
         return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
         {
@@ -230,13 +239,36 @@ internal static class Verdicts
     private static IReadOnlyList<string> Sites(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double causeMs)
     {
         // A sample in the code's own body is the caller's alone; a call into an API is told by who made it and who used that.
-        var mine = sites.Where(x => tags.Contains(x.Key.Tag)).GroupBy(x => (x.Key.Api, x.Key.Caller, Outer: x.Key.Api is null ? null : x.Key.Outer))
-            .Select(g => (g.Key.Api, g.Key.Caller, g.Key.Outer, Ms: g.Sum(x => x.Value))).OrderByDescending(x => x.Ms).ToList();
-        var total = mine.Sum(x => x.Ms);
+        // Loops over objects, not LINQ over tuples of sites: those are JIT code in the ReadyToRun build.
+        var keys = new List<SiteKey>();
+        var sums = new Dictionary<SiteKey, double>();
+        foreach (var (site, ms) in sites)
+        {
+            if (!tags.Contains(site.Tag)) continue;
+            ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer), out var seen);
+            if (!seen) keys.Add(new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer));
+            sum += ms;
+        }
+        // The largest first, ties in first-seen order; the total summed in that order.
+        var order = new int[keys.Count];
+        for (var i = 0; i < order.Length; i++) order[i] = i;
+        Array.Sort(order, (a, b) => sums[keys[b]].CompareTo(sums[keys[a]]) is var byMs and not 0 ? byMs : a.CompareTo(b));
+        var total = 0.0;
+        foreach (var i in order) total += sums[keys[i]];
         if (total <= 0) return [];
-        return [.. mine.Where(x => x.Caller is not null || x.Api is not null).Take(3)
-            .Select(x => $"{SiteText(x.Api, x.Caller, x.Outer)} {Fmt.Ms(x.Ms / total * causeMs)} ms")];
+        var shown = new List<string>(3);
+        foreach (var i in order)
+        {
+            var key = keys[i];
+            if (key.Caller is null && key.Api is null) continue;
+            shown.Add($"{SiteText(key.Api, key.Caller, key.Outer)} {Fmt.Ms(sums[key] / total * causeMs)} ms");
+            if (shown.Count == 3) break;
+        }
+        return shown;
     }
+
+    /// <summary>Whose time a site is, without its tag: the API, its caller and (for an API call) the caller's caller.</summary>
+    private sealed record SiteKey(CodeSite? Api, CodeSite? Caller, CodeSite? Outer);
 
     private static string SiteText(CodeSite? api, CodeSite? caller, CodeSite? outer) => (api, caller) switch
     {

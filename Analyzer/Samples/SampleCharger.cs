@@ -21,7 +21,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     // By the frames array's instance: a source hands out one array per distinct stack (per run only where it
     // repaired a frame), so a run's samples and the same samples over the whole trace share one classification.
     // The runs' cache; the threads' charge, beside it on another core, has its own (TagCache).
-    private readonly TagCache _tags = new();
+    private readonly TagCache<string> _tags = new();
+    // The runs' sites by stack and work, each value one instance (_internedSites): a run's table of sites compares them by reference.
+    private readonly TagCache<TagSite> _runSites = new();
+    private readonly Dictionary<TagSite, TagSite> _internedSites = [];
     // By the frames array's instance too: stack ids are a chunk's own when a source comes in chunks.
     private readonly Dictionary<StackFrame[], string?> _serializerOfStack = new(ReferenceEqualityComparer.Instance);
     // By the frames array's instance too: whose time a stack is (the verdicts' sites), for the runs' side only.
@@ -85,7 +88,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         private readonly bool _keepThreadLedger;
         private readonly bool _wholeTrace;
         private int _next; // the first run whose window has not ended before the last sample charged
-        private readonly TagCache _threadTags = new();
+        private readonly TagCache<string> _threadTags = new();
         private readonly Dictionary<int, (double Ms, double FirstMs, double LastMs)> _threadRaw = [];
         private bool _finished;
 
@@ -191,11 +194,10 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
             var weight = weightMs;
             var frames = chunk.Stacks.Frames(s.StackId, run.Key);
             var why = NativeExplanation.Of(s.InGc, Work, s.ThreadId, s.TimeMs, frames, new(ThrowSites, chunk.Stacks, s.StackId));
-            var tag = Tag(why, frames);
+            var site = RunSite(why, frames);
+            var tag = site.Tag;
             account.Add(tag, weight);
-            var (api, caller, outer) = Site(frames);
-            var site = new TagSite(tag, api, caller, outer);
-            account.Sites[site] = account.Sites.GetValueOrDefault(site) + weight;
+            account.AddSite(site, weight);
             if (chunk.Stacks.Tier(s.StackId) is { } tier) account.TierMs[tier] = account.TierMs.GetValueOrDefault(tier) + weight;
             else account.NoTierMs += weight;
             if (unnamed) account.UnnamedLeafMs += weight;
@@ -239,7 +241,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// The whole trace, thread by thread: every sample on its own thread, weighed over its whole gap with GC pauses
     /// taken out (they are not the thread's work unless the sampler saw it working in one), tagged as in runs.
     /// </summary>
-    private void ChargeThreads(SampleStream chunk, SampleCharges charges, TagCache tags,
+    private void ChargeThreads(SampleStream chunk, SampleCharges charges, TagCache<string> tags,
         Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw, bool keepLedger, bool wholeTrace)
     {
         for (var i = 0; i < chunk.Samples.Count; i++)
@@ -290,7 +292,7 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// </summary>
     private string Tag(NativeWork why, StackFrame[] frames) => Tag(_tags, why, frames);
 
-    private string Tag(TagCache tags, NativeWork why, StackFrame[] frames)
+    private string Tag(TagCache<string> tags, NativeWork why, StackFrame[] frames)
     {
         if (matcher is null) return why == NativeWork.GcPause ? StackTagMatcher.Gc : StackTagMatcher.Other;
         var byFrames = tags.Of(why);
@@ -298,6 +300,18 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
         tag = matcher.Classify(NativeExplanation.FrameOf(why) is { } said ? [said, .. frames] : frames);
         byFrames[frames] = tag;
         return tag;
+    }
+
+    /// <summary>A run sample's tag and site, made once per stack and work; one instance per distinct site.</summary>
+    private TagSite RunSite(NativeWork why, StackFrame[] frames)
+    {
+        var byFrames = _runSites.Of(why);
+        if (byFrames.TryGetValue(frames, out var site)) return site;
+        var (api, caller, outer) = Site(frames);
+        site = new TagSite(Tag(why, frames), api, caller, outer);
+        if (!_internedSites.TryGetValue(site, out var same)) _internedSites[site] = same = site;
+        byFrames[frames] = same;
+        return same;
     }
 
     /// <summary>The stack's caller, the API it called and the caller's caller (<see cref="StackTagMatcher.Site"/>), as sites without tags.</summary>
@@ -327,15 +341,15 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private sealed record StackSite(CodeSite? Api, CodeSite? Caller, CodeSite? Outer);
 
     /// <summary>
-    /// Each stack's tag, by what the runtime was doing at its leaf and then by the frames array's instance: one table
-    /// per <see cref="NativeWork"/>, so each is a table of objects by object (the framework's precompiled code; a
-    /// (frames, work) key ran tier-0 JIT code in the ReadyToRun build).
+    /// Each stack's tag (or site), by what the runtime was doing at its leaf and then by the frames array's instance:
+    /// one table per <see cref="NativeWork"/>, so each is a table of objects by object (the framework's precompiled
+    /// code; a (frames, work) key ran tier-0 JIT code in the ReadyToRun build).
     /// </summary>
-    private sealed class TagCache
+    private sealed class TagCache<T> where T : class
     {
-        private readonly Dictionary<StackFrame[], string>?[] _byWork = new Dictionary<StackFrame[], string>?[byte.MaxValue + 1];
+        private readonly Dictionary<StackFrame[], T>?[] _byWork = new Dictionary<StackFrame[], T>?[byte.MaxValue + 1];
 
-        public Dictionary<StackFrame[], string> Of(NativeWork why) => _byWork[(int)why] ??= new(ReferenceEqualityComparer.Instance);
+        public Dictionary<StackFrame[], T> Of(NativeWork why) => _byWork[(int)why] ??= new(ReferenceEqualityComparer.Instance);
     }
 
     /// <summary>Runs found without names (marker waits alone): each sample votes for the serializer on its stack (StackTagRunNames).</summary>

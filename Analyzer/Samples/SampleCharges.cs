@@ -80,7 +80,7 @@ internal sealed class SampleCharges(CpuSourceKind kind)
             if (Of(run) is not { } account) continue;
             var key = (run.Key.Serializer, run.Key.Operation, run.Key.Objects);
             if (!sums.TryGetValue(key, out var sum)) sums[key] = sum = [];
-            foreach (var (site, ms) in account.Sites) sum[site] = sum.GetValueOrDefault(site) + ms;
+            foreach (var (site, ms) in account.Sites()) sum[site] = sum.GetValueOrDefault(site) + ms;
         }
         return sums.ToDictionary(s => s.Key, s => (IReadOnlyDictionary<TagSite, double>)s.Value);
     }
@@ -105,8 +105,17 @@ internal sealed class CpuAccount
 {
     /// <summary>The samples' total before any scaling to a precise figure.</summary>
     public double RawMs { get; set; }
+    // By the site's instance (the charge makes one per distinct site), scaled when read: a scale touches no key.
+    private readonly Dictionary<TagSite, double> _sites = new(ReferenceEqualityComparer.Instance);
+    private double _sitesFactor = 1.0;
+
     /// <summary>A run's CPU by tag and by whose time it was (<see cref="TagSite"/>): the verdicts' causes name these.</summary>
-    public Dictionary<TagSite, double> Sites { get; } = [];
+    public IEnumerable<KeyValuePair<TagSite, double>> Sites()
+    {
+        foreach (var (site, ms) in _sites) yield return KeyValuePair.Create(site, ms * _sitesFactor);
+    }
+
+    public void AddSite(TagSite site, double ms) => System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(_sites, site, out _) += ms;
     public double CpuMs { get; private set; }
     public int Samples { get; set; }
     public int GcPollLeafSamples { get; set; }
@@ -129,7 +138,10 @@ internal sealed class CpuAccount
     {
         CpuMs *= factor;
         foreach (var tag in Tags.Keys.ToList()) Tags[tag] *= factor;
-        foreach (var site in Sites.Keys.ToList()) Sites[site] *= factor;
+        // A second scale applies the first to the figures, as each scale always did.
+        if (_sitesFactor != 1.0)
+            foreach (var site in _sites.Keys.ToList()) _sites[site] *= _sitesFactor;
+        _sitesFactor = factor;
         foreach (var tier in TierMs.Keys.ToList()) TierMs[tier] *= factor;
         NoTierMs *= factor;
         UnnamedLeafMs *= factor;

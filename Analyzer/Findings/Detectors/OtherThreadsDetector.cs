@@ -23,10 +23,18 @@ internal sealed class OtherThreadsDetector : IFindingDetector
             var process = g.Sum(r => r.ProcessCpuMs!.Value);
             if (process < t.MinSampledMs || other <= t.MaxOtherThreadsShare * process) continue;
             var share = other / process;
-            var roles = Enum.GetValues<ThreadRole>().Select(role => (Role: role, Ms: g.Sum(r => r.OtherThreadsCpu.GetValueOrDefault(role))))
-                .Where(x => x.Ms > 0).OrderByDescending(x => x.Ms).ToList();
+            var roles = new List<(ThreadRole Role, double Ms)>();
+            foreach (var role in ThreadRoles.All)
+                if (g.Sum(r => r.OtherThreadsCpu.GetValueOrDefault(role)) is var ms and > 0) roles.Add((role, ms));
             var calls = Math.Max(1, g.Sum(r => (double)r.Calls));
-            var where = string.Join(", ", roles.Select(x => Invariant($"{WireNames.Of(x.Role)} {Pct(x.Ms / process)}")));
+            var split = new List<string>(roles.Count);
+            var evidence = new List<KeyValuePair<string, double>>(roles.Count);
+            foreach (var (role, ms) in ThreadRoles.LargestFirst(roles))
+            {
+                split.Add(Invariant($"{WireNames.Of(role)} {Pct(ms / process)}"));
+                evidence.Add(KeyValuePair.Create(char.ToLowerInvariant(role.ToString()[0]) + role.ToString()[1..] + "Ms", ms));
+            }
+            var where = string.Join(", ", split);
             yield return g.FindingOf(Kind, FindingSeverity.Info,
                 Invariant($"{Pct(share)} of the process's CPU during the runs ran outside the workers ({other / calls:F3} ms per call beside their {(process - other) / calls:F3}): {where}; the CPU column leaves it out")) with
             {
@@ -36,7 +44,7 @@ internal sealed class OtherThreadsDetector : IFindingDetector
                     new("otherThreadsMs", other),
                     new("processMs", process),
                     // gcMs, jitMs, finalizerMs, tracerMs, otherMs.
-                    .. roles.Select(x => KeyValuePair.Create(char.ToLowerInvariant(x.Role.ToString()[0]) + x.Role.ToString()[1..] + "Ms", x.Ms)),
+                    .. evidence,
                 ],
             };
         }
