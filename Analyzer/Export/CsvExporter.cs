@@ -13,10 +13,10 @@ internal sealed class CsvExporter : DocumentExporter
     public override string Name => FormatName;
 
     public override string Render(ReportDocument report) =>
-        report.CsvTables.Count switch
+        report.CsvTables() switch
         {
-            0 => throw Unsupported(report),
-            1 => Csv.Table(report.CsvTables[0]),
-            _ => string.Concat(report.CsvTables.Select(t => Csv.Table(t) + Environment.NewLine)),
+            [] => throw Unsupported(report),
+            [var one] => Csv.Table(one),
+            var tables => string.Concat(tables.Select(t => Csv.Table(t) + Environment.NewLine)),
         };
 }

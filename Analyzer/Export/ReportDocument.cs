@@ -19,8 +19,8 @@ public sealed class ReportDocument
     /// <summary>Text and Markdown: tables, lines and lists in reading order.</summary>
     public IReadOnlyList<ReportPart> Parts { get; init; } = [];
 
-    /// <summary>CSV: the machine-readable table(s), which are not the terminal's (one line per run, one per metric).</summary>
-    public IReadOnlyList<TextTable> CsvTables { get; init; } = [];
+    /// <summary>CSV: the machine-readable table(s), which are not the terminal's (one line per run, one per metric); made only when CSV is written.</summary>
+    public Func<IReadOnlyList<TextTable>> CsvTables { get; init; } = () => [];
 
     /// <summary>JSON: the documented contract (docs/analyzer.md, docs/diff.md, docs/heap.md); null when there is none.</summary>
     public Func<JsonNode>? Json { get; init; }

@@ -15,7 +15,7 @@ public static partial class HeapReport
     public static ReportDocument ListDocument(HeapSnapshotInput input, Func<string?, bool> selected)
     {
         var table = ListTable(input, selected);
-        return new ReportDocument { Kind = ReportKind.HeapList, Parts = [new TablePart(table, BlankLineAfter: false)], CsvTables = [table] };
+        return new ReportDocument { Kind = ReportKind.HeapList, Parts = [new TablePart(table, BlankLineAfter: false)], CsvTables = () => [table] };
     }
 
     private static TextTable ListTable(HeapSnapshotInput input, Func<string?, bool> selected)
@@ -46,7 +46,7 @@ public static partial class HeapReport
             parts.Add(new TablePart(TypesTable(a, top)));
             if (DuplicatesTable(a, top) is { } duplicates) parts.Add(new TablePart(duplicates));
         }
-        return new ReportDocument { Kind = ReportKind.Heap, Parts = parts, CsvTables = [summary], Json = () => Json(source, analyses, notTaken) };
+        return new ReportDocument { Kind = ReportKind.Heap, Parts = parts, CsvTables = () => [summary], Json = () => Json(source, analyses, notTaken) };
     }
 
     public static TextTable SummaryTable(IReadOnlyList<HeapSnapshotAnalysis> analyses, IReadOnlyList<HeapSnapshotInfo> notTaken)

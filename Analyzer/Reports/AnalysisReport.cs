@@ -60,7 +60,7 @@ public static class AnalysisReport
             Heading = Path.GetFileName(analysis.Trace.Path.TrimEnd('/', '\\')),
             Parts = parts,
             // With --top the hot methods follow the runs as a second table (docs/analyzer.md, "How to read hot methods").
-            CsvTables = [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis), .. top > 0 && analysis.HotMethods.Count > 0 ? [HotMethodReport.Csv(analysis, top)] : Array.Empty<TextTable>()],
+            CsvTables = () => [wholeTrace ? WholeTraceTables.Tables(analysis).First() : RunsTable(analysis), .. top > 0 && analysis.HotMethods.Count > 0 ? [HotMethodReport.Csv(analysis, top)] : Array.Empty<TextTable>()],
             Json = () => Json(analysis, top),
             Html = path => AnalysisHtmlReport.Render(analysis, stacks ?? throw new InvalidOperationException("--html needs the measured runs' stacks"), path),
             Stacks = stacks,

@@ -27,7 +27,7 @@ public static class DiffReport
         Kind = ReportKind.Diff,
         Heading = "esp diff",
         Parts = [new LinesPart(Header(diff), EscapeMarkdown: false), .. Tables(diff).Select(t => new TablePart(t))],
-        CsvTables = [LongTable(diff)],
+        CsvTables = () => [LongTable(diff)],
         Json = () => Json(diff),
         Html = _ => Html.DiffHtmlReport.Render(diff),
     };

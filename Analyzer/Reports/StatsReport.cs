@@ -9,6 +9,6 @@ public static class StatsReport
     public static ReportDocument Document(TraceStatistics stats)
     {
         var tables = stats.Tables().ToList();
-        return new ReportDocument { Kind = ReportKind.Stats, Parts = [.. tables.Select(t => new TablePart(t))], CsvTables = tables };
+        return new ReportDocument { Kind = ReportKind.Stats, Parts = [.. tables.Select(t => new TablePart(t))], CsvTables = () => tables };
     }
 }
