@@ -28,8 +28,17 @@ internal static class FindingEngine
     public static IReadOnlyList<Finding> Detect(TraceAnalysis analysis, FindingThresholds? thresholds = null) =>
         Detect(new FindingContext(analysis, analysis.InProcess ?? LoadResults(analysis.Trace.ResultsFile), thresholds ?? FindingThresholds.Default));
 
-    public static IReadOnlyList<Finding> Detect(FindingContext context, IEnumerable<IFindingDetector>? detectors = null) =>
-        [.. (detectors ?? DefaultDetectors).SelectMany(d => d.Detect(context)).OrderByDescending(f => f.Severity)];
+    /// <remarks>The most severe first, each severity in the detectors' order (a stable sort, written out: LINQ's sort by an enum key is JIT code in the ReadyToRun build).</remarks>
+    public static IReadOnlyList<Finding> Detect(FindingContext context, IEnumerable<IFindingDetector>? detectors = null)
+    {
+        List<Finding> found = [.. (detectors ?? DefaultDetectors).SelectMany(d => d.Detect(context))];
+        var ordered = new List<Finding>(found.Count);
+        var severities = Enum.GetValues<FindingSeverity>(); // by value, the least severe first
+        for (var s = severities.Length - 1; s >= 0; s--)
+            foreach (var finding in found)
+                if (finding.Severity == severities[s]) ordered.Add(finding);
+        return ordered;
+    }
 
     private static BenchmarkResults? LoadResults(string? path)
     {
