@@ -188,17 +188,9 @@ internal sealed record CaseSummary
     private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
     {
         var (keys, sums) = SumByKey(runs, values);
-        // A stable insertion sort (a few keys): LINQ's sorts and groups over an enum key are JIT code in the ReadyToRun build.
-        for (var i = 1; i < keys.Count; i++)
-        {
-            var key = keys[i];
-            var j = i - 1;
-            for (; j >= 0 && sums[keys[j]] < sums[key]; j--) keys[j + 1] = keys[j];
-            keys[j + 1] = key;
-        }
         var calls = Math.Max(1, runs.Sum(r => r.Calls));
         var means = new Dictionary<TKey, double>(keys.Count);
-        foreach (var key in keys) means[key] = sums[key] / calls;
+        foreach (var key in Collections.LargestFirst.Of(keys, key => sums[key])) means[key] = sums[key] / calls;
         return means;
     }
 

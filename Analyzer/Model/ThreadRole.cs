@@ -18,24 +18,3 @@ public enum ThreadRole
     [WireName("other")] Other,
 }
 
-/// <summary>Roles by their figures.</summary>
-internal static class ThreadRoles
-{
-    public static readonly ThreadRole[] All = Enum.GetValues<ThreadRole>();
-
-    /// <summary>
-    /// Sorts <paramref name="roles"/> largest first, ties in their order (a stable sort, as LINQ's OrderByDescending).
-    /// A loop over a list, not LINQ: LINQ over tuples of an enum is JIT code in the ReadyToRun build.
-    /// </summary>
-    public static List<(ThreadRole Role, double Ms)> LargestFirst(List<(ThreadRole Role, double Ms)> roles)
-    {
-        for (var i = 1; i < roles.Count; i++)
-        {
-            var role = roles[i];
-            var j = i - 1;
-            for (; j >= 0 && roles[j].Ms < role.Ms; j--) roles[j + 1] = roles[j];
-            roles[j + 1] = role;
-        }
-        return roles;
-    }
-}

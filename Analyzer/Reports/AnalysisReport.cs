@@ -452,10 +452,9 @@ public static class AnalysisReport
     /// <summary>Every role, largest first, 0 included: the split always adds up to the total beside it.</summary>
     private static JsonObject Roles(IReadOnlyDictionary<ThreadRole, double> byRole)
     {
-        var roles = new List<(ThreadRole Role, double Ms)>(ThreadRoles.All.Length);
-        foreach (var role in ThreadRoles.All) roles.Add((role, byRole.GetValueOrDefault(role)));
-        var named = new List<KeyValuePair<string, double>>(roles.Count);
-        foreach (var (role, ms) in ThreadRoles.LargestFirst(roles)) named.Add(KeyValuePair.Create(WireNames.Of(role), ms));
+        var named = new List<KeyValuePair<string, double>>();
+        foreach (var role in Collections.LargestFirst.Of(Enum.GetValues<ThreadRole>(), role => byRole.GetValueOrDefault(role)))
+            named.Add(KeyValuePair.Create(WireNames.Of(role), byRole.GetValueOrDefault(role)));
         return Dict(named);
     }
 

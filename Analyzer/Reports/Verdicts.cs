@@ -136,7 +136,7 @@ internal static class Verdicts
             if (ms > 0 && role != ThreadRole.Tracer) others.Add((role, ms));
         var otherMs = 0.0;
         var split = new List<string>(others.Count);
-        foreach (var (role, ms) in ThreadRoles.LargestFirst(others))
+        foreach (var (role, ms) in Collections.LargestFirst.Of(others, r => r.Ms))
         {
             otherMs += ms;
             split.Add($"{WireNames.Of(role)} {Fmt.Ms(ms)} ms");
@@ -245,21 +245,19 @@ internal static class Verdicts
         foreach (var (site, ms) in sites)
         {
             if (!tags.Contains(site.Tag)) continue;
-            ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer), out var seen);
-            if (!seen) keys.Add(new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer));
+            var key = new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer);
+            ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, key, out var seen);
+            if (!seen) keys.Add(key);
             sum += ms;
         }
         // The largest first, ties in first-seen order; the total summed in that order.
-        var order = new int[keys.Count];
-        for (var i = 0; i < order.Length; i++) order[i] = i;
-        Array.Sort(order, (a, b) => sums[keys[b]].CompareTo(sums[keys[a]]) is var byMs and not 0 ? byMs : a.CompareTo(b));
+        var ordered = Collections.LargestFirst.Of(keys, key => sums[key]);
         var total = 0.0;
-        foreach (var i in order) total += sums[keys[i]];
+        foreach (var key in ordered) total += sums[key];
         if (total <= 0) return [];
         var shown = new List<string>(3);
-        foreach (var i in order)
+        foreach (var key in ordered)
         {
-            var key = keys[i];
             if (key.Caller is null && key.Api is null) continue;
             shown.Add($"{SiteText(key.Api, key.Caller, key.Outer)} {Fmt.Ms(sums[key] / total * causeMs)} ms");
             if (shown.Count == 3) break;

@@ -24,12 +24,12 @@ internal sealed class OtherThreadsDetector : IFindingDetector
             if (process < t.MinSampledMs || other <= t.MaxOtherThreadsShare * process) continue;
             var share = other / process;
             var roles = new List<(ThreadRole Role, double Ms)>();
-            foreach (var role in ThreadRoles.All)
+            foreach (var role in Enum.GetValues<ThreadRole>())
                 if (g.Sum(r => r.OtherThreadsCpu.GetValueOrDefault(role)) is var ms and > 0) roles.Add((role, ms));
             var calls = Math.Max(1, g.Sum(r => (double)r.Calls));
             var split = new List<string>(roles.Count);
             var evidence = new List<KeyValuePair<string, double>>(roles.Count);
-            foreach (var (role, ms) in ThreadRoles.LargestFirst(roles))
+            foreach (var (role, ms) in Collections.LargestFirst.Of(roles, r => r.Ms))
             {
                 split.Add(Invariant($"{WireNames.Of(role)} {Pct(ms / process)}"));
                 evidence.Add(KeyValuePair.Create(char.ToLowerInvariant(role.ToString()[0]) + role.ToString()[1..] + "Ms", ms));
