@@ -13,14 +13,17 @@ namespace EtwSerializerProfiler.Analyzer.Processing;
 /// </summary>
 internal sealed class ExceptionFiles
 {
+    // Records as classes: the lists, sorts and the distinct marks below then run the framework's precompiled code
+    // for objects, where structs ran tier-0 JIT code in the ReadyToRun build.
+
     /// <summary>A throw: its raw clock value, thread and exception type.</summary>
-    public readonly record struct Throw(long Qpc, int ThreadId, string Type);
+    public sealed record Throw(long Qpc, int ThreadId, string Type);
 
     /// <summary>An exception's dispatch starting (its throw) or ending (Exception/Stop), for the native time it spans.</summary>
-    public readonly record struct DispatchMark(long Qpc, int ThreadId, bool Start);
+    public sealed record DispatchMark(long Qpc, int ThreadId, bool Start);
 
     /// <summary>A sampled throw, with its stack's return addresses, leaf first.</summary>
-    public readonly record struct SampledThrow(long Qpc, int ThreadId, string Type, ulong[] LeafFirst);
+    public sealed record SampledThrow(long Qpc, int ThreadId, string Type, ulong[] LeafFirst);
 
     public required IReadOnlyList<Throw> Throws { get; init; }
     public required IReadOnlyList<SampledThrow> Samples { get; init; }
