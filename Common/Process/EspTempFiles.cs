@@ -43,6 +43,8 @@ public static partial class EspTempFiles
     /// <summary>The owning process id of an esp temp entry's name, or null when the name is not esp's.</summary>
     public static int? OwnerOf(string name)
     {
+        // Most of a temp folder is not esp's: a prefix test before the regex keeps its start-up (about 10 ms) off each run.
+        if (!name.StartsWith("esp-", StringComparison.Ordinal) && !name.StartsWith("CoreFxPipe_esp-", StringComparison.Ordinal)) return null;
         var m = OwnedName().Match(name);
         return m.Success && int.TryParse(m.Groups[1].ValueSpan, out var pid) ? pid : null;
     }
