@@ -153,13 +153,22 @@ internal static class KernelSessionAnalysis
         };
         if (read.Samples > 0)
         {
-            var unnamed = read.UnnamedLeavesByModule.Values.Sum();
+            // A sort of the module names, not LINQ over (name, count) pairs: that ran as tier-0 JIT code in the ReadyToRun build.
+            var unnamed = 0;
+            var modules = new List<string>(read.UnnamedLeavesByModule.Count);
+            foreach (var (module, count) in read.UnnamedLeavesByModule)
+            {
+                unnamed += count;
+                modules.Add(module);
+            }
+            modules.Sort((a, b) => read.UnnamedLeavesByModule[b].CompareTo(read.UnnamedLeavesByModule[a]) is var byCount and not 0 ? byCount : string.CompareOrdinal(a, b));
+            var shares = new Dictionary<string, double>(modules.Count, StringComparer.Ordinal);
+            foreach (var module in modules) shares[module] = (double)read.UnnamedLeavesByModule[module] / read.Samples;
             summary = summary with
             {
                 ProcessSamples = read.Samples,
                 UnnamedLeafShare = (double)unnamed / read.Samples,
-                UnnamedLeafShareByModule = read.UnnamedLeavesByModule.OrderByDescending(m => m.Value).ThenBy(m => m.Key, StringComparer.Ordinal)
-                    .ToDictionary(m => m.Key, m => (double)m.Value / read.Samples, StringComparer.Ordinal),
+                UnnamedLeafShareByModule = shares,
             };
         }
         summary = summary with { SymbolsFrom = session.Symbols is { } symbols ? $"{symbols.Describe()} from --symbols {symbols.Contents.FolderNames}" : null };

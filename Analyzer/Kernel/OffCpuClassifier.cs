@@ -54,14 +54,32 @@ internal sealed class OffCpuClassifier
         _clock = timeline.Clock;
         _gcMs = pauses is not null ? pauses.Overlap : new IntervalOverlaps(timeline.GcPauses).Sum;
         _suspensions = new IntervalOverlaps(timeline.OtherSuspensions);
-        var locks = timeline.Contention.GroupBy(c => c.ThreadId).ToDictionary(g => g.Key, g => new IntervalOverlaps(g.Select(c => c.Wait).ToList()));
+        // Loops, not LINQ over (thread, run) tuples: that ran as tier-0 JIT code in the ReadyToRun build.
+        var waits = new Dictionary<int, List<Interval>>();
+        foreach (var c in timeline.Contention)
+        {
+            if (!waits.TryGetValue(c.ThreadId, out var list)) waits[c.ThreadId] = list = [];
+            list.Add(c.Wait);
+        }
         // Only the runs' threads are classified: the worker, or with --threads its crew (each thread's off-CPU time
         // its own, so a crew of T has T threads' time per window; the worker then only waits for the crew, the
         // harness's wait, not the calls'); the other threads' records (marker, EventPipe, the runtime's) need no stretches.
-        _workers = runs.Where(r => r.WorkerThreadId != 0)
-            .SelectMany(r => (r.CrewThreadIds.Count > 0 ? r.CrewThreadIds : [r.WorkerThreadId]).Select(t => (Thread: t, Run: r)))
-            .GroupBy(p => p.Thread).ToDictionary(g => g.Key,
-                g => new Worker(g.Key, [.. g.Select(p => p.Run).OrderBy(r => r.StartMs)], locks.GetValueOrDefault(g.Key) ?? new IntervalOverlaps([])));
+        var runsOf = new Dictionary<int, List<RunDraft>>();
+        var threads = new List<int>();
+        void Add(int thread, RunDraft run)
+        {
+            if (!runsOf.TryGetValue(thread, out var list)) { runsOf[thread] = list = []; threads.Add(thread); }
+            list.Add(run);
+        }
+        foreach (var r in runs)
+        {
+            if (r.WorkerThreadId == 0) continue;
+            if (r.CrewThreadIds.Count == 0) Add(r.WorkerThreadId, r);
+            else foreach (var t in r.CrewThreadIds) Add(t, r);
+        }
+        _workers = new Dictionary<int, Worker>(threads.Count);
+        foreach (var t in threads)
+            _workers[t] = new Worker(t, [.. runsOf[t].OrderBy(r => r.StartMs)], waits.TryGetValue(t, out var w) ? new IntervalOverlaps(w) : new IntervalOverlaps([]));
     }
 
     /// <summary>Where each stretch goes as well, split as the tables split it (<see cref="AnalyzerOptions.KeepMarks"/>); null: the tables only.</summary>

@@ -109,10 +109,10 @@ internal sealed record CaseSummary
     };
 
     public static IReadOnlyList<CaseSummary> From(IEnumerable<RunAnalysis> runs) =>
-        runs.GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
-            .Select(g =>
+        ByCase(runs)
+            .Select(all =>
             {
-                var all = g.ToList();
+                var first = all[0].Key;
                 var measured = all.Where(r => r.IsMeasured).ToList();
                 var firstMeasured = measured.Count == 0 ? double.MaxValue : measured.Min(r => r.StartMs);
                 var warm = all.Where(r => r.IsWarmup && r.StartMs < firstMeasured).ToList();
@@ -128,9 +128,9 @@ internal sealed record CaseSummary
                 double PerCall(Func<RunAnalysis, double> f) => measured.Count == 0 ? 0 : measured.Average(r => f(r) / r.Calls);
                 return new CaseSummary
                 {
-                    Serializer = g.Key.Serializer,
-                    Operation = g.Key.Operation,
-                    Objects = g.Key.Objects,
+                    Serializer = first.Serializer,
+                    Operation = first.Operation,
+                    Objects = first.Objects,
                     Runs = measured.Count,
                     Measured = measured,
                     Evidence = measured.Count > 0 ? [.. measured.OrderBy(r => r.Key.Run)] : [.. all.Where(r => !r.IsWarmup).OrderBy(r => r.Key.Run)],
@@ -155,10 +155,7 @@ internal sealed record CaseSummary
                     Exceptions = PerCall(r => r.Counters.Exceptions),
                     ContentionMs = PerCall(r => r.Counters.ContentionMs),
                     JitMs = PerCall(r => r.Counters.JitMs),
-                    Tags = covered.SelectMany(r => r.Tags)
-                        .GroupBy(t => t.Key)
-                        .OrderByDescending(t => t.Sum(x => x.Value))
-                        .ToDictionary(t => t.Key, t => t.Sum(x => x.Value) / Math.Max(1, covered.Sum(r => r.Calls))),
+                    Tags = MeanByKey(covered, r => r.Tags),
                     SizeBytes = all.Select(r => r.InProcess?.SizeBytes).FirstOrDefault(s => s > 0),
                     RoundTrip = all.Select(r => r.InProcess?.Verification).FirstOrDefault(v => v is not null),
                     OffCpuMs = covered.Any(r => r.OffCpuMs.Count > 0) ? covered.Average(r => r.OffCpuMs.Values.Sum() / r.Calls) : null,
@@ -180,6 +177,23 @@ internal sealed record CaseSummary
             })
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
+
+    /// <summary>
+    /// The runs by case (serializer, operation and N), cases and runs in first-seen order, as GroupBy gives them. Keyed
+    /// by a string: a table keyed by the tuple ran as tier-0 JIT code in the ReadyToRun build.
+    /// </summary>
+    private static List<List<RunAnalysis>> ByCase(IEnumerable<RunAnalysis> runs)
+    {
+        var cases = new List<List<RunAnalysis>>();
+        var byKey = new Dictionary<string, List<RunAnalysis>>(StringComparer.Ordinal);
+        foreach (var run in runs)
+        {
+            var key = string.Concat(run.Key.Serializer, "\0", run.Key.Operation, "\0", run.Key.Objects.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            if (!byKey.TryGetValue(key, out var same)) cases.Add(byKey[key] = same = []);
+            same.Add(run);
+        }
+        return cases;
+    }
 
     /// <summary>Whether every run has its other threads' CPU (a kernel session with switches): else the figure is unknown.</summary>
     private static bool OtherThreads(List<RunAnalysis> runs) => runs.Count > 0 && runs.All(r => r.OtherThreadsCpuMs is not null);

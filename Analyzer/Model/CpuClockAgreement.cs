@@ -43,11 +43,20 @@ internal readonly record struct CpuClockAgreement(int Runs, double TraceMs, doub
     /// <summary>The figures over <see cref="Compared"/>; null without any run to compare.</summary>
     public static CpuClockAgreement? Of(IReadOnlyList<RunAnalysis> runs)
     {
-        var pairs = Compared(runs).Select(r => (Trace: r.CpuMs, Clock: ThreadClockMs(r)!.Value)).ToList();
-        if (pairs.Count == 0) return null;
-        var relative = pairs.Select(p => p.Trace / p.Clock - 1).Order().ToArray();
-        var half = relative.Length / 2;
-        var median = relative.Length % 2 == 1 ? relative[half] : (relative[half - 1] + relative[half]) / 2;
-        return new CpuClockAgreement(pairs.Count, pairs.Sum(p => p.Trace), pairs.Sum(p => p.Clock), median, relative[0], relative[^1]);
+        // Loops, not LINQ over (trace, clock) tuples: that ran as tier-0 JIT code in the ReadyToRun build.
+        var relative = new List<double>();
+        double traceMs = 0, clockMs = 0;
+        foreach (var r in Compared(runs))
+        {
+            var clock = ThreadClockMs(r)!.Value;
+            traceMs += r.CpuMs;
+            clockMs += clock;
+            relative.Add(r.CpuMs / clock - 1);
+        }
+        if (relative.Count == 0) return null;
+        relative.Sort();
+        var half = relative.Count / 2;
+        var median = relative.Count % 2 == 1 ? relative[half] : (relative[half - 1] + relative[half]) / 2;
+        return new CpuClockAgreement(relative.Count, traceMs, clockMs, median, relative[0], relative[^1]);
     }
 }

@@ -57,15 +57,33 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// </summary>
     internal static List<(double[] Untraced, double[] Traced)>? BlockPairs(IReadOnlyList<double> untraced, IReadOnlyList<double> traced, int runsPerBlock)
     {
-        var kept = TracingCostHandshake.Blocks.Skip(TracingCostHandshake.SettlingBlocks).ToList();
-        var untracedAt = Enumerable.Range(0, kept.Count).Where(i => !kept[i]).ToList();
-        var tracedAt = Enumerable.Range(0, kept.Count).Where(i => kept[i]).ToList();
+        // Loops, not LINQ over booleans, doubles and tuples: that ran as tier-0 JIT code in the ReadyToRun build.
+        var blocks = TracingCostHandshake.Blocks;
+        var untracedAt = new List<int>();
+        var tracedAt = new List<int>();
+        for (var i = TracingCostHandshake.SettlingBlocks; i < blocks.Count; i++) (blocks[i] ? tracedAt : untracedAt).Add(i - TracingCostHandshake.SettlingBlocks);
         if (runsPerBlock < 1 || untracedAt.Count != tracedAt.Count || untraced.Count != untracedAt.Count * runsPerBlock || traced.Count != tracedAt.Count * runsPerBlock)
             return null;
-        if (untracedAt.Zip(tracedAt).Any(p => Math.Abs(p.First - p.Second) != 1)) return null;
-        return Enumerable.Range(0, tracedAt.Count)
-            .Select(k => (untraced.Skip(k * runsPerBlock).Take(runsPerBlock).ToArray(), traced.Skip(k * runsPerBlock).Take(runsPerBlock).ToArray()))
-            .ToList();
+        for (var k = 0; k < tracedAt.Count; k++)
+            if (Math.Abs(untracedAt[k] - tracedAt[k]) != 1) return null;
+        var pairs = new List<(double[] Untraced, double[] Traced)>(tracedAt.Count);
+        for (var k = 0; k < tracedAt.Count; k++) pairs.Add((Slice(untraced, k * runsPerBlock, runsPerBlock), Slice(traced, k * runsPerBlock, runsPerBlock)));
+        return pairs;
+    }
+
+    private static double[] Slice(IReadOnlyList<double> values, int from, int count)
+    {
+        var slice = new double[count];
+        for (var i = 0; i < count; i++) slice[i] = values[from + i];
+        return slice;
+    }
+
+    /// <summary>Every pair's runs of one side, in pair order.</summary>
+    private static double[] Concat(List<(double[] Untraced, double[] Traced)> pairs, bool traced)
+    {
+        var all = new List<double>();
+        foreach (var (u, t) in pairs) all.AddRange(traced ? t : u);
+        return [.. all];
     }
 
     /// <summary>The share of each side's runs below the figure read: the fast end, where other work slowed no run.</summary>
@@ -73,7 +91,7 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
 
     private static TracingCostEstimate? Paired(List<(double[] Untraced, double[] Traced)> pairs, int untracedRuns, int tracedRuns)
     {
-        var point = Ratio(pairs.SelectMany(p => p.Untraced).ToArray(), pairs.SelectMany(p => p.Traced).ToArray());
+        var point = Ratio(Concat(pairs, traced: false), Concat(pairs, traced: true));
         if (double.IsInfinity(point)) return null;
         var random = new Draws(1);
         var ratios = new double[Resamples];

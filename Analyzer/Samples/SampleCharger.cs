@@ -270,7 +270,8 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     private void ScaleThreads(SampleCharges charges, Dictionary<int, (double Ms, double FirstMs, double LastMs)> raw)
     {
         if (PreciseThreadsMs is null) return;
-        var threads = raw.Select(kv => (kv.Key, kv.Value.FirstMs, kv.Value.LastMs)).ToList();
+        var threads = new List<(int Key, double FirstMs, double LastMs)>(raw.Count);
+        foreach (var (id, r) in raw) threads.Add((id, r.FirstMs, r.LastMs));
         var precise = PreciseThreadsMs(threads);
         var factors = new Dictionary<int, double>(threads.Count);
         for (var t = 0; t < threads.Count; t++)

@@ -18,13 +18,18 @@ public static class RankRule
         verification is not null && verification.StartsWith("MISMATCH", StringComparison.Ordinal);
 
     public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs)> byMean) =>
-        Rank([.. byMean.Select(r => (r.Min, r.Max, r.Runs, false))]);
+        RankValid([.. byMean]);
 
+    // Loops, not LINQ over tuples: that ran as tier-0 JIT code in the ReadyToRun build.
     public static IReadOnlyList<string> Rank(IReadOnlyList<(double Min, double Max, int Runs, bool Failed)> byMean)
     {
-        var ranked = byMean.Where(r => !r.Failed).Select(r => (r.Min, r.Max, r.Runs)).ToList();
-        var numbers = new Queue<string>(RankValid(ranked));
-        return [.. byMean.Select(r => r.Failed ? Unranked : numbers.Dequeue())];
+        var ranked = new List<(double Min, double Max, int Runs)>(byMean.Count);
+        for (var i = 0; i < byMean.Count; i++)
+            if (!byMean[i].Failed) ranked.Add((byMean[i].Min, byMean[i].Max, byMean[i].Runs));
+        var numbers = RankValid(ranked);
+        var ranks = new string[byMean.Count];
+        for (int i = 0, next = 0; i < ranks.Length; i++) ranks[i] = byMean[i].Failed ? Unranked : numbers[next++];
+        return ranks;
     }
 
     private static List<string> RankValid(List<(double Min, double Max, int Runs)> byMean)
