@@ -169,20 +169,35 @@ internal static class Verdicts
     /// </summary>
     private static IEnumerable<Cause> ByNamespace(IReadOnlyDictionary<TagSite, double> sites, IReadOnlyList<string> tags, double ms, string serializer)
     {
-        var own = sites.Where(x => tags.Contains(x.Key.Tag)).ToList();
-        var total = own.Sum(x => x.Value);
+        // Loops, not LINQ over (site, ms) pairs: that ran as tier-0 JIT code in the ReadyToRun build.
         var name = serializer + " code";
+        var total = 0.0;
+        // By the name shown: code without a namespace (dynamic methods) and the serializer's own namespace are one cause.
+        var names = new List<string>();
+        var sitesOf = new Dictionary<string, Dictionary<TagSite, double>>();
+        var msOf = new Dictionary<string, double>();
+        foreach (var (site, siteMs) in sites)
+        {
+            if (!tags.Contains(site.Tag)) continue;
+            total += siteMs;
+            var shown = site.Caller is { } c && NamespaceOf(c.Method) is { Length: > 0 } n ? n + " code" : name;
+            if (!sitesOf.TryGetValue(shown, out var mine))
+            {
+                names.Add(shown);
+                sitesOf[shown] = mine = [];
+            }
+            mine[site] = siteMs;
+            msOf[shown] = msOf.GetValueOrDefault(shown) + siteMs;
+        }
         if (total <= 0)
         {
             yield return new Cause(name, ms, 0, [], tags, OwnCode: true);
             yield break;
         }
-        // By the name shown: code without a namespace (dynamic methods) and the serializer's own namespace are one cause.
-        foreach (var ns in own.GroupBy(x => x.Key.Caller is { } c && NamespaceOf(c.Method) is { Length: > 0 } n ? n + " code" : name))
+        foreach (var shown in names)
         {
-            var share = ns.Sum(x => x.Value) / total;
-            var mine = ns.ToDictionary(x => x.Key, x => x.Value);
-            yield return new Cause(ns.Key, ms * share, 0, Sites(mine, tags, ms * share), tags, OwnCode: true);
+            var share = msOf[shown] / total;
+            yield return new Cause(shown, ms * share, 0, Sites(sitesOf[shown], tags, ms * share), tags, OwnCode: true);
         }
     }
 
@@ -203,9 +218,29 @@ internal static class Verdicts
     /// </summary>
     private static string Named(string group, IEnumerable<KeyValuePair<string, double>> tags)
     {
-        var total = tags.Sum(t => t.Value);
-        var parts = tags.Where(t => t.Key.Contains('\\') && t.Value >= 0.1 * total).OrderByDescending(t => t.Value)
-            .Select(t => t.Key[(t.Key.LastIndexOf('\\') + 1)..]).Distinct().Take(2).ToList();
+        // Loops, not LINQ over (tag, ms) pairs: that ran as tier-0 JIT code in the ReadyToRun build.
+        var keys = new List<string>();
+        var values = new List<double>();
+        var total = 0.0;
+        foreach (var (tag, ms) in tags)
+        {
+            total += ms;
+            keys.Add(tag);
+            values.Add(ms);
+        }
+        // The largest first, ties in their order (a stable sort), each part once, at most two.
+        var parts = new List<string>(2);
+        var taken = new bool[keys.Count];
+        while (parts.Count < 2)
+        {
+            var best = -1;
+            for (var i = 0; i < keys.Count; i++)
+                if (!taken[i] && keys[i].Contains('\\') && values[i] >= 0.1 * total && (best < 0 || values[i] > values[best])) best = i;
+            if (best < 0) break;
+            taken[best] = true;
+            var part = keys[best][(keys[best].LastIndexOf('\\') + 1)..];
+            if (!parts.Contains(part)) parts.Add(part);
+        }
         return parts.Count == 0 ? group : $"{group}: {string.Join(", ", parts)}";
     }
 

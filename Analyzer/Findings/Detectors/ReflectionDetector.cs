@@ -27,12 +27,7 @@ internal sealed class ReflectionDetector : IFindingDetector
             var activator = g.Sum(r => r.TagMs(ActivatorTag));
             var share = (reflection + activator) / sampled;
             if (share < t.MinReflectionShare) continue;
-            var top = g.Evidence.SelectMany(r => r.Tags)
-                .Where(p => TagSums.IsUnder(p.Key, ReflectionTag) || TagSums.IsUnder(p.Key, ActivatorTag))
-                .GroupBy(p => p.Key, StringComparer.Ordinal)
-                .Select(p => (Tag: p.Key, Ms: p.Sum(x => x.Value)))
-                .OrderByDescending(p => p.Ms).ThenBy(p => p.Tag, StringComparer.Ordinal)
-                .First();
+            var top = TopTag(g.Evidence);
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
                 Invariant($"{Pct(share)} of sampled time is reflection ({Pct(reflection / sampled)}) and Activator ({Pct(activator / sampled)}), most under the tag {top.Tag} ({Pct(top.Ms / sampled)}): members are read, set and created through reflection instead of generated code")) with
             {
@@ -47,5 +42,27 @@ internal sealed class ReflectionDetector : IFindingDetector
                 ],
             };
         }
+    }
+
+    /// <summary>
+    /// The reflection or Activator tag with the most time over the runs, ties by name. A loop, not LINQ over (tag, ms)
+    /// pairs: that ran as tier-0 JIT code in the ReadyToRun build.
+    /// </summary>
+    private static (string Tag, double Ms) TopTag(IEnumerable<RunAnalysis> runs)
+    {
+        var tags = new List<string>();
+        var sums = new Dictionary<string, double>(StringComparer.Ordinal);
+        foreach (var run in runs)
+            foreach (var (tag, ms) in run.Tags)
+            {
+                if (!TagSums.IsUnder(tag, ReflectionTag) && !TagSums.IsUnder(tag, ActivatorTag)) continue;
+                ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, tag, out var seen);
+                if (!seen) tags.Add(tag);
+                sum += ms;
+            }
+        string? top = null;
+        foreach (var tag in tags)
+            if (top is null || sums[tag] > sums[top] || (sums[tag] == sums[top] && string.CompareOrdinal(tag, top) < 0)) top = tag;
+        return top is null ? throw new InvalidOperationException("no reflection or Activator tag in the runs") : (top, sums[top]);
     }
 }
