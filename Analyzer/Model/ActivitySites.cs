@@ -8,7 +8,7 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// run's counters: a run is one serializer's code). Outputs write <see cref="Name"/> (Model/SiteText); code that
 /// asks what the code is reads <see cref="Method"/>, so nothing parses a name back.
 /// </summary>
-public readonly record struct CodeSite(string Module, string Method, string? Tag)
+public sealed record CodeSite(string Module, string Method, string? Tag)
 {
     /// <summary>The frame of an event whose stack names nothing.</summary>
     public static readonly StackFrame UnknownFrame = new(StackFrame.Unresolved, StackFrame.Unresolved);
@@ -27,7 +27,7 @@ public readonly record struct CodeSite(string Module, string Method, string? Tag
 }
 
 /// <summary>Where an exception was thrown: its type and the throwing code.</summary>
-public readonly record struct ExceptionSite(string Type, CodeSite Thrower)
+public sealed record ExceptionSite(string Type, CodeSite Thrower)
 {
     public ExceptionSite(string type, StackFrame frame, string? tag = null) : this(type, CodeSite.At(frame, tag)) { }
 
