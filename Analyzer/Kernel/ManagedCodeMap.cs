@@ -104,9 +104,13 @@ internal sealed class ManagedCodeMap
         public ManagedCodeMap Build()
         {
             // Module names can arrive after the methods that use them (rundown lists modules after methods).
-            var methods = _byStart.Values
-                .Select(x => x.Method with { Module = _modules.TryGetValue(x.ModuleId, out var module) ? module : "?" })
-                .OrderBy(m => m.Start).ToArray();
+            var methods = new Method[_byStart.Count];
+            var i = 0;
+            foreach (var (method, moduleId) in _byStart.Values)
+                methods[i++] = method with { Module = _modules.TryGetValue(moduleId, out var module) ? module : "?" };
+            // By start, each start one method: an array of objects sorts with the framework's precompiled code, where
+            // LINQ over the (method, module) tuples ran as tier-0 JIT code in the ReadyToRun build.
+            Array.Sort(methods, static (a, b) => a.Start.CompareTo(b.Start));
             return new ManagedCodeMap { _byStart = methods };
         }
     }

@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 internal readonly record struct ContextSwitch(double TimeMs, int OldThreadId, int NewThreadId, bool OldThreadWaiting);
 
 /// <summary>A run's marker wait: the marker thread switched out into its wait at StartMs and back in at EndMs.</summary>
-internal readonly record struct MarkerWait(int MarkerThreadId, double StartMs, double EndMs);
+internal sealed record MarkerWait(int MarkerThreadId, double StartMs, double EndMs);
 
 /// <summary>
 /// Finds each benchmark run's marker wait in context switches: ETW's as the pass reads them, the kernel session's
