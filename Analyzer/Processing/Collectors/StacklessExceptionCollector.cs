@@ -111,10 +111,13 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     {
         foreach (var run in runs ?? [])
         {
-            var counted = _tallies.TryGetValue(run, out var own) ? own.Counts.Values.Sum() : 0;
+            long counted = 0;
+            if (_tallies.TryGetValue(run, out var own))
+                foreach (var n in own.Counts.Values) counted += n;
             if (run.InProcessExceptions is not { } all || all <= counted) continue;
             var sampled = own?.Stacks.Count > 0 ? own.Stacks : _allStacks;
-            var sites = sampled.SelectMany(kv => kv.Value.Select(stack => siteOf(kv.Key, stack))).ToList();
+            var sites = new List<ExceptionSite>();
+            foreach (var (type, stacks) in sampled) sites.AddRange(SitesOf(siteOf, type, stacks));
             foreach (var (site, n) in Shares(all - counted, sites, own?.Counts.Keys.FirstOrDefault() ?? UnknownType))
                 exceptions.Thrown(run, null, site, n);
             ToppedUp += all - counted;
@@ -123,12 +126,21 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
             foreach (var (type, count) in tally.Counts)
             {
                 var stacks = tally.Stacks.GetValueOrDefault(type) is { Count: > 0 } own ? own : _allStacks.GetValueOrDefault(type) ?? [];
-                foreach (var (site, n) in Shares(count, stacks.Select(s => siteOf(type, s)).ToList(), type))
+                foreach (var (site, n) in Shares(count, SitesOf(siteOf, type, stacks), type))
                 {
                     if (target is RunDraft run) exceptions.Thrown(run, null, site, n);
                     else exceptions.Thrown(null, (ThreadDraft)target, site, n);
                 }
             }
+    }
+
+    // Loops here and in Shares, not LINQ over stack ids and (site, share) tuples: that ran as tier-0 JIT code in the
+    // ReadyToRun build.
+    private static List<ExceptionSite> SitesOf(Func<string, int, ExceptionSite> siteOf, string type, List<int> stacks)
+    {
+        var sites = new List<ExceptionSite>(stacks.Count);
+        foreach (var stack in stacks) sites.Add(siteOf(type, stack));
+        return sites;
     }
 
     /// <summary>The type of throws counted with neither an event nor a sampled stack of their run or trace.</summary>
@@ -148,11 +160,23 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
             if (!bySite.ContainsKey(site)) order.Add(site);
             bySite[site] = bySite.GetValueOrDefault(site) + 1;
         }
-        var shares = order.Select(site => (Site: site, Exact: (double)count * bySite[site] / sampled.Count)).ToList();
-        var whole = shares.Select(s => (long)Math.Floor(s.Exact)).ToArray();
-        var left = count - whole.Sum();
-        foreach (var i in Enumerable.Range(0, shares.Count).OrderByDescending(i => shares[i].Exact - whole[i]).ThenBy(i => i).Take((int)left))
-            whole[i]++;
-        return Enumerable.Range(0, shares.Count).Where(i => whole[i] > 0).Select(i => (shares[i].Site, (int)whole[i]));
+        var exact = new double[order.Count];
+        var whole = new long[order.Count];
+        var left = count;
+        for (var i = 0; i < order.Count; i++)
+        {
+            exact[i] = (double)count * bySite[order[i]] / sampled.Count;
+            whole[i] = (long)Math.Floor(exact[i]);
+            left -= whole[i];
+        }
+        // The largest remainders get one more each, ties to the site sampled first.
+        var byRemainder = new int[order.Count];
+        for (var i = 0; i < byRemainder.Length; i++) byRemainder[i] = i;
+        Array.Sort(byRemainder, (a, b) => (exact[b] - whole[b]).CompareTo(exact[a] - whole[a]) is var byShare and not 0 ? byShare : a.CompareTo(b));
+        for (var k = 0; k < byRemainder.Length && k < (int)left; k++) whole[byRemainder[k]]++;
+        var shares = new List<(ExceptionSite Site, int Count)>(order.Count);
+        for (var i = 0; i < order.Count; i++)
+            if (whole[i] > 0) shares.Add((order[i], (int)whole[i]));
+        return shares;
     }
 }
