@@ -54,14 +54,15 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     {
         var t = context.Thresholds;
         var onCpu = context.Analysis.Trace.OnCpu;
-        foreach (var series in context.Cases.Where(g => g.Operation != FirstCallDetector.Operation).GroupBy(g => (g.Serializer, g.Operation)))
+        foreach (var series in Series(context.Cases))
         {
-            var points = series.Where(g => g.Evidence.Count > 0).OrderBy(g => g.Objects)
-                .Select(g => (N: (double)g.Objects, Ms: g.Evidence.Min(r => WorkMs(r, onCpu)), Group: g)).ToList();
+            // Loops over lists, not LINQ over (N, ms, case) tuples: that ran as tier-0 JIT code in the ReadyToRun build.
+            var points = new List<(double N, double Ms)>(series.Count);
+            foreach (var g in series) points.Add((g.Objects, g.Evidence.Min(r => WorkMs(r, onCpu))));
             if (points.Count < t.MinScalingCounts) continue;
             var (first, last) = (points[0], points[^1]);
             if (first.N <= 0 || last.N / first.N < t.MinScalingSpread || last.Ms < t.MinScalingLargestMs) continue;
-            var slope = LogLogFit.Slope([.. points.Select(p => (p.N, p.Ms))]);
+            var slope = LogLogFit.Slope(points);
             if (slope is not { } k || k < t.SuperLinearSlope) continue;
             var usFirst = first.Ms * 1000 / first.N;
             var usLast = last.Ms * 1000 / last.N;
@@ -73,17 +74,38 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
                 new("usPerObjectAtMin", usFirst),
                 new("usPerObjectAtMax", usLast),
             };
-            evidence.AddRange(points.Select(p => new KeyValuePair<string, double>($"msAtN{p.N:0}", p.Ms)));
+            foreach (var (n, ms) in points) evidence.Add(new KeyValuePair<string, double>(Invariant($"msAtN{n:0}"), ms));
+            var runs = new List<RunKey>();
+            foreach (var g in series) runs.AddRange(g.Keys);
             yield return new Finding
             {
                 Kind = Kind,
                 Severity = FindingSeverity.Warning,
-                Serializer = series.Key.Serializer,
-                Operation = series.Key.Operation,
-                Runs = [.. points.SelectMany(p => p.Group.Keys)],
+                Serializer = series[0].Serializer,
+                Operation = series[0].Operation,
+                Runs = runs,
                 Message = Invariant($"time grows as N^{k:F2} over N={first.N:N0}..{last.N:N0} ({points.Count} sizes): {usFirst:F2} us per object at N={first.N:N0}, {usLast:F2} us at N={last.N:N0} ({usLast / usFirst:F1}x); something in it is worse than linear in the object count (e.g. an identity table that does not grow)"),
                 Evidence = evidence,
             };
         }
+    }
+
+    /// <summary>
+    /// The cases with runs by serializer and operation (first calls left out), series in first-seen order, each by N
+    /// (one case per N).
+    /// </summary>
+    private static List<List<CaseSummary>> Series(IEnumerable<CaseSummary> cases)
+    {
+        var all = new List<List<CaseSummary>>();
+        var byKey = new Dictionary<string, List<CaseSummary>>(StringComparer.Ordinal);
+        foreach (var g in cases)
+        {
+            if (g.Operation == FirstCallDetector.Operation) continue;
+            var key = string.Concat(g.Serializer, "\0", g.Operation);
+            if (!byKey.TryGetValue(key, out var series)) all.Add(byKey[key] = series = []);
+            if (g.Evidence.Count > 0) series.Add(g);
+        }
+        foreach (var series in all) series.Sort(static (a, b) => a.Objects.CompareTo(b.Objects));
+        return all;
     }
 }
