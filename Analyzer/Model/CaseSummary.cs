@@ -178,22 +178,9 @@ internal sealed record CaseSummary
             .OrderBy(s => OperationOrder(s.Operation)).ThenBy(s => s.Objects).ThenBy(s => s.MeanDurationMs)
             .ToList();
 
-    /// <summary>
-    /// The runs by case (serializer, operation and N), cases and runs in first-seen order, as GroupBy gives them. Keyed
-    /// by a string: a table keyed by the tuple ran as tier-0 JIT code in the ReadyToRun build.
-    /// </summary>
-    private static List<List<RunAnalysis>> ByCase(IEnumerable<RunAnalysis> runs)
-    {
-        var cases = new List<List<RunAnalysis>>();
-        var byKey = new Dictionary<string, List<RunAnalysis>>(StringComparer.Ordinal);
-        foreach (var run in runs)
-        {
-            var key = string.Concat(run.Key.Serializer, "\0", run.Key.Operation, "\0", run.Key.Objects.ToString(System.Globalization.CultureInfo.InvariantCulture));
-            if (!byKey.TryGetValue(key, out var same)) cases.Add(byKey[key] = same = []);
-            same.Add(run);
-        }
-        return cases;
-    }
+    /// <summary>The runs by case (serializer, operation and N), cases and runs in first-seen order.</summary>
+    private static List<List<RunAnalysis>> ByCase(IEnumerable<RunAnalysis> runs) => Collections.FirstSeenGroups.Of(runs,
+        run => string.Concat(run.Key.Serializer, "\0", run.Key.Operation, "\0", run.Key.Objects.ToString(System.Globalization.CultureInfo.InvariantCulture)));
 
     /// <summary>Whether every run has its other threads' CPU (a kernel session with switches): else the figure is unknown.</summary>
     private static bool OtherThreads(List<RunAnalysis> runs) => runs.Count > 0 && runs.All(r => r.OtherThreadsCpuMs is not null);
@@ -201,26 +188,20 @@ internal sealed record CaseSummary
     /// <summary>Per call, by key, the largest first (ties in first-seen order).</summary>
     private static Dictionary<TKey, double> MeanByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
     {
-        var (keys, sums) = SumByKey(runs, values);
+        var sums = SumByKey(runs, values);
         var calls = Math.Max(1, runs.Sum(r => r.Calls));
-        var means = new Dictionary<TKey, double>(keys.Count);
-        foreach (var key in Collections.LargestFirst.Of(keys, key => sums[key])) means[key] = sums[key] / calls;
+        var means = new Dictionary<TKey, double>(sums.Keys.Count);
+        foreach (var key in Collections.LargestFirst.Of(sums.Keys, key => sums[key])) means[key] = sums[key] / calls;
         return means;
     }
 
     /// <summary>Each key's values summed in run order, the keys in first-seen order.</summary>
-    private static (List<TKey> Keys, Dictionary<TKey, double> Sums) SumByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
+    private static Collections.KeyedSums<TKey> SumByKey<TKey>(List<RunAnalysis> runs, Func<RunAnalysis, IReadOnlyDictionary<TKey, double>> values) where TKey : notnull
     {
-        var keys = new List<TKey>();
-        var sums = new Dictionary<TKey, double>();
+        var sums = new Collections.KeyedSums<TKey>();
         foreach (var run in runs)
-            foreach (var (key, value) in values(run))
-            {
-                ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, key, out var seen);
-                if (!seen) keys.Add(key);
-                sum += value;
-            }
-        return (keys, sums);
+            foreach (var (key, value) in values(run)) sums.Add(key, value);
+        return sums;
     }
 
     /// <summary>Coefficient of variation (sample standard deviation over mean); null below two runs.</summary>
@@ -235,9 +216,9 @@ internal sealed record CaseSummary
     {
         var total = runs.Sum(r => r.TierMs.Values.Sum() + r.NoTierMs);
         if (total <= 0) return [];
-        var (keys, sums) = SumByKey(runs, r => r.TierMs);
-        var shares = new Dictionary<CodeTier, double>(keys.Count);
-        foreach (var key in keys) shares[key] = sums[key] / total;
+        var sums = SumByKey(runs, r => r.TierMs);
+        var shares = new Dictionary<CodeTier, double>(sums.Keys.Count);
+        foreach (var key in sums.Keys) shares[key] = sums[key] / total;
         return shares;
     }
 

@@ -275,18 +275,11 @@ internal static class Verdicts
     {
         // A sample in the code's own body is the caller's alone; a call into an API is told by who made it and who used that.
         // Loops over objects, not LINQ over tuples of sites: those are JIT code in the ReadyToRun build.
-        var keys = new List<SiteKey>();
-        var sums = new Dictionary<SiteKey, double>();
+        var sums = new Collections.KeyedSums<SiteKey>();
         foreach (var (site, ms) in sites)
-        {
-            if (!tags.Contains(site.Tag)) continue;
-            var key = new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer);
-            ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, key, out var seen);
-            if (!seen) keys.Add(key);
-            sum += ms;
-        }
+            if (tags.Contains(site.Tag)) sums.Add(new SiteKey(site.Api, site.Caller, site.Api is null ? null : site.Outer), ms);
         // The largest first, ties in first-seen order; the total summed in that order.
-        var ordered = Collections.LargestFirst.Of(keys, key => sums[key]);
+        var ordered = Collections.LargestFirst.Of(sums.Keys, key => sums[key]);
         var total = 0.0;
         foreach (var key in ordered) total += sums[key];
         if (total <= 0) return [];

@@ -50,18 +50,12 @@ internal sealed class ReflectionDetector : IFindingDetector
     /// </summary>
     private static (string Tag, double Ms) TopTag(IEnumerable<RunAnalysis> runs)
     {
-        var tags = new List<string>();
-        var sums = new Dictionary<string, double>(StringComparer.Ordinal);
+        var sums = new Collections.KeyedSums<string>(StringComparer.Ordinal);
         foreach (var run in runs)
             foreach (var (tag, ms) in run.Tags)
-            {
-                if (!TagSums.IsUnder(tag, ReflectionTag) && !TagSums.IsUnder(tag, ActivatorTag)) continue;
-                ref var sum = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(sums, tag, out var seen);
-                if (!seen) tags.Add(tag);
-                sum += ms;
-            }
+                if (TagSums.IsUnder(tag, ReflectionTag) || TagSums.IsUnder(tag, ActivatorTag)) sums.Add(tag, ms);
         string? top = null;
-        foreach (var tag in tags)
+        foreach (var tag in sums.Keys)
             if (top is null || sums[tag] > sums[top] || (sums[tag] == sums[top] && string.CompareOrdinal(tag, top) < 0)) top = tag;
         return top is null ? throw new InvalidOperationException("no reflection or Activator tag in the runs") : (top, sums[top]);
     }

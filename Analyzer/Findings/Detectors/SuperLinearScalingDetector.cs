@@ -96,16 +96,15 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     /// </summary>
     private static List<List<CaseSummary>> Series(IEnumerable<CaseSummary> cases)
     {
-        var all = new List<List<CaseSummary>>();
-        var byKey = new Dictionary<string, List<CaseSummary>>(StringComparer.Ordinal);
+        var all = new List<CaseSummary>();
         foreach (var g in cases)
+            if (g.Operation != FirstCallDetector.Operation) all.Add(g);
+        var series = Collections.FirstSeenGroups.Of(all, g => string.Concat(g.Serializer, "\0", g.Operation));
+        foreach (var one in series)
         {
-            if (g.Operation == FirstCallDetector.Operation) continue;
-            var key = string.Concat(g.Serializer, "\0", g.Operation);
-            if (!byKey.TryGetValue(key, out var series)) all.Add(byKey[key] = series = []);
-            if (g.Evidence.Count > 0) series.Add(g);
+            one.RemoveAll(static g => g.Evidence.Count == 0);
+            one.Sort(static (a, b) => a.Objects.CompareTo(b.Objects));
         }
-        foreach (var series in all) series.Sort(static (a, b) => a.Objects.CompareTo(b.Objects));
-        return all;
+        return series;
     }
 }
