@@ -4,7 +4,7 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 
 /// <summary>
 /// Reflection and Activator shares per serializer and operation computed without the analyzer: frames as perf named
-/// them itself (JIT code from the runtime's /tmp/perf-PID.map, which the child writes with DOTNET_PerfMapEnabled=1),
+/// them itself (JIT code from the runtime's /tmp/perf-PID.map, which the child writes with DOTNET_PerfMapEnabled=3: the map alone, no jitdump),
 /// run windows from the raw RunStart/RunBegin/RunEnd events and GC pauses from the raw SuspendEE/RestartEE events
 /// (QPC, which on Linux is CLOCK_MONOTONIC like perf's clock), and a deliberately simple classifier: namespace prefixes
 /// on the frame's name, the sample's owner the first named managed frame from the leaf that is reflection or outside the

@@ -24,7 +24,7 @@ public sealed class ReflectionTruthTests(ITestOutputHelper output) : IDisposable
     /// frame does not count as named, and at least 90% must be.
     /// </summary>
     public static readonly string[] PerfMapEnvironment =
-        ["--env", "DOTNET_PerfMapEnabled=1", "--env", "DOTNET_EnableWriteXorExecute=0"];
+        ["--env", "DOTNET_PerfMapEnabled=3", "--env", "DOTNET_EnableWriteXorExecute=0"];
 
     /// <summary>
     /// Both figures classify the very same samples, so sampling noise cancels: what differs is naming (a frame the EventPipe

@@ -24,11 +24,28 @@ public static class Repo
         return zip;
     }
 
+    /// <summary>
+    /// A new folder under the temp folder, deleted when the test run ends if its test left it (a CI run left 12: report
+    /// and browser tests, the set-up script's fakes).
+    /// </summary>
     public static string NewTempDir(string prefix)
     {
         var dir = Path.Combine(Path.GetTempPath(), $"esp-test-{prefix}-{Guid.NewGuid():N}");
         Directory.CreateDirectory(dir);
+        lock (Made)
+        {
+            if (Made.Count == 0) AppDomain.CurrentDomain.ProcessExit += (_, _) => DeleteMade();
+            Made.Add(dir);
+        }
         return dir;
+    }
+
+    private static readonly List<string> Made = [];
+
+    private static void DeleteMade()
+    {
+        lock (Made)
+            foreach (var dir in Made) Common.FileCleanup.TryDeleteDirectory(dir);
     }
 
     private static string FindRoot()

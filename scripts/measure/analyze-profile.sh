@@ -11,9 +11,14 @@ folder=${1:?usage: analyze-profile.sh TRACE_FOLDER [ESP]}
 esp=${2:-$root/Cli/bin/Release/net10.0/esp.dll}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 run=("$esp"); [[ "$esp" == *.dll ]] && run=(dotnet "$esp")
-DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 perf record -q -F 1999 -g -o "$work/perf.data" \
+# 3: the perf map alone (1 adds a /tmp/jit-PID.dump nothing here reads).
+DOTNET_PerfMapEnabled=3 DOTNET_EnableWriteXorExecute=0 perf record -q -F 1999 -g -o "$work/perf.data" \
   "${run[@]}" analyze "$folder" --no-cache --format text --out /dev/null 2>/dev/null
 perf script -i "$work/perf.data" 2>/dev/null >"$work/perf.txt"
+# The profiled process's map goes with the profile (named by its pid, which is its main thread's id).
+for tid in $(grep -oE '^\S.*\s([0-9]+)\s+[0-9]+\.[0-9]+:' "$work/perf.txt" | grep -oE '[0-9]+\s+[0-9]+\.[0-9]+:$' | cut -d' ' -f1 | sort -u); do
+  rm -f "/tmp/perf-$tid.map" "/tmp/perfinfo-$tid.map"
+done
 python3 - "$work/perf.txt" <<'PY'
 import sys, re, collections
 # The first part found from the root names the sample. Names match both builds: "PerfScriptReader::Read" (perf map)

@@ -34,7 +34,7 @@ public class KnownShapes
             // map, so the core library is compiled too (ReflectionTruthTests waits for tier 1 instead: too long here).
             // Compiled, RuntimePropertyInfo.SetValue is inlined into the caller, and both namings see no reflection
             // (0% and 0%): no inlining keeps its frames (88% reflection, as with the precompiled library).
-            .WithEnvironmentVariables(new BenchmarkDotNet.Jobs.EnvironmentVariable("DOTNET_PerfMapEnabled", "1"),
+            .WithEnvironmentVariables(new BenchmarkDotNet.Jobs.EnvironmentVariable("DOTNET_PerfMapEnabled", "3"),
                 new BenchmarkDotNet.Jobs.EnvironmentVariable("DOTNET_EnableWriteXorExecute", "0"),
                 new BenchmarkDotNet.Jobs.EnvironmentVariable("DOTNET_ReadyToRun", "0"),
                 new BenchmarkDotNet.Jobs.EnvironmentVariable("DOTNET_JitNoInline", "1")));
