@@ -128,15 +128,21 @@ public sealed class AnalyzerTruthTests(RecordedBenchmark recorded)
     {
         // How large the share is, is held against in-process truth by KnownAnswerTests; here, that it lands on the
         // right serializer: FieldInfo.Get/SetValue and Activator in the baseline, nothing in hand-written code.
-        static double Share(IEnumerable<RunAnalysis> runs)
+        static (double Ms, double Share) Reflected(IEnumerable<RunAnalysis> runs)
         {
             var list = runs.ToList();
             var total = list.Sum(r => r.NonGcSampledMs);
-            return total == 0 ? 0 : list.Sum(r => r.TagMs("Reflection") + r.TagMs("Activator")) / total;
+            var ms = list.Sum(r => r.TagMs("Reflection") + r.TagMs("Activator"));
+            return (ms, total == 0 ? 0 : ms / total);
         }
-        var reflection = Share(Runs.Where(r => r.Key.Serializer == "Reflection" && r.Key.Operation == "deserialize" && !r.IsWarmup));
-        var protobuf = Share(Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "deserialize" && !r.IsWarmup));
-        Assert.True(reflection > 0.02, $"Reflection serializer: only {reflection:P1} of deserialize CPU under Reflection/Activator");
+        // Over both operations: quiet, about 8 ms per serialize and deserialize pair (deserialize 5.0 ms of 76, serialize
+        // 2.9 of 23), some 8 samples of 2 ms over the measured runs. The deserialize runs alone hold about 5, and a CI
+        // run with a core kept busy read 1.3% there (2 samples). Two samples or more: a Poisson count of mean 8 falls
+        // short 3 times in 1,000, and reflection charged elsewhere leaves none.
+        var period = recorded.Analysis.Trace.Kernel?.SamplePeriodMs ?? 1.0;
+        var (reflectionMs, reflection) = Reflected(Runs.Where(r => r.Key.Serializer == "Reflection" && !r.IsWarmup));
+        var (_, protobuf) = Reflected(Runs.Where(r => r.Key.Serializer == "Google.Protobuf" && r.Key.Operation == "deserialize" && !r.IsWarmup));
+        Assert.True(reflectionMs >= 1.5 * period, $"Reflection serializer: only {reflectionMs:F2} ms ({reflection:P1}) of its CPU under Reflection/Activator");
         Assert.True(protobuf < 0.01, $"Google.Protobuf: {protobuf:P1} of deserialize CPU under Reflection/Activator");
     }
 

@@ -70,8 +70,15 @@ public sealed class VerdictCausesTests(ITestOutputHelper output)
             // allocation events: within 20% of the thread's own count, GC.GetAllocatedBytesForCurrentThread).
             Assert.StartsWith("Native runtime:", allocation.Name, StringComparison.Ordinal);
             Assert.Contains(allocation.Tags, t => t.EndsWith("Memory clearing", StringComparison.Ordinal));
-            var allocated = Assert.Single(allocation.Detail, d => d.Contains("MB allocated per call", StringComparison.Ordinal));
-            Assert.Contains("Int64[]", allocated, StringComparison.Ordinal);
+            // What was allocated is said where the clearing is a tenth of the cause or more (Verdicts). With a core kept
+            // busy, a CI run's cause held more stripped runtime code and the clearing less: the line was left out there.
+            var clearing = verdict.Case.Tags.GetValueOrDefault(@"Native runtime\Memory clearing");
+            output.WriteLine($"memory clearing {clearing:F2} ms per call of the cause's {allocation.Ms:F2}");
+            if (clearing >= 0.1 * allocation.Ms)
+            {
+                var allocated = Assert.Single(allocation.Detail, d => d.Contains("MB allocated per call", StringComparison.Ordinal));
+                Assert.Contains("Int64[]", allocated, StringComparison.Ordinal);
+            }
             var bytesPerRun = truth.Average(t => (double)t.AllocatedBytes);
             Assert.InRange(verdict.Case.AllocatedBytes, 0.8 * bytesPerRun, 1.2 * bytesPerRun);
             // Exceptions per call: the trace's events against the workload's own count.
