@@ -68,8 +68,9 @@ public static partial class EspTempFiles
         }
     }
 
-    // esp-PID-GUID... (sockets, .etlx, zip folders) and the heap pipe's socket, CoreFxPipe_esp-heap-PID-GUID.
-    [GeneratedRegex("^(?:CoreFxPipe_)?esp-(?:heap-)?([0-9]{1,9})-[0-9a-f]{32}", RegexOptions.CultureInvariant)]
+    // esp-PID-GUID... (sockets, .etlx, zip folders), perf's control FIFOs' folder esp-perf-PID-GUID, and the heap
+    // pipe's socket, CoreFxPipe_esp-heap-PID-GUID.
+    [GeneratedRegex("^(?:CoreFxPipe_)?esp-(?:heap-|perf-)?([0-9]{1,9})-[0-9a-f]{32}", RegexOptions.CultureInvariant)]
     private static partial Regex OwnedName();
 }
 #endif

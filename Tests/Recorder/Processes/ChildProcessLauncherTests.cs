@@ -73,14 +73,18 @@ public sealed class ChildProcessLauncherTests
         var stale = Path.Combine(dir, $"esp-{ended.Id}-{Guid.NewGuid():N}.sock");
         var staleFolder = Path.Combine(dir, $"esp-{ended.Id}-{Guid.NewGuid():N}-zip");
         var stalePipe = Path.Combine(dir, $"CoreFxPipe_esp-heap-{ended.Id}-{Guid.NewGuid():N}");
+        // perf's control FIFOs (PerfSession): a CI run left 12 of a killed esp's.
+        var staleFifos = Path.Combine(dir, $"esp-perf-{ended.Id}-{Guid.NewGuid():N}");
         var live = Path.Combine(dir, $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}.sock");
         var notOurs = Path.Combine(dir, $"esp-test-{ended.Id}-x");
         foreach (var f in new[] { stale, stalePipe, live, notOurs }) File.WriteAllText(f, "");
         Directory.CreateDirectory(staleFolder);
         File.WriteAllText(Path.Combine(staleFolder, "trace.nettrace"), "");
+        Directory.CreateDirectory(staleFifos);
+        File.WriteAllText(Path.Combine(staleFifos, "ctl"), "");
 
-        Assert.Equal(3, EspTempFiles.SweepStale(dir));
-        Assert.False(File.Exists(stale) || File.Exists(stalePipe) || Directory.Exists(staleFolder));
+        Assert.Equal(4, EspTempFiles.SweepStale(dir));
+        Assert.False(File.Exists(stale) || File.Exists(stalePipe) || Directory.Exists(staleFolder) || Directory.Exists(staleFifos));
         Assert.True(File.Exists(live) && File.Exists(notOurs));
         Directory.Delete(dir, recursive: true);
     }
