@@ -153,27 +153,23 @@ internal sealed class StacklessExceptionCollector(ExceptionFiles files)
     internal static IEnumerable<(ExceptionSite Site, int Count)> Shares(long count, IReadOnlyList<ExceptionSite> sampled, string type)
     {
         if (sampled.Count == 0) return [(new ExceptionSite(type, CodeSite.UnknownFrame), (int)count)];
-        var bySite = new Dictionary<ExceptionSite, int>();
-        var order = new List<ExceptionSite>();
-        foreach (var site in sampled)
-        {
-            if (!bySite.ContainsKey(site)) order.Add(site);
-            bySite[site] = bySite.GetValueOrDefault(site) + 1;
-        }
+        var bySite = new Collections.KeyedSums<ExceptionSite>();
+        foreach (var site in sampled) bySite.Add(site, 1);
+        var order = bySite.Keys;
         var exact = new double[order.Count];
         var whole = new long[order.Count];
+        var indices = new int[order.Count];
         var left = count;
         for (var i = 0; i < order.Count; i++)
         {
-            exact[i] = (double)count * bySite[order[i]] / sampled.Count;
+            exact[i] = count * bySite[order[i]] / sampled.Count;
             whole[i] = (long)Math.Floor(exact[i]);
             left -= whole[i];
+            indices[i] = i;
         }
         // The largest remainders get one more each, ties to the site sampled first.
-        var byRemainder = new int[order.Count];
-        for (var i = 0; i < byRemainder.Length; i++) byRemainder[i] = i;
-        Array.Sort(byRemainder, (a, b) => (exact[b] - whole[b]).CompareTo(exact[a] - whole[a]) is var byShare and not 0 ? byShare : a.CompareTo(b));
-        for (var k = 0; k < byRemainder.Length && k < (int)left; k++) whole[byRemainder[k]]++;
+        var byRemainder = Collections.LargestFirst.Of(indices, i => exact[i] - whole[i]);
+        for (var k = 0; k < byRemainder.Count && k < (int)left; k++) whole[byRemainder[k]]++;
         var shares = new List<(ExceptionSite Site, int Count)>(order.Count);
         for (var i = 0; i < order.Count; i++)
             if (whole[i] > 0) shares.Add((order[i], (int)whole[i]));
