@@ -28,8 +28,12 @@ public sealed class OtherThreadsTruthTests(RecordedBenchmark recorded, ITestOutp
     /// events' writes and whatever other thread ran meanwhile: the trace reads low, more so on a busy machine.
     /// </summary>
     private const double CaseBound = 0.10;
-    /// <summary>Per run, beside the bound: the hand-over outside the window (measured -4.3% on two 10 ms runs, 1.0 ms short).</summary>
-    private const double CaseSlackMsPerRun = 0.5;
+    /// <summary>
+    /// Per run, beside the bound: the hand-over outside the window, as a run's own <see cref="RunSlackMs"/>. Measured:
+    /// -4.3% on two 10 ms runs quiet (1.0 ms short); with a core kept busy in CI, Google.Protobuf serialize 7.9 and 8.4
+    /// ms against 9.8 and 10.1 (1.7-1.9 ms short a run), where 0.5 ms a run failed the case.
+    /// </summary>
+    private const double CaseSlackMsPerRun = RunSlackMs;
     /// <summary>One run: short runs move by a millisecond of the marker's hand-over (measured -9.2% on a 38 ms run).</summary>
     private const double RunBound = 0.15;
     private const double RunSlackMs = 2;
