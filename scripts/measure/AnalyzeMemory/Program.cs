@@ -48,6 +48,9 @@ using var input = TraceInput.Open(rest[0]);
 var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false, KeepChargedSamples = keep, UseKernelSession = !noKernel }).Analyze(input);
 Volatile.Write(ref done, true);
 watcher.Join();
+var allocated = GC.GetTotalAllocatedBytes();
+int gen0 = GC.CollectionCount(0), gen1 = GC.CollectionCount(1), gen2 = GC.CollectionCount(2);
+var pause = GC.GetTotalPauseDuration();
 var peakResident = File.Exists("/proc/self/status")
     ? File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal))?[6..].Trim() ?? "?"
     : "?";
@@ -56,5 +59,6 @@ GC.WaitForPendingFinalizers();
 GC.Collect();
 var retained = GC.GetTotalMemory(forceFullCollection: true);
 Console.WriteLine($"{rest[0]}: {analysis.Runs.Count} runs; live after a GC at most {maxLive / 1e6:F1} MB; heap at most {maxHeap / 1e6:F1} MB, committed {maxCommitted / 1e6:F1} MB; retained {retained / 1e6:F1} MB; peak resident {peakResident}");
+Console.WriteLine($"allocated {allocated / 1e6:F0} MB; collections gen0/gen1/gen2 {gen0}/{gen1}/{gen2}; pauses {pause.TotalMilliseconds:F0} ms");
 GC.KeepAlive(analysis);
 return 0;

@@ -32,4 +32,5 @@ if (File.Exists(perfText))
     while (reader.ReadLine() is not null) lines++;
     Console.WriteLine($"{lines} perf text lines in {clock.Elapsed.TotalSeconds:F2} s");
 }
+Console.WriteLine($"allocated {GC.GetTotalAllocatedBytes() / 1e6:F0} MB; collections gen0/gen1/gen2 {GC.CollectionCount(0)}/{GC.CollectionCount(1)}/{GC.CollectionCount(2)}; pauses {GC.GetTotalPauseDuration().TotalMilliseconds:F0} ms");
 return 0;
