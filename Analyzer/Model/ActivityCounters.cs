@@ -9,6 +9,9 @@ public sealed record ActivityCounters
 {
     internal ActivityCounters() { }
 
+    /// <summary>Nothing counted: the default of a run or thread, one instance (a run's own replaces it when frozen).</summary>
+    internal static readonly ActivityCounters None = new();
+
     /// <summary>Bytes the allocation ticks stand for (about one tick per 100 KB allocated).</summary>
     public long AllocatedBytes { get; init; }
     public int AllocationTicks { get; init; }

@@ -3,9 +3,10 @@ namespace EtwSerializerProfiler.Analyzer.Model;
 /// <summary>The counting behind <see cref="ActivityCounters"/>, while a run or thread is a draft.</summary>
 internal sealed class ActivityTally
 {
-    private readonly Dictionary<string, long> _allocatedBytesByType = new(StringComparer.Ordinal);
-    private readonly Dictionary<ExceptionSite, int> _exceptionsBySite = [];
-    private readonly Dictionary<CodeSite, double> _contentionMsBySite = [];
+    // Made at the first count: most runs and threads throw nothing and wait for no lock.
+    private Dictionary<string, long>? _allocatedBytesByType;
+    private Dictionary<ExceptionSite, int>? _exceptionsBySite;
+    private Dictionary<CodeSite, double>? _contentionMsBySite;
     private long _allocatedBytes;
     private int _allocationTicks;
     private int _exceptions;
@@ -27,6 +28,7 @@ internal sealed class ActivityTally
     {
         _allocatedBytes += bytes;
         _allocationTicks++;
+        _allocatedBytesByType ??= new(StringComparer.Ordinal);
         _allocatedBytesByType[type] = _allocatedBytesByType.GetValueOrDefault(type) + bytes;
     }
 
@@ -34,6 +36,7 @@ internal sealed class ActivityTally
     {
         if (!SitesByTag) site = site.WithoutTag();
         _exceptions += count;
+        _exceptionsBySite ??= [];
         _exceptionsBySite[site] = _exceptionsBySite.GetValueOrDefault(site) + count;
     }
 
@@ -42,6 +45,7 @@ internal sealed class ActivityTally
         if (!SitesByTag) site = site.WithoutTag();
         _contentionMs += ms;
         _contentions++;
+        _contentionMsBySite ??= [];
         _contentionMsBySite[site] = _contentionMsBySite.GetValueOrDefault(site) + ms;
     }
 
@@ -54,9 +58,9 @@ internal sealed class ActivityTally
     /// <summary>The counts as the model shows them; the tables are handed over (the draft is done).</summary>
     public ActivityCounters Freeze() => new()
     {
-        AllocatedBytes = _allocatedBytes, AllocationTicks = _allocationTicks, AllocatedBytesByType = _allocatedBytesByType,
-        Exceptions = _exceptions, ExceptionsBySite = _exceptionsBySite,
-        ContentionMs = _contentionMs, Contentions = _contentions, ContentionMsBySite = _contentionMsBySite,
+        AllocatedBytes = _allocatedBytes, AllocationTicks = _allocationTicks, AllocatedBytesByType = _allocatedBytesByType ?? ActivityCounters.None.AllocatedBytesByType,
+        Exceptions = _exceptions, ExceptionsBySite = _exceptionsBySite ?? ActivityCounters.None.ExceptionsBySite,
+        ContentionMs = _contentionMs, Contentions = _contentions, ContentionMsBySite = _contentionMsBySite ?? ActivityCounters.None.ContentionMsBySite,
         JitMs = _jitMs, JitMethods = _jitMethods,
     };
 }

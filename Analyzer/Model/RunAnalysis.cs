@@ -72,7 +72,7 @@ public sealed record RunAnalysis
     /// <summary>The part of GcPauseMs spent letting threads go again (RestartEEStart to RestartEEStop).</summary>
     public double GcRestartMs { get; init; }
     /// <summary>Allocations, exceptions, lock waits and JIT inside the window, as the collectors charged them (sites without tags).</summary>
-    public ActivityCounters Counters { get; init; } = new();
+    public ActivityCounters Counters { get; init; } = ActivityCounters.None;
     public RunResult? InProcess { get; init; }
 
     /// <summary>

@@ -19,7 +19,7 @@ public sealed record ThreadProfile
     public int Samples => Cpu.Samples;
     public IReadOnlyDictionary<string, double> Tags => Cpu.Tags;
     /// <summary>Allocations, exceptions, lock waits and JIT over the whole trace; sites carry their stack tag.</summary>
-    public ActivityCounters Counters { get; init; } = new();
+    public ActivityCounters Counters { get; init; } = ActivityCounters.None;
 
 }
 
