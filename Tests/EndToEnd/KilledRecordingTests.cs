@@ -20,10 +20,13 @@ namespace EtwSerializerProfiler.Tests.EndToEnd;
 [EndToEnd]
 public sealed class KilledRecordingTests(ITestOutputHelper output)
 {
-    // Two cases of the same CPU-bound serializer, runs of a known length (about 100 ms, 40 measured, 3 warm-ups): the
-    // first is whole once the benchmark says it starts the second; the kill comes 2.5 s into the second's 4 s of runs.
+    // Two cases of the same CPU-bound serializer, runs of a known length (about 100 ms, 80 measured, 3 warm-ups): the
+    // first is whole once the benchmark says it starts the second; the kill comes 2.5 s into the second's 8 s of runs.
+    // With 40 runs a CI run under load found the recording already over at the kill (perf script running, no perf
+    // record): runs sized by a pilot on a slowed machine, or the line read late, left less than 2.5 s of it.
+    private const int Runs = 80;
     private static readonly string[] Benchmark =
-        ["--n", "5000,5001", "--runs", "40", "--warmup", "3", "--run-ms", "100", "--test", "serialize", "--serializers", "Reflection"];
+        ["--n", "5000,5001", "--runs", $"{Runs}", "--warmup", "3", "--run-ms", "100", "--test", "serialize", "--serializers", "Reflection"];
     private const string SecondCase = "[2/2] Reflection N=5001";
     private static readonly TimeSpan IntoSecondCase = TimeSpan.FromSeconds(2.5);
 
@@ -82,7 +85,7 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
             Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
             var period = analysis.Trace.Kernel!.SamplePeriodMs;
             var first = analysis.Runs.Where(r => r.Key.Objects == 5000 && r.IsMeasured).ToList();
-            Assert.Equal(40, first.Count); // the first case completed before the kill
+            Assert.Equal(Runs, first.Count); // the first case completed before the kill
             Assert.All(first, r => Assert.True(r.CpuKnown, $"{r.Key}: no CPU source, yet it ended before the second case began"));
             Assert.Contains(analysis.Runs, r => r.Key.Objects == 5001 && r.IsMeasured); // killed during the measured runs
             // A run without a source comes after every run with one: the kernel session was cut at one point in time.
@@ -95,7 +98,7 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
 
             var held = 0;
             // Runs of 10 ms or more: the pilot sizes runs for 100 ms, but a tier-up mid-case made some as short as 21 ms
-            // in a CI run (36 of the 40 first-case runs were 20 ms or more then).
+            // in a CI run (36 of 40 first-case runs were 20 ms or more then).
             foreach (var run in analysis.Runs.Where(r => r.CpuKnown && r.DurationMs >= 10))
             {
                 var offCpu = run.OffCpuMs.Values.Sum();
