@@ -52,6 +52,10 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         // The manifest's first read costs System.Text.Json's start (about 0.1 s, most of it JIT): on another core, beside
         // the stack tags' load, not before the pass.
         var manifestTask = Task.Run(() => Common.TraceManifest.TryParse(input.ManifestBytes));
+        // The exception sessions' files (a recording's throws without stacks, and a sample with them), read beside the
+        // stack tags' load: their first TraceEvent pass pays its start, on another core. Whether the recorder stopped
+        // them early is asked once they are read.
+        var exceptionFilesTask = Task.Run(() => ExceptionFiles.Read(input, () => manifestTask.GetAwaiter().GetResult()?.ExceptionsStoppedAtSeconds is not null));
         // --symbols mistakes (a missing folder, no perf.data, no perf) cost one line before the long pass, not after it.
         var symbols = Symbols.NativeSymbols.Prepare(input, options);
         var stackTags = StackTagSources.Resolve(options, input.StackTagsPath, DefaultStackTagsPath());
@@ -76,9 +80,7 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         var tracingCostTask = resultsTask.ContinueWith(static t => TracingCostEstimate.From(t.Result.Results), TaskScheduler.Default);
         // The session reads ahead on its own thread: whatever happens here, it is stopped (and the file let go) at the end.
         using var stopKernel = new KernelStop(kernelTask);
-        // The exception sessions' files (a recording's throws without stacks, and a sample with them), read before the
-        // pass and while the manifest is parsed: whether the recorder stopped them early is asked once they are read.
-        var exceptionFiles = ExceptionFiles.Read(input, () => manifestTask.GetAwaiter().GetResult()?.ExceptionsStoppedAtSeconds is not null);
+        var exceptionFiles = exceptionFilesTask.GetAwaiter().GetResult();
         var manifest = manifestTask.GetAwaiter().GetResult();
         // The lock waits with their stacks, beside a trace recorded without stacks: only when the manifest says the
         // trace has none (a file left from another recording in the same folder is not read), or there is no manifest.
