@@ -81,7 +81,7 @@ public sealed class TracingCostMeasurementTests : IDisposable
     /// off, every interval (give or take a point) holding it. A run beside other users' work (load about 4) read
     /// protobuf-net 20% as +22.4% (+21.4 to +31.1): its blocks' medians lay above their fast end. So: the interval
     /// (give or take a point) meets the band, a case with an interval under 10 points wide reads within its width of
-    /// it, and a case read further off is one whose interval says the machine was too noisy to tell. With
+    /// it (or within a point), and a case read further off is one whose interval says the machine was too noisy to tell. With
     /// tracing on, its own cost adds to the injected work and moves between launches (docs/recorder.md, "How to read
     /// the column").
     /// </summary>
@@ -118,9 +118,11 @@ public sealed class TracingCostMeasurementTests : IDisposable
         // +6.8% (+2.3 to +8.4): near, not to a point. A 95% interval holds the answer anywhere in it, not in its middle
         // half, so a half-width rule failed where the intervals were honest; so did "more than a point off needs an
         // interval 2 points wide" (a CI run with a core kept busy: System.Text.Json 20% as +18.7%, +18.1 to +19.7).
+        // The interval is the bootstrap's alone: the band's own error is not in it, so the rule allows a point, the
+        // quiet spread (a CI run read protobuf-net 20.0-20.2% as +20.7%, +20.5 to +20.9: 0.5 off, 0.4 wide).
         var told = read.Where(r => r.Cost.HighPercent - r.Cost.LowPercent < NoisyWidth).ToList();
-        Assert.All(told, r => Assert.True(Off(r.Cost.Percent, r.Low, r.High) <= r.Cost.HighPercent - r.Cost.LowPercent,
-            $"{r.Key} read further off than its narrow interval is wide: {all}"));
+        Assert.All(told, r => Assert.True(Off(r.Cost.Percent, r.Low, r.High) <= Math.Max(r.Cost.HighPercent - r.Cost.LowPercent, 1.0),
+            $"{r.Key} read further off than its narrow interval is wide, and more than a point: {all}"));
     }
 
     /// <summary>
