@@ -108,8 +108,9 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
         var run = runs.LastOrDefault(r => r.Key == key && r.MarkerThreadId == markerThreadId);
         if (run is null)
         {
-            // A stop with no start: the run began before the trace did (esp record --pid attached mid-run).
-            BegunBeforeTrace.Add(key);
+            // A stop with no start: the run began before the trace did (esp record --pid attached mid-run), unless
+            // --serializers left it out.
+            if (wanted(key)) BegunBeforeTrace.Add(key);
             return;
         }
         run.StopwatchMs = stopwatchMs;

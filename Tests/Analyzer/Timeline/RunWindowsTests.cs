@@ -311,6 +311,9 @@ public sealed class RunWindowsTests
         End(3.0);
         Stop(f, 4.0, 1.0);
         Assert.Null(_w.Open);
+        Assert.Empty(_w.BegunBeforeTrace); // left out by --serializers, not by an attach mid-run
+        Stop(A, 5.0, 1.0);
+        Assert.Equal([A], _w.BegunBeforeTrace);
     }
 
     [Fact]
