@@ -210,6 +210,7 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
         // Tiered compilation off: a tier-0 run at 20k (the tier-up waits for a quiet moment) would flatten the slope.
         var rec = ScenarioRecording.Record(Sub("scaling"), "--test", "deserialize", "--n", "20k,60k,180k", "--warmup", "1", "--runs", "3", "--ops", "1",
             "--serializers", "ObjectGraph," + string.Join(",", Clean), "--env", "DOTNET_TieredCompilation=0");
+        output.WriteLine(rec.Describe());
         var finding = Assert.Single(rec.Of(FindingKinds.SuperLinear, "ObjectGraph"));
         Assert.True(finding.EvidenceValue("slope") >= FindingThresholds.Default.SuperLinearSlope, finding.Message);
         Assert.Equal(20_000, finding.EvidenceValue("minObjects"));

@@ -11,7 +11,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// clearing: the serializer's own work, immune to preemption and to the heap's state, which decides whether a run
 /// pays for a GC or for fresh pages (at 20,000 objects either is several ms; it decided the slope of hand-written
 /// code: 0.8-1.6 measured). Otherwise the worker's CPU time from results.json when the run was single-threaded (GCs included),
-/// else the run's duration minus its GC pauses. The cheapest measured run of each N is used.
+/// else the run's duration minus its GC pauses. The cheapest measured run of each N is used (see <see cref="PointMs"/>).
 /// </summary>
 internal sealed class SuperLinearScalingDetector : IFindingDetector
 {
@@ -23,24 +23,50 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     /// </summary>
     public const double MinOwnSamples = 2;
 
-    /// <summary>The time one run is charged with for the fit, in ms.</summary>
-    public static double WorkMs(RunAnalysis run, bool onCpu)
+    /// <summary>The time one run is charged with for the fit, in ms per call.</summary>
+    public static double WorkMs(RunAnalysis run, bool onCpu) => onCpu && Own(run) is { Samples: >= MinOwnSamples } own
+        ? PerCall(own.Ms, run.Operations)
+        : FallbackMs(run);
+
+    /// <summary>
+    /// The time one N is charged with, in ms per call: its cheapest run. A short run whose samples nearly all fell in
+    /// GC or page faults leaves nothing of its own to fit: seen with Google.Protobuf at N=20,000 (nothing left, a
+    /// false N^4.4; a sliver of a sample left, N^4.56) and with ObjectGraph at N=20,000, whose own work is about a
+    /// sample a run: the thread's CPU, GC included, stood in and flattened its slope to 1.57. So when no run of the N
+    /// has two samples of its own, the N's runs are pooled; when together they have fewer, the N is charged two
+    /// samples' worth, an upper bound (so the slope read is a floor), or the thread's CPU if that is lower.
+    /// </summary>
+    public static double PointMs(IReadOnlyList<RunAnalysis> runs, bool onCpu)
     {
-        var p = run.InProcess;
-        var ms = 0.0;
-        if (onCpu && run.Samples > 0 && run.CpuMs > 0)
+        var best = double.MaxValue;
+        var (ms, samples, cpuMs, allSamples, ops) = (0.0, 0.0, 0.0, 0L, 0L);
+        foreach (var run in runs)
         {
-            var own = run.CpuMs - HeapStateMs(run);
-            if (own / run.CpuMs * run.Samples >= MinOwnSamples) ms = own;
+            if (!onCpu || Own(run) is not { } own) continue;
+            if (own.Samples >= MinOwnSamples) best = Math.Min(best, PerCall(own.Ms, run.Operations));
+            (ms, samples, ops) = (ms + own.Ms, samples + own.Samples, ops + run.Operations);
+            (cpuMs, allSamples) = (cpuMs + run.CpuMs, allSamples + run.Samples);
         }
-        // A short run whose samples nearly all fell in GC or page faults leaves nothing to fit: seen twice with
-        // Google.Protobuf at N=20,000, once with nothing left (0.00 us per object, a false N^4.4) and once, on a
-        // machine loaded beyond its two cores, with a sliver of a sample left (N^4.56); the cheapest run of a size is
-        // fitted, so a sliver wins. Then the thread's own CPU, or the duration, stands in.
-        if (ms <= 0) ms = p is { CpuMs: > 0, Threads: <= 1 } ? p.CpuMs : run.DurationMs - run.GcPauseMs;
-        // Per call: runs of different N repeat the call a different number of times.
-        return Math.Max(0.001, ms / run.Operations);
+        if (best < double.MaxValue) return best;
+        if (samples >= MinOwnSamples) return PerCall(ms, ops);
+        if (allSamples > 0) best = PerCall(MinOwnSamples * cpuMs / allSamples, ops);
+        foreach (var run in runs) best = Math.Min(best, FallbackMs(run));
+        return best;
     }
+
+    /// <summary>The run's on-CPU time outside the heap's state, and the samples it stands for; null without samples.</summary>
+    private static (double Ms, double Samples)? Own(RunAnalysis run)
+    {
+        if (run.Samples <= 0 || run.CpuMs <= 0) return null;
+        var own = Math.Max(0, run.CpuMs - HeapStateMs(run));
+        return (own, own / run.CpuMs * run.Samples);
+    }
+
+    private static double FallbackMs(RunAnalysis run) => PerCall(
+        run.InProcess is { CpuMs: > 0, Threads: <= 1 } p ? p.CpuMs : run.DurationMs - run.GcPauseMs, run.Operations);
+
+    // Per call: runs of different N repeat the call a different number of times.
+    private static double PerCall(double ms, long operations) => Math.Max(0.001, ms / Math.Max(1, operations));
 
     /// <summary>
     /// On-CPU time that follows the heap's state rather than the serializer's algorithm: GC work, first-touch page
@@ -58,7 +84,7 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
         {
             // Loops over lists, not LINQ over (N, ms, case) tuples: that ran as tier-0 JIT code in the ReadyToRun build.
             var points = new List<(double N, double Ms)>(series.Count);
-            foreach (var g in series) points.Add((g.Objects, g.Evidence.Min(r => WorkMs(r, onCpu))));
+            foreach (var g in series) points.Add((g.Objects, PointMs(g.Evidence, onCpu)));
             if (points.Count < t.MinScalingCounts) continue;
             var (first, last) = (points[0], points[^1]);
             if (first.N <= 0 || last.N / first.N < t.MinScalingSpread || last.Ms < t.MinScalingLargestMs) continue;

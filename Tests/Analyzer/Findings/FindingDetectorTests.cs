@@ -206,6 +206,12 @@ public sealed class FindingDetectorTests
         Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(4.99), onCpu: true), 9);
         Assert.Equal(2, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: true), 9);
         Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: false), 9);
+        // One sample of its own in each run: alone each is not a measurement, three together are (ObjectGraph at
+        // N=20,000, where the thread's CPU, GC included, flattened the slope to 1.57).
+        Assert.Equal(1, SuperLinearScalingDetector.PointMs([OnCpu(4), OnCpu(4), OnCpu(4)], onCpu: true), 9);
+        // Half a sample each, 1.5 together: charged two samples (2 ms of CPU) over 3 calls, not the thread CPU of 6.
+        Assert.Equal(2.0 / 3, SuperLinearScalingDetector.PointMs([OnCpu(4.5), OnCpu(4.5), OnCpu(4.5)], onCpu: true), 9);
+        Assert.Equal(2, SuperLinearScalingDetector.PointMs([OnCpu(4), OnCpu(3), OnCpu(2)], onCpu: true), 9);
     }
 
     [Theory]
