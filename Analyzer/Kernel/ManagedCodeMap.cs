@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
+using EtwSerializerProfiler.Analyzer.Processing;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
@@ -111,24 +112,12 @@ internal sealed class ManagedCodeMap
         /// TraceEvent's getters made three and the name a fourth and fifth (10.7 MB of the README folder's 153 MB).
         /// A payload cut before a terminator is left to TraceEvent.
         /// </summary>
-        internal static unsafe string NameOf(MethodLoadUnloadVerboseTraceData e)
+        internal static string NameOf(MethodLoadUnloadVerboseTraceData e)
         {
-            var bytes = e.EventDataLength - NamesAt;
-            if (bytes >= 3 * sizeof(char))
-            {
-                var chars = new ReadOnlySpan<char>((byte*)e.DataStart + NamesAt, bytes / sizeof(char));
-                if (chars.IndexOf('\0') is var nsEnd and >= 0)
-                {
-                    var rest = chars[(nsEnd + 1)..];
-                    if (rest.IndexOf('\0') is var nameEnd and >= 0)
-                    {
-                        var signature = rest[(nameEnd + 1)..];
-                        if (signature.IndexOf('\0') is var signatureEnd and >= 0)
-                            return FullName(chars[..nsEnd], rest[..nameEnd], signature[..signatureEnd]);
-                    }
-                }
-            }
-            return FullName(e.MethodNamespace, e.MethodName, e.MethodSignature);
+            var chars = PayloadFields.Utf16From(e, NamesAt);
+            return PayloadFields.TakeString(ref chars, out var ns) && PayloadFields.TakeString(ref chars, out var name) && PayloadFields.TakeString(ref chars, out var signature)
+                ? FullName(ns, name, signature)
+                : FullName(e.MethodNamespace, e.MethodName, e.MethodSignature);
         }
 
         private static string FileName(string path) => string.IsNullOrEmpty(path) ? "?" : Path.GetFileName(path);

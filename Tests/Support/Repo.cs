@@ -1,3 +1,5 @@
+using System.IO.Compression;
+
 namespace EtwSerializerProfiler.Tests.Support;
 
 /// <summary>Paths the tests need: the repository root (for committed files) and the tool's output folder.</summary>
@@ -22,6 +24,14 @@ public static class Repo
         var zip = Path.Combine(dir, recording + ".zip");
         File.Copy(Golden(recording + ".zip"), zip);
         return zip;
+    }
+
+    /// <summary>A golden recording's trace.nettrace, unzipped into <paramref name="dir"/>: its path.</summary>
+    public static string GoldenTrace(string recording, string dir)
+    {
+        var trace = Path.Combine(dir, "trace.nettrace");
+        using (var zip = ZipFile.OpenRead(Golden(recording + ".zip"))) zip.GetEntry("trace.nettrace")!.ExtractToFile(trace);
+        return trace;
     }
 
     /// <summary>

@@ -19,19 +19,14 @@ internal sealed class AllocatedTypeNames
     public AllocatedTypeNames() => _bySpan = _names.GetAlternateLookup<ReadOnlySpan<char>>();
 
     /// <summary>What <see cref="GCAllocationTickTraceData.TypeName"/> says ("" before version 2), the same string for the same name.</summary>
-    public unsafe string Of(GCAllocationTickTraceData e)
+    public string Of(GCAllocationTickTraceData e)
     {
         if (e.Version < 2) return e.TypeName;
-        var offset = FixedBytesBeforeTypeId + e.PointerSize;
-        var bytes = e.EventDataLength - offset;
-        if (bytes < sizeof(char)) return e.TypeName;
-        // UTF-16, null-terminated, as TraceEvent reads it; a payload cut before the terminator is left to TraceEvent.
-        var chars = new ReadOnlySpan<char>((byte*)e.DataStart + offset, bytes / sizeof(char));
-        var end = chars.IndexOf('\0');
-        if (end < 0) return e.TypeName;
-        chars = chars[..end];
-        if (_bySpan.TryGetValue(chars, out var name)) return name;
-        name = new string(chars);
+        var chars = PayloadFields.Utf16From(e, FixedBytesBeforeTypeId + e.PointerSize);
+        // A payload cut before the terminator is left to TraceEvent.
+        if (!PayloadFields.TakeString(ref chars, out var typeName)) return e.TypeName;
+        if (_bySpan.TryGetValue(typeName, out var name)) return name;
+        name = new string(typeName);
         _names[name] = name;
         return name;
     }

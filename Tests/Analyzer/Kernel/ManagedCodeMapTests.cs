@@ -1,4 +1,3 @@
-using System.IO.Compression;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Tests.Support;
 using Microsoft.Diagnostics.Tracing;
@@ -15,9 +14,7 @@ public sealed class ManagedCodeMapTests
     [Fact]
     public void A_name_read_in_place_is_the_name_TraceEvent_reads()
     {
-        var dir = Repo.NewTempDir("codemap");
-        var trace = Path.Combine(dir, "trace.nettrace");
-        using (var zip = ZipFile.OpenRead(Repo.Golden("kernel-session.zip"))) zip.GetEntry("trace.nettrace")!.ExtractToFile(trace);
+        var trace = Repo.GoldenTrace("kernel-session", Repo.NewTempDir("codemap"));
         int loads = 0, rundowns = 0;
         var differing = new List<string>();
         void Check(MethodLoadUnloadVerboseTraceData e, ref int count)

@@ -33,4 +33,18 @@ public sealed class PayloadFieldsTests
         Assert.Null(PayloadFields.Int32Of(new byte[] { 1, 2 }));
         Assert.Null(PayloadFields.Int32Of(null));
     }
+
+    [Fact]
+    public void Strings_are_taken_up_to_each_terminator_and_a_cut_one_is_refused()
+    {
+        ReadOnlySpan<char> chars = "System\0Read\0\0Cut";
+        Assert.True(PayloadFields.TakeString(ref chars, out var ns));
+        Assert.Equal("System", ns.ToString());
+        Assert.True(PayloadFields.TakeString(ref chars, out var name));
+        Assert.Equal("Read", name.ToString());
+        Assert.True(PayloadFields.TakeString(ref chars, out var empty));
+        Assert.True(empty.IsEmpty);
+        Assert.False(PayloadFields.TakeString(ref chars, out _));
+        Assert.True(chars.IsEmpty);
+    }
 }

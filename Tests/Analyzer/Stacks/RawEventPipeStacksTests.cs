@@ -1,4 +1,3 @@
-using System.IO.Compression;
 using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Kernel;
 using EtwSerializerProfiler.Analyzer.Processing;
@@ -25,8 +24,7 @@ public sealed class RawEventPipeStacksTests
         var dir = Repo.NewTempDir("rawstacks");
         try
         {
-            var trace = Path.Combine(dir, "trace.nettrace");
-            using (var zip = ZipFile.OpenRead(Repo.Golden(recording + ".zip"))) zip.GetEntry("trace.nettrace")!.ExtractToFile(trace);
+            var trace = Repo.GoldenTrace(recording, dir);
             var raw = RawStacks(trace);
             var traceLog = TraceLogStacksOf(trace);
             Assert.Equal(traceLog.Count, raw.Count);
