@@ -47,6 +47,12 @@ internal sealed record FindingThresholds
     public double MaxCpuClockBias { get; init; } = 0.03;
 
     /// <summary>
+    /// The least the CPU column's sum must be off the clock's, in ms, for <see cref="MaxCpuClockBias"/> to count: a
+    /// run's window edges are worth tenths of a ms (one 7 ms first call read 7.3 ms against 7.0 in a CI run).
+    /// </summary>
+    public double MinCpuClockBiasMs { get; init; } = 1.0;
+
+    /// <summary>
     /// Share of measured runs' managed CPU in tier-0, instrumented or minimal-optimization code from which they are
     /// "not at steady state". After the benchmark's warm-up, measured: under 5% for every serializer at N=10,000.
     /// </summary>

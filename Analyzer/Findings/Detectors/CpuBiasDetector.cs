@@ -5,7 +5,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 
 /// <summary>
 /// The trace's CPU column against the benchmark's thread CPU clock (<see cref="CpuClockAgreement"/>): beyond
-/// <see cref="FindingThresholds.MaxCpuClockBias"/> either way, every CPU figure of the trace (columns, tags, hot
+/// <see cref="FindingThresholds.MaxCpuClockBias"/> and <see cref="FindingThresholds.MinCpuClockBiasMs"/> either way, every CPU figure of the trace (columns, tags, hot
 /// methods, call trees) is off by about that much, and the finding says so, which way and why for its source.
 /// </summary>
 internal sealed class CpuBiasDetector : IFindingDetector
@@ -15,7 +15,8 @@ internal sealed class CpuBiasDetector : IFindingDetector
     public IEnumerable<Finding> Detect(FindingContext context)
     {
         var runs = context.Analysis.Runs;
-        if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= context.Thresholds.MaxCpuClockBias) yield break;
+        var t = context.Thresholds;
+        if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= t.MaxCpuClockBias || Math.Abs(a.TraceMs - a.ClockMs) <= t.MinCpuClockBiasMs) yield break;
         var why = context.Analysis.Trace.CpuBiasReason;
         yield return new Finding
         {
