@@ -91,20 +91,20 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
 
     private static TracingCostEstimate? Paired(List<(double[] Untraced, double[] Traced)> pairs, int untracedRuns, int tracedRuns)
     {
-        var point = Ratio(Concat(pairs, traced: false), Concat(pairs, traced: true));
+        var us = new RankCounts(Concat(pairs, traced: false));
+        var ts = new RankCounts(Concat(pairs, traced: true));
+        var point = Ratio(us.DrawAll(), ts.DrawAll());
         if (double.IsInfinity(point)) return null;
         var random = new Draws(1);
         var ratios = new double[Resamples];
         var r = pairs[0].Untraced.Length;
-        var us = new double[pairs.Count * r];
-        var ts = new double[pairs.Count * r];
         for (var i = 0; i < Resamples; i++)
         {
             for (var j = 0; j < pairs.Count; j++)
             {
-                var (pu, pt) = pairs[random.Next(pairs.Count)];
-                for (var k = 0; k < r; k++) us[j * r + k] = pu[random.Next(r)];
-                for (var k = 0; k < r; k++) ts[j * r + k] = pt[random.Next(r)];
+                var at = random.Next(pairs.Count) * r;
+                for (var k = 0; k < r; k++) us.Draw(at + random.Next(r));
+                for (var k = 0; k < r; k++) ts.Draw(at + random.Next(r));
             }
             ratios[i] = Ratio(us, ts);
         }
@@ -114,74 +114,92 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
 
     private static TracingCostEstimate? Pooled(IReadOnlyList<double> untraced, IReadOnlyList<double> traced)
     {
-        var point = Ratio([.. untraced], [.. traced]);
+        var us = new RankCounts([.. untraced]);
+        var ts = new RankCounts([.. traced]);
+        var point = Ratio(us.DrawAll(), ts.DrawAll());
         if (double.IsInfinity(point)) return null;
         var random = new Draws(1);
         var ratios = new double[Resamples];
-        var us = new double[untraced.Count];
-        var ts = new double[traced.Count];
         for (var i = 0; i < Resamples; i++)
         {
-            for (var j = 0; j < us.Length; j++) us[j] = untraced[random.Next(us.Length)];
-            for (var j = 0; j < ts.Length; j++) ts[j] = traced[random.Next(ts.Length)];
+            for (var j = 0; j < untraced.Count; j++) us.Draw(random.Next(untraced.Count));
+            for (var j = 0; j < traced.Count; j++) ts.Draw(random.Next(traced.Count));
             ratios[i] = Ratio(us, ts);
         }
         var (low, high) = Interval(ratios);
         return new TracingCostEstimate(100 * point, low, high, untraced.Count, traced.Count);
     }
 
+    /// <summary>Traced against untraced at their <see cref="Quantile"/>, minus one, over the draws; infinity without untraced time. Clears both.</summary>
+    private static double Ratio(RankCounts untraced, RankCounts traced)
+    {
+        var (u, t) = (untraced.TakeQuantile(), traced.TakeQuantile());
+        return u <= 0 ? double.PositiveInfinity : t / u - 1;
+    }
+
+    /// <summary>
+    /// One side's resample as counts by rank: the bootstrap's hot path. A draw of a run adds one to its rank among the
+    /// side's runs (sorted once), and the <see cref="Quantile"/> walks the counts from the smallest: the same two
+    /// order statistics a selection over the drawn values reads, so the same interval, without moving any value.
+    /// </summary>
+    internal sealed class RankCounts
+    {
+        private readonly double[] _sorted;
+        private readonly int[] _rankOf;
+        private readonly int[] _counts;
+        private int _drawn;
+
+        public RankCounts(double[] values)
+        {
+            _sorted = (double[])values.Clone();
+            var order = new int[values.Length];
+            for (var i = 0; i < order.Length; i++) order[i] = i;
+            Array.Sort((double[])values.Clone(), order);
+            _rankOf = new int[values.Length];
+            for (var rank = 0; rank < order.Length; rank++) _rankOf[order[rank]] = rank;
+            Array.Sort(_sorted);
+            _counts = new int[values.Length];
+        }
+
+        /// <summary>Every run drawn once: the sample itself (the point estimate).</summary>
+        public RankCounts DrawAll()
+        {
+            for (var i = 0; i < _rankOf.Length; i++) Draw(i);
+            return this;
+        }
+
+        /// <summary>Run <paramref name="index"/> (its place in the values given) drawn once more.</summary>
+        public void Draw(int index)
+        {
+            _counts[_rankOf[index]]++;
+            _drawn++;
+        }
+
+        /// <summary>The drawn values' <see cref="Quantile"/>, interpolated between the two order statistics around it, as if sorted; the counts start over.</summary>
+        public double TakeQuantile()
+        {
+            var at = Quantile * (_drawn - 1);
+            var low = (int)at;
+            double lowValue = 0, highValue = 0;
+            var seen = 0;
+            for (var rank = 0; rank < _counts.Length; rank++)
+            {
+                // This rank's draws hold the order statistics seen .. end - 1.
+                var end = seen + _counts[rank];
+                if (seen <= low && low < end) lowValue = _sorted[rank];
+                if (low + 1 < end) { highValue = _sorted[rank]; break; }
+                seen = end;
+            }
+            var n = _drawn;
+            Array.Clear(_counts);
+            _drawn = 0;
+            return low + 1 >= n ? lowValue : lowValue + (highValue - lowValue) * (at - low);
+        }
+    }
+
     /// <summary>The resampled ratios' 2.5th and 97.5th percentiles, in percent: the two order statistics a sort would read, selected.</summary>
     private static (double Low, double High) Interval(double[] ratios) =>
         (100 * Select(ratios, (int)(0.025 * Resamples)), 100 * Select(ratios, (int)(0.975 * Resamples) - 1));
-
-    /// <summary>Traced against untraced at their <see cref="Quantile"/>, minus one; infinity without untraced time. Sorts both scratch arrays.</summary>
-    private static double Ratio(double[] untraced, double[] traced)
-    {
-        var u = QuantileInPlace(untraced);
-        return u <= 0 ? double.PositiveInfinity : QuantileInPlace(traced) / u - 1;
-    }
-
-    /// <summary>
-    /// The <see cref="Quantile"/> of a scratch array, interpolated between neighbours, as if sorted: the bootstrap's
-    /// hot path (4 sorts of each case's 36 runs per resample), so it selects the two neighbours instead of sorting.
-    /// Sorting took 12% of a cold analysis of the README's recording, in tier-0 code (a framework generic).
-    /// </summary>
-    internal static double QuantileInPlace(double[] values)
-    {
-        var at = Quantile * (values.Length - 1);
-        var low = (int)at;
-        if (low + 2 <= SmallestKept) return SmallestTwo(values, low, at);
-        var lowValue = Select(values, low);
-        if (low + 1 >= values.Length) return lowValue;
-        // Select left everything after the low-th value at least as large: the next in order is their least.
-        var highValue = values[low + 1];
-        for (var i = low + 2; i < values.Length; i++)
-            if (values[i] < highValue) highValue = values[i];
-        return lowValue + (highValue - lowValue) * (at - low);
-    }
-
-    /// <summary>The most values <see cref="SmallestTwo"/> keeps in order: a quantile of 0.1 reads the 4th and 5th of 36 runs.</summary>
-    private const int SmallestKept = 8;
-
-    /// <summary>
-    /// The same as the selection for a low quantile: one pass keeps the <paramref name="low"/> + 2 smallest values in
-    /// order (most values are larger than the last kept and cost one comparison), a third of the selection's time.
-    /// </summary>
-    private static double SmallestTwo(double[] values, int low, double at)
-    {
-        var keep = Math.Min(low + 2, values.Length);
-        Span<double> kept = stackalloc double[SmallestKept];
-        var count = 0;
-        foreach (var v in values)
-        {
-            if (count == keep && v >= kept[count - 1]) continue;
-            var i = count < keep ? count++ : count - 1;
-            while (i > 0 && kept[i - 1] > v) { kept[i] = kept[i - 1]; i--; }
-            kept[i] = v;
-        }
-        var lowValue = kept[low];
-        return low + 1 >= values.Length ? lowValue : lowValue + (kept[low + 1] - lowValue) * (at - low);
-    }
 
     /// <summary>
     /// The bootstrap's draws: SplitMix64 from a fixed seed, so the same input gives the same interval. A seeded

@@ -92,20 +92,32 @@ public sealed class TracingCostEstimateTests
         Assert.Null(TracingCostEstimate.BlockPairs(untraced, traced, R));
         Assert.Equal(TracingCostEstimate.Of(untraced, traced)!.Percent, TracingCostEstimate.Of(untraced, traced, R)!.Percent);
     }
-    /// <summary>The selection reads what a sort would: random runs, ties (times a clock rounds alike) and every length to 100.</summary>
+    /// <summary>Counting ranks reads what a sort of the drawn values would: random runs, ties (times a clock rounds alike), draws with repeats, every length to 100.</summary>
     [Fact]
-    public void The_quantile_by_selection_equals_the_sorted_arrays()
+    public void The_quantile_by_rank_counts_equals_the_sorted_draws()
     {
         var random = new Random(7);
         for (var n = 1; n <= 100; n++)
             for (var trial = 0; trial < 20; trial++)
             {
                 var values = Enumerable.Range(0, n).Select(_ => trial % 2 == 0 ? random.NextDouble() : random.Next(5)).ToArray();
-                var sorted = values.Order().ToArray();
+                var counts = new TracingCostEstimate.RankCounts(values);
+                var drawn = trial % 4 < 2 ? Enumerable.Range(0, n).ToArray() : Enumerable.Range(0, n).Select(_ => random.Next(n)).ToArray();
+                foreach (var i in drawn) counts.Draw(i);
+                var sorted = drawn.Select(i => values[i]).Order().ToArray();
                 var at = 0.1 * (n - 1);
                 var low = (int)at;
                 var high = Math.Min(low + 1, n - 1);
-                Assert.Equal(sorted[low] + (sorted[high] - sorted[low]) * (at - low), TracingCostEstimate.QuantileInPlace(values));
+                Assert.Equal(sorted[low] + (sorted[high] - sorted[low]) * (at - low), counts.TakeQuantile());
+                Assert.Equal(Quantile(values), counts.DrawAll().TakeQuantile()); // cleared, then the sample itself
             }
+
+        static double Quantile(double[] values)
+        {
+            var sorted = values.Order().ToArray();
+            var at = 0.1 * (sorted.Length - 1);
+            var low = (int)at;
+            return sorted[low] + (sorted[Math.Min(low + 1, sorted.Length - 1)] - sorted[low]) * (at - low);
+        }
     }
 }
