@@ -1,5 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Model;
-using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Input;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 

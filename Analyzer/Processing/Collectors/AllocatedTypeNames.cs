@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Analyzer.Input;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
 namespace EtwSerializerProfiler.Analyzer.Processing.Collectors;

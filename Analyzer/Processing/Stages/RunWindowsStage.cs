@@ -1,4 +1,5 @@
 using EtwSerializerProfiler.Analyzer.Harness;
+using EtwSerializerProfiler.Analyzer.Input;
 using EtwSerializerProfiler.Analyzer.Model;
 using EtwSerializerProfiler.Analyzer.Timeline;
 using EtwSerializerProfiler.Common;

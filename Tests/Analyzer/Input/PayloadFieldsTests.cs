@@ -1,6 +1,6 @@
-using EtwSerializerProfiler.Analyzer.Processing;
+using EtwSerializerProfiler.Analyzer.Input;
 
-namespace EtwSerializerProfiler.Tests.Analyzer.Processing;
+namespace EtwSerializerProfiler.Tests.Analyzer.Input;
 
 /// <summary>
 /// Numeric payload fields read by name: numbers of any width convert, and what a damaged event decodes to (TraceEvent's

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 
-namespace EtwSerializerProfiler.Analyzer.Processing;
+namespace EtwSerializerProfiler.Analyzer.Input;
 
 /// <summary>
 /// Numeric payload fields of events the analyzer reads by name (run events, BenchmarkDotNet's engine events). A
