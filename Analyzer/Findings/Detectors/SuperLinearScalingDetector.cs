@@ -23,11 +23,6 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     /// </summary>
     public const double MinOwnSamples = 2;
 
-    /// <summary>The time one run is charged with for the fit, in ms per call.</summary>
-    public static double WorkMs(RunAnalysis run, bool onCpu) => onCpu && Own(run) is { Samples: >= MinOwnSamples } own
-        ? PerCall(own.Ms, run.Operations)
-        : FallbackMs(run);
-
     /// <summary>
     /// The time one N is charged with, in ms per call: its cheapest run. A short run whose samples nearly all fell in
     /// GC or page faults leaves nothing of its own to fit: seen with Google.Protobuf at N=20,000 (nothing left, a

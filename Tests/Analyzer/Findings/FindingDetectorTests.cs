@@ -191,10 +191,10 @@ public sealed class FindingDetectorTests
     }
 
     [Fact]
-    public void Super_linear_fits_on_cpu_time_only_where_the_serializers_own_work_is_two_samples_or_more()
+    public void Super_linear_fits_on_cpu_time_where_the_serializers_own_work_is_two_samples_or_more_pooled_or_bounded()
     {
-        // Five samples, 5 ms on-CPU: GC work took all but a sliver (0.01 ms, a hundredth of a sample), so the thread's
-        // CPU clock (results.json) stands in; with 2 ms of its own (two samples' worth) the on-CPU figure is used.
+        // Five samples, 5 ms on-CPU, the thread's CPU clock 6 ms (results.json). With 2 ms of its own (two samples'
+        // worth) the on-CPU figure is used; without a kernel session, the clock.
         static RunAnalysis OnCpu(double gcMs) => SyntheticRuns.Run("Google.Protobuf", "deserialize", 20_000, 1, 8, set: r =>
         {
             r.CpuMs = 5;
@@ -203,15 +203,16 @@ public sealed class FindingDetectorTests
             r.TagTable["Deserialize\\Google.Protobuf"] = 5 - gcMs;
             r.InProcess = InProcess(r, cpuMs: 6);
         });
-        Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(4.99), onCpu: true), 9);
-        Assert.Equal(2, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: true), 9);
-        Assert.Equal(6, SuperLinearScalingDetector.WorkMs(OnCpu(3), onCpu: false), 9);
+        Assert.Equal(2, SuperLinearScalingDetector.PointMs([OnCpu(3)], onCpu: true), 9);
+        Assert.Equal(6, SuperLinearScalingDetector.PointMs([OnCpu(3)], onCpu: false), 9);
         // One sample of its own in each run: alone each is not a measurement, three together are (ObjectGraph at
         // N=20,000, where the thread's CPU, GC included, flattened the slope to 1.57).
         Assert.Equal(1, SuperLinearScalingDetector.PointMs([OnCpu(4), OnCpu(4), OnCpu(4)], onCpu: true), 9);
         // Half a sample each, 1.5 together: charged two samples (2 ms of CPU) over 3 calls, not the thread CPU of 6.
         Assert.Equal(2.0 / 3, SuperLinearScalingDetector.PointMs([OnCpu(4.5), OnCpu(4.5), OnCpu(4.5)], onCpu: true), 9);
         Assert.Equal(2, SuperLinearScalingDetector.PointMs([OnCpu(4), OnCpu(3), OnCpu(2)], onCpu: true), 9);
+        // Two samples' worth is an upper bound: the thread's clock, when lower, is the better one.
+        Assert.Equal(1.5, SuperLinearScalingDetector.PointMs([OnCpu(4.99) with { InProcess = InProcess(OnCpu(0), cpuMs: 1.5) }], onCpu: true), 9);
     }
 
     [Theory]
