@@ -151,13 +151,13 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
 
         public RankCounts(double[] values)
         {
+            // One sort of the values, carrying each run's place along: the sorted values and every run's rank.
             _sorted = (double[])values.Clone();
             var order = new int[values.Length];
             for (var i = 0; i < order.Length; i++) order[i] = i;
-            Array.Sort((double[])values.Clone(), order);
+            Array.Sort(_sorted, order);
             _rankOf = new int[values.Length];
             for (var rank = 0; rank < order.Length; rank++) _rankOf[order[rank]] = rank;
-            Array.Sort(_sorted);
             _counts = new int[values.Length];
         }
 

@@ -5,8 +5,9 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 
 /// <summary>
 /// The trace's CPU column against the benchmark's thread CPU clock (<see cref="CpuClockAgreement"/>): beyond
-/// <see cref="FindingThresholds.MaxCpuClockBias"/> and <see cref="FindingThresholds.MinCpuClockBiasMs"/> either way, every CPU figure of the trace (columns, tags, hot
-/// methods, call trees) is off by about that much, and the finding says so, which way and why for its source.
+/// <see cref="FindingThresholds.MaxCpuClockBias"/> and <see cref="FindingThresholds.MinCpuClockBiasMs"/> either
+/// way, every CPU figure of the trace (columns, tags, hot methods, call trees) is off by about that much, and the
+/// finding says so, which way and why for its source.
 /// </summary>
 internal sealed class CpuBiasDetector : IFindingDetector
 {

@@ -35,9 +35,9 @@ internal sealed class SuperLinearScalingDetector : IFindingDetector
     {
         var best = double.MaxValue;
         var (ms, samples, cpuMs, allSamples, ops) = (0.0, 0.0, 0.0, 0L, 0L);
-        foreach (var run in runs)
+        foreach (var run in onCpu ? runs : [])
         {
-            if (!onCpu || Own(run) is not { } own) continue;
+            if (Own(run) is not { } own) continue;
             if (own.Samples >= MinOwnSamples) best = Math.Min(best, PerCall(own.Ms, run.Operations));
             (ms, samples, ops) = (ms + own.Ms, samples + own.Samples, ops + run.Operations);
             (cpuMs, allSamples) = (cpuMs + run.CpuMs, allSamples + run.Samples);
