@@ -4,8 +4,9 @@ using EtwSerializerProfiler.Common;
 
 // The verbs are composed in EspCommandLine.cs (one file per verb in Commands/, shared options in CommonOptions.cs).
 
-// An esp that was killed could not remove its temp sockets and conversions: whatever a dead esp left goes now.
-EspTempFiles.SweepStale();
+// An esp that was killed could not remove its temp sockets and conversions: whatever a dead esp left goes now, on
+// the core start-up leaves idle (about 15 ms of it with a busy temp folder), done before esp exits.
+var sweep = Task.Run(() => EspTempFiles.SweepStale());
 
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
@@ -15,4 +16,6 @@ Console.CancelKeyPress += (_, e) =>
     e.Cancel = true;
     cancel.Cancel();
 };
-return await EspCommandLine.InvokeAsync(args, new SystemConsole(), cancel.Token);
+var exit = await EspCommandLine.InvokeAsync(args, new SystemConsole(), cancel.Token);
+await sweep;
+return exit;

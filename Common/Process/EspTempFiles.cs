@@ -43,8 +43,13 @@ public static partial class EspTempFiles
     /// <summary>The owning process id of an esp temp entry's name, or null when the name is not esp's.</summary>
     public static int? OwnerOf(string name)
     {
-        // Most of a temp folder is not esp's: a prefix test before the regex keeps its start-up (about 10 ms) off each run.
-        if (!name.StartsWith("esp-", StringComparison.Ordinal) && !name.StartsWith("CoreFxPipe_esp-", StringComparison.Ordinal)) return null;
+        // Most of a temp folder is not esp's (nor are esp's set-up logs, esp-setup-*.log): a test of the prefix and
+        // the first digit before the regex keeps its start-up (about 6 ms) off each run.
+        var rest = name.AsSpan(name.StartsWith("CoreFxPipe_", StringComparison.Ordinal) ? "CoreFxPipe_".Length : 0);
+        if (!rest.StartsWith("esp-", StringComparison.Ordinal)) return null;
+        rest = rest["esp-".Length..];
+        if (rest.StartsWith("heap-", StringComparison.Ordinal) || rest.StartsWith("perf-", StringComparison.Ordinal)) rest = rest[5..];
+        if (rest.IsEmpty || !char.IsAsciiDigit(rest[0])) return null;
         var m = OwnedName().Match(name);
         return m.Success && int.TryParse(m.Groups[1].ValueSpan, out var pid) ? pid : null;
     }

@@ -77,7 +77,9 @@ public sealed class ChildProcessLauncherTests
         var staleFifos = Path.Combine(dir, $"esp-perf-{ended.Id}-{Guid.NewGuid():N}");
         var live = Path.Combine(dir, $"esp-{Environment.ProcessId}-{Guid.NewGuid():N}.sock");
         var notOurs = Path.Combine(dir, $"esp-test-{ended.Id}-x");
-        foreach (var f in new[] { stale, stalePipe, live, notOurs }) File.WriteAllText(f, "");
+        // The test and viewer set-ups' logs (scripts/): esp's name, no owner.
+        var setupLog = Path.Combine(dir, "esp-setup-chromium.log");
+        foreach (var f in new[] { stale, stalePipe, live, notOurs, setupLog }) File.WriteAllText(f, "");
         Directory.CreateDirectory(staleFolder);
         File.WriteAllText(Path.Combine(staleFolder, "trace.nettrace"), "");
         Directory.CreateDirectory(staleFifos);
@@ -85,7 +87,7 @@ public sealed class ChildProcessLauncherTests
 
         Assert.Equal(4, EspTempFiles.SweepStale(dir));
         Assert.False(File.Exists(stale) || File.Exists(stalePipe) || Directory.Exists(staleFolder) || Directory.Exists(staleFifos));
-        Assert.True(File.Exists(live) && File.Exists(notOurs));
+        Assert.True(File.Exists(live) && File.Exists(notOurs) && File.Exists(setupLog));
         Directory.Delete(dir, recursive: true);
     }
 
