@@ -91,6 +91,17 @@ public sealed class ChildProcessLauncherTests
         Directory.Delete(dir, recursive: true);
     }
 
+    [Theory]
+    [InlineData("esp-123-0123456789abcdef0123456789abcdef.sock", 123)]
+    [InlineData("esp-perf-7-0123456789abcdef0123456789abcdef", 7)]
+    [InlineData("CoreFxPipe_esp-heap-999999999-0123456789abcdef0123456789abcdef", 999999999)]
+    [InlineData("esp-1234567890-0123456789abcdef0123456789abcdef", null)]
+    [InlineData("esp-123-0123456789ABCDEF0123456789abcdef", null)]
+    [InlineData("esp-123-0123456789abcdef", null)]
+    [InlineData("esp-setup-chromium.log", null)]
+    [InlineData("CoreFxPipe_other-1-0123456789abcdef0123456789abcdef", null)]
+    public void An_entry_is_esps_only_by_its_whole_name_pattern(string name, int? owner) => Assert.Equal(owner, EspTempFiles.OwnerOf(name));
+
     private static ProcessStartInfo Start(string file, params string[] args)
     {
         var psi = new ProcessStartInfo(file) { UseShellExecute = false };
