@@ -67,6 +67,11 @@ public sealed class MarkerThread : IDisposable
 
     /// <summary>Longest <see cref="AwaitMarkerInWait"/> looks before it gives up on a runtime that does not report waits.</summary>
     private static readonly TimeSpan InWaitPatience = TimeSpan.FromMilliseconds(20);
+    /// <summary>
+    /// The same once the runtime has shown the state: the marker will reach its wait, only later. At 20 ms a marker
+    /// preempted longer (a clean-clone CI run beside a busy loop, 2 cores) let a 0.5 ms warm-up end before it blocked.
+    /// </summary>
+    private static readonly TimeSpan SeenInWaitPatience = TimeSpan.FromSeconds(1);
     private bool _waitStateUnreported;
     private bool _waitStateSeen;
 
@@ -80,14 +85,15 @@ public sealed class MarkerThread : IDisposable
     /// WaitHandleWaitStart, no context switch, no run in a trace without run events (the first 0.4 ms warm-up,
     /// 2 of 5 recordings under two `yes` loops, 2026-11-24). The runtime marks a thread WaitSleepJoin while it waits,
     /// and it can only be waiting on <c>_release</c> here, which no one sets before this returns. A runtime that never
-    /// shows the state costs <see cref="InWaitPatience"/> once, then is not asked again; where it has shown it, a marker
-    /// preempted for longer costs that run the patience only.
+    /// shows the state costs <see cref="InWaitPatience"/> once, then is not asked again; where it has shown it, the
+    /// patience is <see cref="SeenInWaitPatience"/>.
     /// </summary>
     private void AwaitMarkerInWait()
     {
         if (_waitStateUnreported) return;
         var spinner = new SpinWait();
-        var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(InWaitPatience.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+        var patience = _waitStateSeen ? SeenInWaitPatience : InWaitPatience;
+        var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(patience.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
         while (!Waiting)
         {
             if (System.Diagnostics.Stopwatch.GetTimestamp() > deadline)
