@@ -10,8 +10,8 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// the work the run causes or meets beside it, which the process's CPU clock counts and the column does not.
 /// </summary>
 /// <remarks>
-/// Every thread's on-CPU stretches come from its own walk of the switches (<see cref="SwitchCpuTime.Walk.OnCpu"/>),
-/// with the same edges as the run's CPU. Each stretch is clipped to the windows it overlaps (runs sorted by start, a
+/// Every thread's on-CPU stretches come from the walk of the switches that gives the runs' CPU
+/// (<see cref="SwitchCpuTime.Walk.OnCpu"/>): the same edges, one walk for both. Each stretch is clipped to the windows it overlaps (runs sorted by start, a
 /// running maximum of their ends), and summed per run and thread; a thread's role comes from its name once every
 /// chunk is read (perf's comm, last one wins). Nothing is kept per record. A recording without switch-ins leaves the
 /// figure unknown (<see cref="RunDraft.OtherThreadsKnown"/> false), as does a trace without the kernel session.
@@ -25,13 +25,17 @@ internal sealed class OtherThreadsCpu
     /// <summary>Per run, each other thread's on-CPU ms inside its window.</summary>
     private readonly Dictionary<int, double>[] _byThread;
     private readonly SwitchCpuTime.Walk _walk;
+    /// <summary>Whether the walk is this stage's own (fed here), or the runs' CPU walk its owner feeds.</summary>
+    private readonly bool _ownWalk;
     private readonly KernelClock _clock;
     /// <summary>Per thread, its last record of any kind (perf ns): where a thread still on the CPU at its last switch-in stopped.</summary>
     private readonly Dictionary<int, long> _lastNs = [];
     private IReadOnlyDictionary<int, string> _names = new Dictionary<int, string>();
     private int _processId;
 
-    public OtherThreadsCpu(IEnumerable<RunDraft> runs, KernelClock clock)
+    /// <param name="walk">The runs' CPU walk, fed each chunk before this stage (a second walk of the same switches cost
+    /// the charge a tenth of its main thread); null: a walk of its own.</param>
+    public OtherThreadsCpu(IEnumerable<RunDraft> runs, KernelClock clock, SwitchCpuTime.Walk? walk = null)
     {
         _runs = [.. runs.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs)];
         _starts = [.. _runs.Select(r => r.StartMs)];
@@ -39,7 +43,9 @@ internal sealed class OtherThreadsCpu
         for (var i = 0; i < _runs.Length; i++) _maxEnd[i] = Math.Max(i == 0 ? double.NegativeInfinity : _maxEnd[i - 1], _runs[i].EndMs);
         _byThread = [.. _runs.Select(_ => new Dictionary<int, double>())];
         _clock = clock;
-        _walk = new SwitchCpuTime.Walk(clock, []) { OnCpu = Stretch };
+        _ownWalk = walk is null;
+        _walk = walk ?? new SwitchCpuTime.Walk(clock, []);
+        _walk.OnCpu = Stretch;
     }
 
     /// <summary>A trace read whole: every run's other threads.</summary>
@@ -50,10 +56,10 @@ internal sealed class OtherThreadsCpu
         stage.Finish();
     }
 
-    /// <summary>The next chunk's switches.</summary>
+    /// <summary>The next chunk's switches (a shared walk has had them).</summary>
     public void Add(KernelTrace chunk)
     {
-        _walk.Add(chunk);
+        if (_ownWalk) _walk.Add(chunk);
         foreach (var s in chunk.Samples) Seen(s.ThreadId, s.TimeNs);
         foreach (var (ns, thread) in chunk.SwitchIns) Seen(thread, ns);
         foreach (var (ns, thread) in chunk.SwitchOutRecords) Seen(thread, ns);

@@ -136,9 +136,10 @@ internal sealed class SwitchCpuTime
         /// <summary>
         /// Told each on-CPU stretch of every thread as it ends: the thread, from (-∞ for a thread whose first record
         /// is a switch-out: it ran before it) and to (+∞ for one still running when the records end, told by
-        /// <see cref="Finish"/>). The same edges as the windows' (<see cref="Kernel.OtherThreadsCpu"/> reads them).
+        /// <see cref="Finish"/>). The same edges as the windows' (<see cref="Kernel.OtherThreadsCpu"/> reads them off the
+        /// runs' walk). Set before the first chunk.
         /// </summary>
-        public Action<int, double, double>? OnCpu { get; init; }
+        public Action<int, double, double>? OnCpu { get; set; }
 
         /// <summary>Whether any switch-in was seen: without them (a recording without --switch-events) there is no precise figure.</summary>
         public bool SawSwitchIns { get; private set; }

@@ -69,7 +69,7 @@ internal sealed class CpuStage(IReadOnlyList<ICpuSource> sources, IProgress<stri
                 session.Read = KernelChunkPass.Read(session, Pass.Timeline, pauses, Pass.Stacks.Matcher?.File, plan.ChargedByChunks ? charging : null, plan.Switches,
                     clockKnown ? new OffCpuClassifier(runs, Pass.Timeline, pauses) { Marks = Pass.Marks } : null, clockKnown ? new KernelMarkerWindows(Pass.Timeline) : null,
                     // Beside the workers' CPU only when the kernel session is the CPU: the process total adds up.
-                    plan.Switches is not null ? new OtherThreadsCpu(runs, Pass.Timeline.Clock) : null);
+                    plan.Switches is not null ? new OtherThreadsCpu(runs, Pass.Timeline.Clock, plan.Switches) : null);
             }
             return charging.Finish();
         });
