@@ -36,12 +36,29 @@ public static class RecordCommand
         var providers = EventPipeProviders.For(profile, participants.SamplesCpu, options.EventPipeSamples);
         var started = DateTime.UtcNow;
         var outcome = await RecordAsync(options, attached, command, etwPlan, profile, providers, folder, participants, exitGate, costGate, started, progress, cancel).ConfigureAwait(false);
-        var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
-        var stackTags = CopyStackTags(folder);
-        var manifest = await participants.ManifestAsync(BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags)).ConfigureAwait(false);
-        if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
-        return (Report(outcome, folder, manifest, SaveManifest(manifest, folder, outcome), output), folder);
+        try
+        {
+            var resultsNote = RecoverResults(folder, outcome.ChildProcessId);
+            var stackTags = CopyStackTags(folder);
+            var manifest = await participants.ManifestAsync(BuildManifest(options, profile, providers, command, started, outcome, folder, stackTags)).ConfigureAwait(false);
+            if (resultsNote is not null) manifest.Warnings.Add(resultsNote);
+            return (Report(outcome, folder, manifest, SaveManifest(manifest, folder, outcome), output), folder);
+        }
+        catch (IOException) when (outcome.Cut is null && !Directory.Exists(folder.Path))
+        {
+            // The folder removed after the recording's own look (while the manifest was made): the same one line.
+            var gone = Gone(outcome, TraceFolderGone.Reason(folder.Trace)!, started);
+            output.WriteLine(CutLine(gone, gone.Cut!, folder, manifestError: null));
+            return (ExitCodes.WriteFailed, folder);
+        }
     }
+
+    /// <summary>The recording cut because its folder (or trace) is gone: nothing of it is left to keep.</summary>
+    private static RecordingOutcome Gone(RecordingOutcome outcome, string reason, DateTime started) => outcome with
+    {
+        Status = RecordingStatus.WriteFailed,
+        Cut = new RecordingCut { Reason = reason, AtSeconds = (DateTime.UtcNow - started).TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = outcome.TraceBytes },
+    };
 
     private static (TraceProfile Profile, string? Sampling, EtwSessionPlan? EtwPlan) Resolve(RecordOptions options)
     {
@@ -117,12 +134,7 @@ public static class RecordCommand
         }
 
         // The folder removed after the recording ended (while perf's data was converted): nothing is left to keep either.
-        if (outcome.Cut is null && TraceFolderGone.Reason(traceFile) is { } gone)
-            outcome = outcome with
-            {
-                Status = RecordingStatus.WriteFailed,
-                Cut = new RecordingCut { Reason = gone, AtSeconds = (DateTime.UtcNow - started).TotalSeconds, AtUtc = DateTime.UtcNow, TraceBytes = outcome.TraceBytes },
-            };
+        if (outcome.Cut is null && TraceFolderGone.Reason(traceFile) is { } gone) outcome = Gone(outcome, gone, started);
         return outcome;
     }
 
@@ -299,7 +311,8 @@ public static class RecordCommand
 
     private static string CutLine(RecordingOutcome outcome, RecordingCut cut, TraceFolder folder, string? manifestError)
     {
-        if (TraceFolderGone.Reason(folder.Trace) is not null && !Directory.Exists(folder.Path))
+        // The trace (and its folder, which rm -rf takes after the files) gone: not a write that failed.
+        if (TraceFolderGone.Reason(folder.Trace) is not null)
         {
             // Nothing of the recording is left to keep: say so, and where the benchmark's own results went if they survived.
             var saved = BenchmarkResults.FallbackPath(outcome.ChildProcessId);
