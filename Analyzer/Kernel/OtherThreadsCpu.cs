@@ -11,10 +11,11 @@ namespace EtwSerializerProfiler.Analyzer.Kernel;
 /// </summary>
 /// <remarks>
 /// Every thread's on-CPU stretches come from the walk of the switches that gives the runs' CPU
-/// (<see cref="SwitchCpuTime.Walk.OnCpu"/>): the same edges, one walk for both. Each stretch is clipped to the windows it overlaps (runs sorted by start, a
-/// running maximum of their ends), and summed per run and thread; a thread's role comes from its name once every
-/// chunk is read (perf's comm, last one wins). Nothing is kept per record. A recording without switch-ins leaves the
-/// figure unknown (<see cref="RunDraft.OtherThreadsKnown"/> false), as does a trace without the kernel session.
+/// (<see cref="SwitchCpuTime.Walk.OnCpu"/>): the same edges, one walk for both. Each stretch is clipped to the windows
+/// it overlaps (runs sorted by start, a running maximum of their ends), and summed per run and thread; a thread's role
+/// comes from its name once every chunk is read (perf's comm, last one wins). Nothing is kept per record. A recording
+/// without switch-ins leaves the figure unknown (<see cref="RunDraft.OtherThreadsKnown"/> false), as does a trace
+/// without the kernel session.
 /// </remarks>
 internal sealed class OtherThreadsCpu
 {
@@ -33,8 +34,8 @@ internal sealed class OtherThreadsCpu
     private IReadOnlyDictionary<int, string> _names = new Dictionary<int, string>();
     private int _processId;
 
-    /// <param name="walk">The runs' CPU walk, fed each chunk before this stage (a second walk of the same switches cost
-    /// the charge a tenth of its main thread); null: a walk of its own.</param>
+    /// <param name="walk">The runs' CPU walk, fed each chunk before this stage (a second walk of the same switches
+    /// doubled the walks' share of the charge's main thread); null: a walk of its own.</param>
     public OtherThreadsCpu(IEnumerable<RunDraft> runs, KernelClock clock, SwitchCpuTime.Walk? walk = null)
     {
         _runs = [.. runs.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs)];
