@@ -311,8 +311,8 @@ public static class RecordCommand
 
     private static string CutLine(RecordingOutcome outcome, RecordingCut cut, TraceFolder folder, string? manifestError)
     {
-        // The trace (and its folder, which rm -rf takes after the files) gone: not a write that failed.
-        if (TraceFolderGone.Reason(folder.Trace) is not null)
+        // The folder gone, or the trace the cut was for (rm -rf takes the files before the folder): not a write that failed.
+        if (TraceFolderGone.Reason(folder.Trace) is { } gone && (!Directory.Exists(folder.Path) || gone == cut.Reason))
         {
             // Nothing of the recording is left to keep: say so, and where the benchmark's own results went if they survived.
             var saved = BenchmarkResults.FallbackPath(outcome.ChildProcessId);
