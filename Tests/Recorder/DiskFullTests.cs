@@ -93,7 +93,9 @@ public sealed class DiskFullTests
         var unjoined = analysis.Runs.Where(run => run.IsMeasured && run.InProcess is null).Select(run => run.Key).ToList();
         Assert.True(unjoined.Count == 0, $"{unjoined.Count} measured runs without their in-process result, first {unjoined.FirstOrDefault()}; "
             + $"results.json: {(results is null ? "none" : string.Join(", ", results.Runs.Take(8).Select(x => $"{x.Serializer} {x.Operation} {x.Objects} run {x.Run}")))}; "
-            + $"analysis.InProcess {(analysis.InProcess is null ? "null" : $"{analysis.InProcess.Runs.Count} runs")}; warnings: {string.Join(" | ", analysis.Warnings)}");
+            + $"analysis.InProcess {(analysis.InProcess is null ? "null" : $"{analysis.InProcess.Runs.Count} runs")}; warnings: {string.Join(" | ", analysis.Warnings)}"
+            // What esp and the benchmark said, for a results.json lost under load (one CI run, not reproduced in three loaded local ones).
+            + $"\nesp record's stderr:\n{r.StdErr}\nits stdout's end:\n{r.StdOut[Math.Max(0, r.StdOut.Length - 2000)..]}");
         Assert.True((results?.Runs.Count ?? 0) >= analysis.Runs.Count, $"results.json has {(results is null ? "no" : (object)results.Runs.Count)} runs, the trace {analysis.Runs.Count}");
         if (megabytes >= 12) Assert.NotNull(results);
         // Runs that completed before the cut have on-CPU figures from the kernel session, held to the benchmark's
