@@ -26,17 +26,15 @@ internal sealed class OtherThreadsCpu
     /// <summary>Per run, each other thread's on-CPU ms inside its window.</summary>
     private readonly Dictionary<int, double>[] _byThread;
     private readonly SwitchCpuTime.Walk _walk;
-    /// <summary>Whether the walk is this stage's own (fed here), or the runs' CPU walk its owner feeds.</summary>
-    private readonly bool _ownWalk;
     private readonly KernelClock _clock;
     /// <summary>Per thread, its last record of any kind (perf ns): where a thread still on the CPU at its last switch-in stopped.</summary>
     private readonly Dictionary<int, long> _lastNs = [];
     private IReadOnlyDictionary<int, string> _names = new Dictionary<int, string>();
     private int _processId;
 
-    /// <param name="walk">The runs' CPU walk, fed each chunk before this stage (a second walk of the same switches
-    /// doubled the walks' share of the charge's main thread); null: a walk of its own.</param>
-    public OtherThreadsCpu(IEnumerable<RunDraft> runs, KernelClock clock, SwitchCpuTime.Walk? walk = null)
+    /// <param name="walk">The runs' CPU walk, fed each chunk before this stage by its owner (a second walk of the same
+    /// switches doubled the walks' share of the charge's main thread).</param>
+    public OtherThreadsCpu(IEnumerable<RunDraft> runs, KernelClock clock, SwitchCpuTime.Walk walk)
     {
         _runs = [.. runs.Where(r => r.EndMs > r.StartMs).OrderBy(r => r.StartMs)];
         _starts = [.. _runs.Select(r => r.StartMs)];
@@ -44,23 +42,13 @@ internal sealed class OtherThreadsCpu
         for (var i = 0; i < _runs.Length; i++) _maxEnd[i] = Math.Max(i == 0 ? double.NegativeInfinity : _maxEnd[i - 1], _runs[i].EndMs);
         _byThread = [.. _runs.Select(_ => new Dictionary<int, double>())];
         _clock = clock;
-        _ownWalk = walk is null;
-        _walk = walk ?? new SwitchCpuTime.Walk(clock, []);
+        _walk = walk;
         _walk.OnCpu = Stretch;
     }
 
-    /// <summary>A trace read whole: every run's other threads.</summary>
-    public static void Measure(IEnumerable<RunDraft> runs, KernelTrace kernel, KernelClock clock)
-    {
-        var stage = new OtherThreadsCpu(runs, clock);
-        stage.Add(kernel);
-        stage.Finish();
-    }
-
-    /// <summary>The next chunk's switches (a shared walk has had them).</summary>
+    /// <summary>The next chunk's records, after the walk has had its switches.</summary>
     public void Add(KernelTrace chunk)
     {
-        if (_ownWalk) _walk.Add(chunk);
         foreach (var s in chunk.Samples) Seen(s.ThreadId, s.TimeNs);
         foreach (var (ns, thread) in chunk.SwitchIns) Seen(thread, ns);
         foreach (var (ns, thread) in chunk.SwitchOutRecords) Seen(thread, ns);
