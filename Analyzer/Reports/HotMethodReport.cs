@@ -29,7 +29,7 @@ internal static class HotMethodReport
         var measured = analysis.Runs.Where(r => r.IsMeasured).GroupBy(r => (r.Key.Serializer, r.Key.Operation, r.Key.Objects))
             .ToDictionary(g => g.Key, g => (Runs: g.Count(), CpuMs: g.Sum(r => r.CpuMs)));
         return [.. analysis.HotMethods
-            .OrderBy(k => k.Key.Serializer).ThenBy(k => CaseSummary.OperationOrder(k.Key.Operation)).ThenBy(k => k.Key.Objects)
+            .OrderBy(k => k.Key.Serializer, StringComparer.OrdinalIgnoreCase).ThenBy(k => CaseSummary.OperationOrder(k.Key.Operation)).ThenBy(k => k.Key.Objects)
             .Select(k =>
             {
                 var (runs, cpu) = measured.GetValueOrDefault(k.Key);
