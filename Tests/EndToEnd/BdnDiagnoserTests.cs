@@ -52,6 +52,10 @@ public sealed partial class BdnDiagnoserRun : IDisposable
         {
             ["PATH"] = dotnet8 + Path.PathSeparator + Environment.GetEnvironmentVariable("PATH"),
             ["DOTNET_ROOT"] = dotnet8,
+            // A locale whose decimal mark is a comma: esp's lines follow BenchmarkDotNet's culture (its default config's,
+            // invariant), not the machine's.
+            ["LANG"] = "tr_TR.UTF-8",
+            ["LC_ALL"] = "tr_TR.UTF-8",
         };
         var app = Path.Combine(Dir, "app");
         Directory.CreateDirectory(app);
@@ -151,6 +155,7 @@ public sealed class BdnDiagnoserTests(BdnDiagnoserRun run, ITestOutputHelper out
         foreach (var method in Methods)
         {
             var verdict = summary.Split('\n').SkipWhile(l => !l.StartsWith($"{method} KnownShapes: ", StringComparison.Ordinal)).Skip(1).First();
+            Assert.Matches(@"^ +1\. .+? \d+\.\d+ ms \(\d+%\)", verdict);
             var cause = Regex.Match(verdict, @"^ +1\. (?<name>.+?) [\d.]+ ms \((?<share>\d+)%\)").Groups;
             Assert.Matches(@"\| " + method + @" .*\| " + Regex.Escape(cause["name"].Value) + " " + cause["share"].Value + @" ?% +\|", summary);
         }
