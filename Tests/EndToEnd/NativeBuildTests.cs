@@ -96,7 +96,7 @@ public sealed partial class NativeBuildTests
             Assert.True(check.ExitCode == inProcess.ExitCode && check.StdOut == inProcess.StdOut, $"native: exit {check.ExitCode} {check.StdOut}{check.StdErr}; managed: exit {inProcess.ExitCode} {inProcess.StdOut}");
 
             var folder = Path.Combine(dir, "trace");
-            var record = NativeEsp.Run(dir, "record", "--kernel", "off", "--serializers", "System.Text.Json", "--n", "100", "--runs", "2", "--out", folder);
+            var record = NativeEsp.Run(dir, "record", "--kernel", "off", "--serializers", "System.Text.Json", "--n", "100", "--runs", "2", "--heap", "System.Text.Json", "--out", folder);
             Assert.True(record.ExitCode == 0, $"exit {record.ExitCode}: {record.StdErr}");
             var manifest = TraceManifest.Load(new EtwSerializerProfiler.Recorder.TraceFolder(folder).Manifest);
             // The benchmark that ran is the managed esp's, published beside the native one.
@@ -104,6 +104,12 @@ public sealed partial class NativeBuildTests
             var analyze = NativeEsp.Run(dir, "analyze", folder);
             Assert.True(analyze.ExitCode == 0, analyze.StdErr);
             Assert.Contains("System.Text.Json", analyze.StdOut, StringComparison.Ordinal);
+            // ClrMD is not rooted in the native build: its heap report is the managed esp's, byte for byte.
+            var heap = NativeEsp.Run(dir, "heap", folder, "--format", "json");
+            var managedHeap = InProcessEsp.Run(TimeSpan.FromMinutes(2), "heap", folder, "--format", "json");
+            Assert.True(heap.ExitCode == 0 && managedHeap.ExitCode == 0, $"native exit {heap.ExitCode}: {heap.StdErr}; managed exit {managedHeap.ExitCode}");
+            Assert.Contains("System.Text.Json", heap.StdOut, StringComparison.Ordinal);
+            Assert.Equal(managedHeap.StdOut, heap.StdOut);
 
             // The native executable alone (copied without managed/): those verbs say what is missing, in one line.
             var alone = Path.Combine(dir, "alone");
