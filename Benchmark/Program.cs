@@ -9,6 +9,12 @@ using EtwSerializerProfiler.Common;
 // that signal ends the process without its results.
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
+#if NET
+// Started from a background shell, this process inherits SIGINT ignored and the runtime leaves it so: the recorder
+// then sends SIGTERM (RecordedRuntime.Interrupt), which stops it the same way.
+using var terminate = OperatingSystem.IsWindows() ? null
+    : System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, c => { c.Cancel = true; cancel.Cancel(); });
+#endif
 
 BenchmarkOptions options;
 try

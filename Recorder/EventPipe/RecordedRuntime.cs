@@ -195,13 +195,14 @@ public sealed class LaunchedRuntime : RecordedRuntime
 
     /// <summary>
     /// Asks the child to stop the way a terminal's Ctrl+C would (SIGINT), so a benchmark can save partial
-    /// results. A real Ctrl+C already reached it through the process group; a second one is harmless.
+    /// results. A real Ctrl+C already reached it through the process group; a second one is harmless. A child that
+    /// ignores SIGINT (esp started from a background shell passes that on, and .NET keeps it) gets SIGTERM.
     /// </summary>
     private static void Interrupt(Process child)
     {
         if (OperatingSystem.IsWindows() || child.HasExited) return;
-        const int SigInt = 2;
-        _ = NativeSignals.Kill(child.Id, SigInt);
+        const int SigInt = 2, SigTerm = 15;
+        _ = NativeSignals.Kill(child.Id, NativeSignals.Ignores(child.Id, SigInt) ? SigTerm : SigInt);
     }
 }
 

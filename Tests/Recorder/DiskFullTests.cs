@@ -47,7 +47,11 @@ public sealed class DiskFullTests
         using var disk = new Tmpfs(megabytes);
         var folder = Path.Combine(disk.Path, "t");
         var esp = Path.Combine(Repo.BinDir, "esp.dll");
-        var r = ProcessRunner.Dotnet(esp, ["record", "--out", folder, .. YamlDotNet]);
+        var clock = Stopwatch.StartNew();
+        // esp started as a background shell starts it, with SIGINT ignored (passed on to the benchmark): the cut still
+        // stops the benchmark at once, so that it saves what it measured (RecordedRuntime.Interrupt).
+        var r = ProcessRunner.Run("sh", ["-c", "trap '' INT; exec \"$@\"", "sh", "dotnet", esp, "record", "--out", folder, .. YamlDotNet]);
+        var recordSeconds = clock.Elapsed.TotalSeconds;
 
         Assert.True(r.ExitCode == ExitCodes.DiskFull, $"exit {r.ExitCode}\n{r.StdOut}\n{r.StdErr}");
         // esp's own lines start with "esp record:" (the benchmark's table shares stdout): exactly one, and no stack.
@@ -95,9 +99,15 @@ public sealed class DiskFullTests
             + $"results.json: {(results is null ? "none" : string.Join(", ", results.Runs.Take(8).Select(x => $"{x.Serializer} {x.Operation} {x.Objects} run {x.Run}")))}; "
             + $"analysis.InProcess {(analysis.InProcess is null ? "null" : $"{analysis.InProcess.Runs.Count} runs")}; warnings: {string.Join(" | ", analysis.Warnings)}"
             // What esp and the benchmark said, for a results.json lost under load (one CI run, not reproduced in three loaded local ones).
+            + $"; the benchmark's exit code {manifest.ChildExitCode?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"}, the recording {manifest.DurationSeconds:F1} s, esp record {recordSeconds:F1} s"
             + $"\nesp record's stderr:\n{r.StdErr}\nits stdout's end:\n{r.StdOut[Math.Max(0, r.StdOut.Length - 2000)..]}");
         Assert.True((results?.Runs.Count ?? 0) >= analysis.Runs.Count, $"results.json has {(results is null ? "no" : (object)results.Runs.Count)} runs, the trace {analysis.Runs.Count}");
-        if (megabytes >= 12) Assert.NotNull(results);
+        if (megabytes >= 12)
+        {
+            Assert.NotNull(results);
+            // Stopped by the recorder, not run to its end or killed after the grace.
+            Assert.True(manifest.ChildExitCode == ExitCodes.Interrupted, $"the benchmark's exit code {manifest.ChildExitCode}");
+        }
         // Runs that completed before the cut have on-CPU figures from the kernel session, held to the benchmark's
         // thread CPU clock (a partial run at the cut is left out by the analyzer, never shown as a whole one).
         // perf writes to the same disk: with small buffers on a tight disk (PerfSession.TightDiskMmapPages) the trace
