@@ -35,9 +35,11 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     public static IReadOnlyDictionary<(string Serializer, string Operation, int Objects), TracingCostEstimate> From(BenchmarkResults? results)
     {
         var byCase = new Dictionary<(string, string, int), TracingCostEstimate>();
+        // Cases of one shape (blocks and runs) draw the same runs: one plan serves every case and both clocks.
+        var plans = new List<DrawPlan>();
         foreach (var c in results?.TracingCost ?? [])
-            if (c is not null && Of(c.UntracedMs, c.TracedMs, c.RunsPerBlock) is { } time)
-                byCase[(c.Serializer, c.Operation, c.Objects)] = time with { Cpu = Of(c.UntracedCpuMs, c.TracedCpuMs, c.RunsPerBlock) };
+            if (c is not null && Of(c.UntracedMs, c.TracedMs, c.RunsPerBlock, plans) is { } time)
+                byCase[(c.Serializer, c.Operation, c.Objects)] = time with { Cpu = Of(c.UntracedCpuMs, c.TracedCpuMs, c.RunsPerBlock, plans) };
         return byCase;
     }
 
@@ -45,10 +47,15 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// The estimate from per-run times in block order (<see cref="TracingCostHandshake.Blocks"/>), paired by block when
     /// <paramref name="runsPerBlock"/> fits the counts; null below two runs a side or with no untraced time.
     /// </summary>
-    public static TracingCostEstimate? Of(IReadOnlyList<double>? untraced, IReadOnlyList<double>? traced, int? runsPerBlock = null)
+    public static TracingCostEstimate? Of(IReadOnlyList<double>? untraced, IReadOnlyList<double>? traced, int? runsPerBlock = null) =>
+        Of(untraced, traced, runsPerBlock, []);
+
+    private static TracingCostEstimate? Of(IReadOnlyList<double>? untraced, IReadOnlyList<double>? traced, int? runsPerBlock, List<DrawPlan> plans)
     {
         if (untraced is not { Count: >= 2 } || traced is not { Count: >= 2 }) return null;
-        return runsPerBlock is { } r && BlockPairs(untraced, traced, r) is { } pairs ? Paired(pairs, untraced.Count, traced.Count) : Pooled(untraced, traced);
+        return runsPerBlock is { } r && BlockPairs(untraced, traced, r) is { } pairs
+            ? Estimate(Concat(pairs, traced: false), Concat(pairs, traced: true), DrawPlan.For(plans, pairs.Count, r, untraced.Count, traced.Count))
+            : Estimate([.. untraced], [.. traced], DrawPlan.For(plans, 0, 0, untraced.Count, traced.Count));
     }
 
     /// <summary>
@@ -89,45 +96,62 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// <summary>The share of each side's runs below the figure read: the fast end, where other work slowed no run.</summary>
     private const double Quantile = 0.1;
 
-    private static TracingCostEstimate? Paired(List<(double[] Untraced, double[] Traced)> pairs, int untracedRuns, int tracedRuns)
+    private static TracingCostEstimate? Estimate(double[] untraced, double[] traced, DrawPlan plan)
     {
-        var us = new RankCounts(Concat(pairs, traced: false));
-        var ts = new RankCounts(Concat(pairs, traced: true));
+        var us = new RankCounts(untraced);
+        var ts = new RankCounts(traced);
         var point = Ratio(us.DrawAll(), ts.DrawAll());
         if (double.IsInfinity(point)) return null;
-        var random = new Draws(1);
         var ratios = new double[Resamples];
-        var r = pairs[0].Untraced.Length;
-        for (var i = 0; i < Resamples; i++)
+        int[] u = plan.Untraced, t = plan.Traced;
+        for (int i = 0, nu = untraced.Length, nt = traced.Length; i < Resamples; i++)
         {
-            for (var j = 0; j < pairs.Count; j++)
-            {
-                var at = random.Next(pairs.Count) * r;
-                for (var k = 0; k < r; k++) us.Draw(at + random.Next(r));
-                for (var k = 0; k < r; k++) ts.Draw(at + random.Next(r));
-            }
+            us.Draw(u.AsSpan(i * nu, nu));
+            ts.Draw(t.AsSpan(i * nt, nt));
             ratios[i] = Ratio(us, ts);
         }
         var (low, high) = Interval(ratios);
-        return new TracingCostEstimate(100 * point, low, high, untracedRuns, tracedRuns);
+        return new TracingCostEstimate(100 * point, low, high, untraced.Length, traced.Length);
     }
 
-    private static TracingCostEstimate? Pooled(IReadOnlyList<double> untraced, IReadOnlyList<double> traced)
+    /// <summary>
+    /// Every resample's draws, run by run, for one shape: with blocks (<see cref="Pairs"/> above 0), block pairs and
+    /// then runs within each block; without, runs within each side. The random numbers depend on the shape alone.
+    /// </summary>
+    private sealed class DrawPlan
     {
-        var us = new RankCounts([.. untraced]);
-        var ts = new RankCounts([.. traced]);
-        var point = Ratio(us.DrawAll(), ts.DrawAll());
-        if (double.IsInfinity(point)) return null;
-        var random = new Draws(1);
-        var ratios = new double[Resamples];
-        for (var i = 0; i < Resamples; i++)
+        public required int Pairs, RunsPerBlock, UntracedRuns, TracedRuns;
+        public required int[] Untraced, Traced;
+
+        public static DrawPlan For(List<DrawPlan> plans, int pairs, int runsPerBlock, int untracedRuns, int tracedRuns)
         {
-            for (var j = 0; j < untraced.Count; j++) us.Draw(random.Next(untraced.Count));
-            for (var j = 0; j < traced.Count; j++) ts.Draw(random.Next(traced.Count));
-            ratios[i] = Ratio(us, ts);
+            foreach (var p in plans)
+                if (p.Pairs == pairs && p.RunsPerBlock == runsPerBlock && p.UntracedRuns == untracedRuns && p.TracedRuns == tracedRuns) return p;
+            var plan = new DrawPlan
+            {
+                Pairs = pairs, RunsPerBlock = runsPerBlock, UntracedRuns = untracedRuns, TracedRuns = tracedRuns,
+                Untraced = new int[Resamples * untracedRuns], Traced = new int[Resamples * tracedRuns],
+            };
+            var random = new Draws(1);
+            int nu = 0, nt = 0;
+            for (var i = 0; i < Resamples; i++)
+            {
+                if (pairs == 0)
+                {
+                    for (var j = 0; j < untracedRuns; j++) plan.Untraced[nu++] = random.Next(untracedRuns);
+                    for (var j = 0; j < tracedRuns; j++) plan.Traced[nt++] = random.Next(tracedRuns);
+                    continue;
+                }
+                for (var j = 0; j < pairs; j++)
+                {
+                    var at = random.Next(pairs) * runsPerBlock;
+                    for (var k = 0; k < runsPerBlock; k++) plan.Untraced[nu++] = at + random.Next(runsPerBlock);
+                    for (var k = 0; k < runsPerBlock; k++) plan.Traced[nt++] = at + random.Next(runsPerBlock);
+                }
+            }
+            plans.Add(plan);
+            return plan;
         }
-        var (low, high) = Interval(ratios);
-        return new TracingCostEstimate(100 * point, low, high, untraced.Count, traced.Count);
     }
 
     /// <summary>Traced against untraced at their <see cref="Quantile"/>, minus one, over the draws; infinity without untraced time. Clears both.</summary>
@@ -173,6 +197,13 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
         {
             _counts[_rankOf[index]]++;
             _drawn++;
+        }
+
+        /// <summary>Each of the runs (their places in the values given) drawn once more: one resample's side.</summary>
+        public void Draw(ReadOnlySpan<int> runs)
+        {
+            foreach (var run in runs) _counts[_rankOf[run]]++;
+            _drawn += runs.Length;
         }
 
         /// <summary>The drawn values' <see cref="Quantile"/>, interpolated between the two order statistics around it, as if sorted; the counts start over.</summary>

@@ -92,6 +92,34 @@ public sealed class TracingCostEstimateTests
         Assert.Null(TracingCostEstimate.BlockPairs(untraced, traced, R));
         Assert.Equal(TracingCostEstimate.Of(untraced, traced)!.Percent, TracingCostEstimate.Of(untraced, traced, R)!.Percent);
     }
+
+    /// <summary>Cases of one shape share one plan of draws: each case and clock reads what it reads alone.</summary>
+    [Fact]
+    public void Cases_that_share_a_plan_read_what_each_reads_alone()
+    {
+        TracingCostCase Case(string name, double cost, double cpuCost) => new()
+        {
+            Serializer = name, Operation = "serialize", Data = "d", Objects = 1, Operations = 1, RunsPerBlock = R,
+            UntracedMs = Blocks(k => 1 + k), TracedMs = Blocks(k => (1 + k) * (1 + cost)),
+            UntracedCpuMs = Blocks(_ => 1.0, 0.2), TracedCpuMs = Blocks(_ => 1 + cpuCost, 0.3),
+        };
+        var cases = new[] { Case("A", 0.05, 0.02), Case("B", 0.2, 0.1), Case("C", 0, 0) };
+        var results = new BenchmarkResults
+        {
+            Runtime = ".NET 10.0", OperatingSystem = "Linux", Configuration = "Release", DebuggerAttached = false, ProcessId = 1,
+            StartTimeUtc = DateTime.UtcNow, CommandLine = "test", TracingCost = [.. cases],
+        };
+
+        var byCase = TracingCostEstimate.From(results);
+
+        foreach (var c in cases)
+        {
+            var shared = byCase[(c.Serializer, c.Operation, c.Objects)];
+            Assert.Equal(TracingCostEstimate.Of(c.UntracedMs, c.TracedMs, R), shared with { Cpu = null });
+            Assert.Equal(TracingCostEstimate.Of(c.UntracedCpuMs, c.TracedCpuMs, R), shared.Cpu);
+        }
+    }
+
     /// <summary>Counting ranks reads what a sort of the drawn values would: random runs, ties (times a clock rounds alike), draws with repeats, every length to 100.</summary>
     [Fact]
     public void The_quantile_by_rank_counts_equals_the_sorted_draws()
