@@ -103,11 +103,9 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
         var point = Ratio(us.DrawAll(), ts.DrawAll());
         if (double.IsInfinity(point)) return null;
         var ratios = new double[Resamples];
-        int[] u = plan.Untraced, t = plan.Traced;
-        for (int i = 0, nu = untraced.Length, nt = traced.Length; i < Resamples; i++)
+        for (var i = 0; i < Resamples; i++)
         {
-            us.Draw(u.AsSpan(i * nu, nu));
-            ts.Draw(t.AsSpan(i * nt, nt));
+            plan.Resample(i, us, ts);
             ratios[i] = Ratio(us, ts);
         }
         var (low, high) = Interval(ratios);
@@ -115,42 +113,68 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     }
 
     /// <summary>
-    /// Every resample's draws, run by run, for one shape: with blocks (<see cref="Pairs"/> above 0), block pairs and
-    /// then runs within each block; without, runs within each side. The random numbers depend on the shape alone.
+    /// Every resample's draws, run by run, for one shape: with blocks (pairs above 0), block pairs and then runs within
+    /// each block; without, runs within each side. The random numbers depend on the shape alone.
     /// </summary>
     private sealed class DrawPlan
     {
-        public required int Pairs, RunsPerBlock, UntracedRuns, TracedRuns;
-        public required int[] Untraced, Traced;
+        /// <summary>Draws a plan keeps at most (4 MB): a bigger shape draws each resample again as it is read.</summary>
+        private const long MostKept = 1 << 20;
+
+        private readonly int _pairs, _runsPerBlock, _untracedRuns, _tracedRuns;
+        private readonly bool _kept;
+        private readonly int[] _untraced, _traced;
+        private Draws _random = new(1);
+
+        private DrawPlan(int pairs, int runsPerBlock, int untracedRuns, int tracedRuns)
+        {
+            (_pairs, _runsPerBlock, _untracedRuns, _tracedRuns) = (pairs, runsPerBlock, untracedRuns, tracedRuns);
+            _kept = (long)Resamples * (untracedRuns + tracedRuns) <= MostKept;
+            var copies = _kept ? Resamples : 1;
+            _untraced = new int[copies * untracedRuns];
+            _traced = new int[copies * tracedRuns];
+            if (_kept)
+                for (var i = 0; i < Resamples; i++) Draw(i);
+        }
 
         public static DrawPlan For(List<DrawPlan> plans, int pairs, int runsPerBlock, int untracedRuns, int tracedRuns)
         {
             foreach (var p in plans)
-                if (p.Pairs == pairs && p.RunsPerBlock == runsPerBlock && p.UntracedRuns == untracedRuns && p.TracedRuns == tracedRuns) return p;
-            var plan = new DrawPlan
-            {
-                Pairs = pairs, RunsPerBlock = runsPerBlock, UntracedRuns = untracedRuns, TracedRuns = tracedRuns,
-                Untraced = new int[Resamples * untracedRuns], Traced = new int[Resamples * tracedRuns],
-            };
-            var random = new Draws(1);
-            int nu = 0, nt = 0;
-            for (var i = 0; i < Resamples; i++)
-            {
-                if (pairs == 0)
-                {
-                    for (var j = 0; j < untracedRuns; j++) plan.Untraced[nu++] = random.Next(untracedRuns);
-                    for (var j = 0; j < tracedRuns; j++) plan.Traced[nt++] = random.Next(tracedRuns);
-                    continue;
-                }
-                for (var j = 0; j < pairs; j++)
-                {
-                    var at = random.Next(pairs) * runsPerBlock;
-                    for (var k = 0; k < runsPerBlock; k++) plan.Untraced[nu++] = at + random.Next(runsPerBlock);
-                    for (var k = 0; k < runsPerBlock; k++) plan.Traced[nt++] = at + random.Next(runsPerBlock);
-                }
-            }
+                if (p._pairs == pairs && p._runsPerBlock == runsPerBlock && p._untracedRuns == untracedRuns && p._tracedRuns == tracedRuns) return p;
+            var plan = new DrawPlan(pairs, runsPerBlock, untracedRuns, tracedRuns);
             plans.Add(plan);
             return plan;
+        }
+
+        /// <summary>Resample <paramref name="i"/>'s draws, into each side. A plan not kept draws them now: read it in order from 0.</summary>
+        public void Resample(int i, RankCounts untraced, RankCounts traced)
+        {
+            if (!_kept)
+            {
+                if (i == 0) _random = new Draws(1);
+                Draw(0);
+                i = 0;
+            }
+            untraced.Draw(_untraced.AsSpan(i * _untracedRuns, _untracedRuns));
+            traced.Draw(_traced.AsSpan(i * _tracedRuns, _tracedRuns));
+        }
+
+        /// <summary>The next resample's draws, into copy <paramref name="at"/>.</summary>
+        private void Draw(int at)
+        {
+            int nu = at * _untracedRuns, nt = at * _tracedRuns;
+            if (_pairs == 0)
+            {
+                for (var j = 0; j < _untracedRuns; j++) _untraced[nu++] = _random.Next(_untracedRuns);
+                for (var j = 0; j < _tracedRuns; j++) _traced[nt++] = _random.Next(_tracedRuns);
+                return;
+            }
+            for (var j = 0; j < _pairs; j++)
+            {
+                var block = _random.Next(_pairs) * _runsPerBlock;
+                for (var k = 0; k < _runsPerBlock; k++) _untraced[nu++] = block + _random.Next(_runsPerBlock);
+                for (var k = 0; k < _runsPerBlock; k++) _traced[nt++] = block + _random.Next(_runsPerBlock);
+            }
         }
     }
 
