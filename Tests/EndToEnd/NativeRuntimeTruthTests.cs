@@ -77,12 +77,15 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
         Assert.True(work > 300, $"only {work:F1} ms of JIT chunks");
         var truth = work - overhead;
         // Measured in 8 recordings at load average 13-45: analyzer / truth 0.93-0.98 (the rest of a compile chunk is
-        // PrepareMethod's own work before and after the JIT's span, and the events' cost). Sampling noise on ~930
-        // samples is about 4% of this share.
-        Assert.InRange(tagged / truth, 0.85, 1.05);
+        // PrepareMethod's own work before and after the JIT's span, and the events' cost); 1.022 once in CI. The
+        // bounds add sampling noise: three standard deviations of the sample count.
+        var interval = recorded.Analysis.Trace.ObservedSampleIntervalMs ?? 1.0;
+        var noise = 3 * Math.Sqrt(tagged / interval) * interval;
+        Assert.InRange(tagged, 0.85 * truth - noise, truth + noise);
         // The JIT's own count is wall time on the thread: on-CPU JIT cannot exceed it by more than the events' spans
-        // enclosing the runtime's clock reads and sampling noise (436.2 vs 425.9 ms once on a quiet machine, 1.024).
-        Assert.True(tagged <= wall * 1.05, $"JIT {tagged:F1} ms on-CPU > {wall:F1} ms JIT wall time");
+        // enclosing the runtime's clock reads and sampling noise (measured: 1.024 once on a quiet machine, 1.052
+        // once in CI).
+        Assert.True(tagged <= wall + noise, $"JIT {tagged:F1} ms on-CPU > {wall:F1} ms JIT wall time + {noise:F1} ms of sampling noise");
         Assert.True(tagged < cpu);
     }
 
