@@ -49,8 +49,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
     public TraceAnalysis Analyze(TraceInput input, IProgress<string>? progress = null)
     {
         var clock = Stopwatch.StartNew();
-        // The manifest's first read costs System.Text.Json's start (about 0.1 s, most of it JIT): on another core, beside
-        // the stack tags' load, not before the pass.
+        // The manifest's first read costs System.Text.Json's start (about 0.1 s, most of it JIT, less once
+        // TraceManifest.Prepare ran at start-up): on another core, beside the stack tags' load, not before the pass.
         var manifestTask = Task.Run(() => Common.TraceManifest.TryParse(input.ManifestBytes));
         // The exception sessions' files (a recording's throws without stacks, and a sample with them), read beside the
         // stack tags' load: their first TraceEvent pass pays its start, on another core. Whether the recorder stopped

@@ -121,6 +121,12 @@ public sealed record TraceManifest
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException) { return null; }
     }
 
+    /// <summary>
+    /// Builds System.Text.Json's contract for the manifest now, so the first read or write finds it ready: in the
+    /// ReadyToRun build that first use is 60-90 ms of JIT and type loads (docs/speed.md).
+    /// </summary>
+    public static void Prepare() => ManifestJsonContext.Default.Options.GetTypeInfo(typeof(TraceManifest));
+
     /// <summary>As <see cref="TryLoad"/>, from the file's bytes (read once by whoever holds them).</summary>
     public static TraceManifest? TryParse(byte[]? utf8)
     {
