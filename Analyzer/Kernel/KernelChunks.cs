@@ -15,8 +15,7 @@ internal sealed class KernelChunks : IDisposable
     public const int RecordsPerChunk = AnalyzerOptions.DefaultKernelRecordsPerChunk;
     /// <summary>
     /// Chunks read ahead and waiting to be charged: enough for the reader to keep its core through the pass (the
-    /// README's folder is 16 chunks, the big one 67), still a bound (docs/speed.md). Against 2, native esp: 16% less
-    /// wall and 4% more memory on the README's folder, 10% and 5% on the big one.
+    /// README's folder is 16 chunks, the big one 67), still a bound; measured in docs/speed.md.
     /// </summary>
     public const int Ahead = 16;
 

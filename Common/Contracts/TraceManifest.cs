@@ -123,7 +123,7 @@ public sealed record TraceManifest
 
     /// <summary>
     /// Builds System.Text.Json's contract for the manifest now, so the first read or write finds it ready: in the
-    /// ReadyToRun build that first use is 60-90 ms of JIT and type loads (docs/speed.md).
+    /// ReadyToRun build that first use is JIT and type loads (docs/speed.md).
     /// </summary>
     public static void Prepare() => ManifestJsonContext.Default.Options.GetTypeInfo(typeof(TraceManifest));
 
