@@ -50,12 +50,18 @@ public sealed class KnownAnswerTests(KnownAnswerTests.Recorded recorded, ITestOu
     /// <summary>The workload's program, built beside the tests (Tests.csproj references it).</summary>
     public static string WorkloadDll => Path.Combine(Repo.BinDir.Replace(Path.Combine("Tests", "bin"), Path.Combine("Tests", "Workloads", "KnownAnswer", "bin"), StringComparison.Ordinal), "KnownAnswer.dll");
 
-    /// <summary>One tag per part, ranked above everything built in so a part claims all the work under it, GC included.</summary>
+    /// <summary>
+    /// One tag per part, ranked above everything built in, over all of the part's methods (Part, Loop, Step; NewArray),
+    /// as a user tags a serializer by its code. On the entry method alone, 16-22% of the CPU went untagged and the shares
+    /// were 4-5 points off: samples in the runtime's helpers under ArithmeticLoop (twice: an OSR frame) and AllocationLoop
+    /// had no entry frame above them. Over all of them: 1,504 of 1,508 ms tagged, shares within 1.2 points.
+    /// </summary>
     public static string PartTags(string dir)
     {
         var path = Path.Combine(dir, "parts.stacktags");
+        static string Entry(string method) => $"<Entrypoint Module=\"KnownAnswer.*\" Method=\"EtwSerializerProfiler.Workloads.PartsWorkload::{method}\"/>";
         File.WriteAllText(path, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Tag Name=\"\">\n  <Tag Name=\"Known answer\">\n"
-            + string.Concat(Parts.Select(p => $"    <Tag Name=\"{p} part\" Priority=\"30\"><Entrypoint Module=\"KnownAnswer.*\" Method=\"EtwSerializerProfiler.Workloads.PartsWorkload::{p}Part*\"/></Tag>\n"))
+            + string.Concat(Parts.Select(p => $"    <Tag Name=\"{p} part\" Priority=\"30\">{Entry(p + "*")}{(p == "Allocation" ? Entry("NewArray*") : "")}</Tag>\n"))
             + "  </Tag>\n</Tag>\n");
         return path;
     }
@@ -88,8 +94,8 @@ public sealed class KnownAnswerTests(KnownAnswerTests.Recorded recorded, ITestOu
         foreach (var (part, actual, expected) in shares)
             Assert.True(Math.Abs(actual - expected) <= 0.05, $"{part} part: {actual:P1} by stack tags vs {expected:P1} measured in-process");
         // The rest is the truth measurement's own clock reads (system calls between the chunks) and samples whose part
-        // frame frame-pointer unwinding lost; if that were most of the CPU, the shares above would say little.
-        Assert.True(tagTotal > 0.6 * measured.Sum(r => r.CpuMs), $"the parts' tags hold only {tagTotal:F1} of {measured.Sum(r => r.CpuMs):F1} ms");
+        // frames frame-pointer unwinding lost: 0.1-1.7% in 6 recordings (both cores busy, gen0 pinned large and small).
+        Assert.True(tagTotal > 0.9 * measured.Sum(r => r.CpuMs), $"the parts' tags hold only {tagTotal:F1} of {measured.Sum(r => r.CpuMs):F1} ms");
     }
 
     [Fact]

@@ -53,6 +53,7 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         // KernelSessionTruthTests holds the benchmark to.
         var cpuOff = new List<string>();
         var loose = new List<string>();
+        var above = new List<(RunKey Key, string Off, double Ms)>();
         var heldUp = new List<string>();
         var steal = ThreadClockBounds.StealMs(folder.Path);
         foreach (var (run, t) in analysis.Runs.Zip(truth))
@@ -69,9 +70,17 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
             // it), where the other 20 runs were 0.07-0.71 ms off.
             var off = $"{run.Key}: {run.CpuMs:F2} vs {t.CpuMs:F2} ms";
             if (t.OuterDurationMs - t.DurationMs > 1.0) heldUp.Add(off);
-            else (ThreadClockBounds.Within(run.CpuMs, t.CpuMs, steal) ? loose : cpuOff).Add(off);
+            else if (!ThreadClockBounds.Within(run.CpuMs, t.CpuMs, steal)) cpuOff.Add(off);
+            else if (run.CpuMs > t.CpuMs) above.Add((run.Key, off, run.CpuMs - t.CpuMs));
+            else loose.Add(off);
         }
         output.WriteLine($"held up around the event writes, not compared: {string.Join("; ", heldUp)}");
+        // Runs above the clock: the switches count the hypervisor's steal, the clock does not. While their excess adds
+        // up to no more than the steal the recording measured, they are reported, not failed (a CI run: 13 of 21 runs
+        // 3-26 ms high, 117 ms in all, with steal measured). Beyond it, they count as loose.
+        output.WriteLine($"above the clock by {above.Sum(a => a.Ms):F1} ms in all, steal {steal:F1} ms: {string.Join("; ", above.Select(a => a.Off))}");
+        var stolen = above.Sum(a => a.Ms) <= steal ? above.ToDictionary(a => a.Key, a => a.Ms) : [];
+        if (stolen.Count < above.Count) loose.AddRange(above.Select(a => a.Off));
         // Seen once (clean-clone CI, both cores busy; 0 of 8 runs of this test alone with both cores busy since):
         // Primes sieve run 6 read 25.31 ms against the clock's 18.42 in a 44.47 ms window, every other run within
         // bound. Cause not established: the message carries the session's lost records and warnings for the next one.
@@ -79,10 +88,12 @@ public sealed class MarkedAppTests(ITestOutputHelper output) : IDisposable
         // window: the hypervisor's steal, which the switches count and the clock does not (ThreadClockBounds says how much).
         Assert.True(cpuOff.Count == 0, $"CPU not within 20% or 2 ms (and {steal:F0} ms of steal above) of the app's thread CPU clock: " + string.Join("; ", cpuOff)
             + $" (kernel session: {analysis.Trace.Kernel?.LostEvents} lost records; warnings: {string.Join(" | ", analysis.Warnings)})");
-        Assert.True(loose.Count <= 1, "CPU of more than one run not within 5% or 1 ms of the app's thread CPU clock: " + string.Join("; ", loose));
+        Assert.True(loose.Count <= 1, $"CPU of more than one run not within 5% or 1 ms of the app's thread CPU clock (steal {steal:F0} ms): " + string.Join("; ", loose));
         Assert.True(heldUp.Count <= 2, "CPU of more than 2 held-up runs off: " + string.Join("; ", heldUp));
-        // The poll mostly sleeps: its CPU is the app's CPU, not its wall time.
-        Assert.All(analysis.Runs.Where(r => r.Key.Serializer == "Throttled"), r => Assert.True(r.CpuMs < 0.6 * r.DurationMs, $"{r.Key}: CPU {r.CpuMs:F2} of {r.DurationMs:F2} ms"));
+        // The poll mostly sleeps: its CPU is the app's CPU, not its wall time (less the steal above: 103.5 of 150.3 ms
+        // once, with 2.7 s of steal in the recording).
+        Assert.All(analysis.Runs.Where(r => r.Key.Serializer == "Throttled"), r => Assert.True(r.CpuMs - stolen.GetValueOrDefault(r.Key) < 0.6 * r.DurationMs,
+            $"{r.Key}: CPU {r.CpuMs:F2} of {r.DurationMs:F2} ms ({stolen.GetValueOrDefault(r.Key):F2} ms of it steal)"));
         // The serializer-library tags find System.Text.Json inside the app's runs, as inside the benchmark's (33-41% of
         // the CPU measured; most of the rest is the runtime's helpers called by code still instrumented for tiering).
         var orders = analysis.Runs.Where(r => r.Key.Serializer == "Orders" && !r.IsWarmup).ToList();
