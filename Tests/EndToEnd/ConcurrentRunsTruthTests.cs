@@ -49,6 +49,7 @@ public sealed class ConcurrentRunsTruthTests(ITestOutputHelper output)
             var analysis = new TraceAnalyzer(new AnalyzerOptions { CacheEtlx = false }).Analyze(input);
             Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
             var measured = analysis.Runs.Where(r => r.IsMeasured).ToList();
+            var steal = ThreadClockBounds.StealMs(folder.Path);
             Assert.Equal(serializers.Split(',').Length * runs, measured.Count);
             foreach (var run in measured)
             {
@@ -65,8 +66,11 @@ public sealed class ConcurrentRunsTruthTests(ITestOutputHelper output)
                 var trace = cases.Sum(r => r.CpuMs);
                 var clock = cases.Sum(r => r.InProcess!.ThreadsCpuMs!.Value);
                 var perCall = cases.Average(r => r.InProcess!.ThreadsCpuMs!.Value / r.Calls);
-                output.WriteLine($"{summary.Serializer}: CPU {summary.CpuMs:F4} ms per call (clocks {perCall:F4}), {trace:F1} ms in the runs against the clocks' {clock:F1} ms ({trace / clock - 1:P1}); Mean {summary.MeanDurationMs:F3} ms, off-CPU {summary.OffCpuMs:F3} ms per call");
-                Assert.True(Math.Abs(summary.CpuMs / perCall - 1) <= Bound, $"{summary.Serializer}: {summary.CpuMs:F4} ms per call against the clocks' {perCall:F4}");
+                output.WriteLine($"{summary.Serializer}: CPU {summary.CpuMs:F4} ms per call (clocks {perCall:F4}), {trace:F1} ms in the runs against the clocks' {clock:F1} ms ({trace / clock - 1:P1}); Mean {summary.MeanDurationMs:F3} ms, off-CPU {summary.OffCpuMs:F3} ms per call; steal {steal:F0} ms");
+                // Above the clocks, also by the steal the recording measured: the switches count it, the clocks do not
+                // (+28.3%, 296.4 ms against 230.9, in a clean-clone CI run on a host taking a fifth of the CPU).
+                var bias = summary.CpuMs / perCall - 1;
+                Assert.True(Math.Abs(bias) <= Bound + (bias > 0 ? steal / clock : 0), $"{summary.Serializer}: {summary.CpuMs:F4} ms per call against the clocks' {perCall:F4} (steal {steal:F0} ms)");
                 Assert.Equal(perCall, summary.InProcessCpuMs!.Value, 9);
                 // The per-call division is the same for the CPU and the off-CPU time: the crew's on- and off-CPU time
                 // fill T windows, so per call they add up to the window per operation (Mean ms) within the worker's own CPU.

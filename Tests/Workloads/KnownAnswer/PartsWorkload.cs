@@ -93,10 +93,9 @@ public sealed class PartsWorkload
         }
     }
 
-    // Each part is shaped like serializer code: the tagged frame calls a loop, the loop calls the work. A method that
-    // calls another keeps a frame, so the tagged frame survives frame-pointer unwinding even though the innermost
-    // method (a leaf, or the runtime's assembly helpers it calls) keeps none and hides its own caller
-    // (docs/analyzer.md, "Frame-pointer stacks", measures what happens otherwise).
+    // Each part is shaped like serializer code: an entry method calls a loop, the loop calls the work. Frame-pointer
+    // unwinding can lose any one of them (a leaf or a runtime helper keeps no frame; an OSR loop shows twice and hid
+    // the entry once), so KnownAnswerTests tags a part by all its methods, as a user tags a serializer.
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReflectionPart(int n) => ReflectionLoop(n);
