@@ -38,6 +38,7 @@ public sealed class HotMethodsPerNTests(ITestOutputHelper output) : IDisposable
         var outcome = InProcessEsp.Run(TimeSpan.FromMinutes(3), "analyze", folder.Path, "--format", "json", "--top", "20", "--no-cache");
         Assert.True(outcome.ExitCode == 0, outcome.StdErr);
         using var json = JsonDocument.Parse(outcome.StdOut);
+        var steal = ThreadClockBounds.StealMs(folder.Path);
         Assert.Equal("kernel", json.RootElement.GetProperty("trace").GetProperty("cpuSource").GetString());
         var tables = json.RootElement.GetProperty("hotMethods").EnumerateArray().Where(t => t.GetProperty("serializer").GetString() == "HotRatio").ToList();
         // One table per N, none pooling the two.
@@ -74,10 +75,12 @@ public sealed class HotMethodsPerNTests(ITestOutputHelper output) : IDisposable
                 $"N={n}: Alpha {alpha / (alpha + beta):P1} of the two vs {alphaTruth / (alphaTruth + betaTruth):P1} measured in-process");
 
             // No sample counted twice: the rows' exclusive times add up to at most the table's CPU (each rounded to 0.1 us),
-            // and that CPU is the thread CPU clock's within the kernel session's accuracy (docs/analyzer.md, 0.0% bias measured).
+            // and that CPU is the thread CPU clock's within the kernel session's accuracy (docs/analyzer.md, 0.0% bias measured),
+            // above it also by the steal the recording measured (a CI run: 700.2 ms against 606.9, the shares right).
             var sum = methods.Sum(m => m.GetProperty("exclusiveMs").GetDouble());
             Assert.True(sum <= cpuMs + methods.Count * 5e-5, $"N={n}: the Exclusive column adds up to {sum:F3} of {cpuMs:F3} ms");
-            Assert.True(Math.Abs(cpuMs / clockMs - 1) <= 0.10, $"N={n}: the table's CPU {cpuMs:F1} ms vs the thread CPU clock's {clockMs:F1} ms");
+            Assert.True(Math.Abs(cpuMs - clockMs) <= 0.10 * clockMs + ThreadClockBounds.Stolen(cpuMs, clockMs, steal),
+                $"N={n}: the table's CPU {cpuMs:F1} ms vs the thread CPU clock's {clockMs:F1} ms (steal {steal:F0} ms)");
             foreach (var m in methods.Where(m => m.TryGetProperty("calledFrom", out _)))
             {
                 var split = m.GetProperty("calledFrom").EnumerateArray().Sum(c => c.GetProperty("exclusiveMs").GetDouble()) + m.GetProperty("otherCallersMs").GetDouble();

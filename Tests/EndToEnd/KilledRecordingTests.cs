@@ -62,7 +62,7 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
             esp.Kill(entireProcessTree: false); // SIGKILL to esp alone, as `kill -9` would
             await esp.WaitForExitAsync();
             // A killed recorder writes no manifest: the test measures the steal the manifest would have held.
-            var steal = (HostSteal.ReadMs() ?? 0) - stealAtStart;
+            var steal = ThreadClockBounds.StealMs(folder, stealAtStart);
             foreach (var (pid, commandLine) in children)
                 Assert.True(ChildProcessLauncherTests.GoneWithin(pid, TimeSpan.FromSeconds(2)), $"esp's child {pid} ({commandLine}) still runs after esp was killed");
 
@@ -109,7 +109,7 @@ public sealed class KilledRecordingTests(ITestOutputHelper output)
                 if (run.InProcess is { } truth)
                 {
                     // results.json reached disk after all: held to the worker's thread CPU clock as KernelSessionTruthTests does.
-                    Assert.True(Math.Abs(run.CpuMs - truth.CpuMs) <= Math.Max(0.10 * truth.CpuMs, 2.0) + (run.CpuMs > truth.CpuMs ? steal : 0),
+                    Assert.True(Math.Abs(run.CpuMs - truth.CpuMs) <= Math.Max(0.10 * truth.CpuMs, 2.0) + ThreadClockBounds.Stolen(run.CpuMs, truth.CpuMs, steal),
                         $"{run.Key}: {run.CpuMs:F2} ms against the thread CPU clock's {truth.CpuMs:F2} (steal {steal:F0} ms)");
                 }
                 else

@@ -333,8 +333,8 @@ public sealed class RecordingFaultMatrixTests(ITestOutputHelper output) : IDispo
     /// steal is the manifest's, else the host's since the test began (a CI run, kill -9 while converting: a run read
     /// 32.04 ms against its clock's 25.04 with no manifest to say the steal).
     /// </summary>
-    private int HeldToThreadClock(TraceAnalysis analysis, string folder) => ThreadClockBounds.AssertHeld(analysis.Runs,
-        File.Exists(Path.Combine(folder, TraceFolderLayout.Manifest)) ? ThreadClockBounds.StealMs(folder) : (HostSteal.ReadMs() ?? 0) - _stealAtStart, output);
+    private int HeldToThreadClock(TraceAnalysis analysis, string folder) =>
+        ThreadClockBounds.AssertHeld(analysis.Runs, ThreadClockBounds.StealMs(folder, _stealAtStart), output);
 
     /// <summary>
     /// Runs with a CPU source and no thread clock (the benchmark died before results.json): the bounds KilledRecordingTests
