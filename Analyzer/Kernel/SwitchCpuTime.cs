@@ -89,27 +89,25 @@ internal sealed class SwitchCpuTime
         private readonly Dictionary<int, ThreadSums> _threads = [];
         private bool? _outRecords;
         private double _lastMs = double.NegativeInfinity;
-        /// <summary>Switches read but not yet walked, by time, kind (switch-ins first) and record order (<see cref="Add"/>).</summary>
-        private readonly PriorityQueue<Switch, (double Ms, int Kind, long Order)> _held = new(HeldOrder.Instance);
+        /// <summary>Switches read but not yet walked (<see cref="Add"/>), in the walk's order.</summary>
+        private List<Held> _held = [];
+        private List<Held> _merged = [];
+        /// <summary>The chunk's switch-ins and switch-outs, each in record order, until they join <see cref="_held"/>.</summary>
+        private readonly List<Held> _ins = [];
+        private readonly List<Held> _outs = [];
         private long _heldOrder;
         private long _latestNs = long.MinValue;
         private bool _finished;
 
         /// <summary>
-        /// The tuple's own order, written out: the queue's default comparer of a tuple ran as tier-0 JIT code in the
-        /// ReadyToRun build, a tenth of the kernel session's charge.
+        /// A held switch in the walk's order: by time, kind (switch-ins first) and record order. Each kind comes nearly
+        /// in that order (switch-outs in time order, switch-ins credited a little back), so each is sorted by insertion
+        /// and the three runs merged: a priority queue's sifts, or a sort of them all, took 2.3% of the native esp's CPU.
         /// </summary>
-        private sealed class HeldOrder : IComparer<(double Ms, int Kind, long Order)>
+        private readonly record struct Held(double Ms, int Kind, long Order, Switch Switch)
         {
-            public static HeldOrder Instance { get; } = new();
-
-            public int Compare((double Ms, int Kind, long Order) x, (double Ms, int Kind, long Order) y)
-            {
-                var c = x.Ms.CompareTo(y.Ms);
-                if (c != 0) return c;
-                c = x.Kind.CompareTo(y.Kind);
-                return c != 0 ? c : x.Order.CompareTo(y.Order);
-            }
+            public static bool Before(in Held a, in Held b) =>
+                a.Ms < b.Ms || (a.Ms == b.Ms && (a.Kind < b.Kind || (a.Kind == b.Kind && a.Order < b.Order)));
         }
 
         /// <summary>One thread's switches so far: the first, the last, and the stretches on the CPU after the first.</summary>
@@ -189,16 +187,65 @@ internal sealed class SwitchCpuTime
         private void Hold(long ns, int thread, bool isIn)
         {
             var ms = _clock.ToRelativeMs(ns);
-            _held.Enqueue(new Switch(ms, thread, isIn), (ms, isIn ? 0 : 1, _heldOrder++));
+            (isIn ? _ins : _outs).Add(new Held(ms, isIn ? 0 : 1, _heldOrder++, new Switch(ms, thread, isIn)));
         }
 
         /// <summary>Walks the held switches before this time, in order.</summary>
         private void Release(double beforeMs)
         {
-            while (_held.TryPeek(out var s, out var at) && at.Ms < beforeMs)
+            if (_ins.Count + _outs.Count > 0)
             {
-                _held.Dequeue();
-                Step(s);
+                SortNearlySorted(_ins);
+                SortNearlySorted(_outs);
+                Merge(_held, _ins, _outs, _merged);
+                (_held, _merged) = (_merged, _held);
+                _merged.Clear();
+                _ins.Clear();
+                _outs.Clear();
+            }
+            var walked = 0;
+            while (walked < _held.Count && _held[walked].Ms < beforeMs) Step(_held[walked++].Switch);
+            _held.RemoveRange(0, walked);
+        }
+
+        /// <summary>By insertion: as fast as a pass over switches nearly in order. Records far out of order (a damaged file) fall back to a sort.</summary>
+        private static void SortNearlySorted(List<Held> list)
+        {
+            var items = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(list);
+            var budget = 16L * items.Length;
+            for (var i = 1; i < items.Length; i++)
+            {
+                var x = items[i];
+                var j = i - 1;
+                while (j >= 0 && Held.Before(x, items[j]))
+                {
+                    items[j + 1] = items[j];
+                    j--;
+                    if (--budget < 0)
+                    {
+                        items[j + 1] = x;
+                        items.Sort(static (a, b) => Held.Before(a, b) ? -1 : Held.Before(b, a) ? 1 : 0);
+                        return;
+                    }
+                }
+                items[j + 1] = x;
+            }
+        }
+
+        /// <summary>The three sorted runs into one, in order.</summary>
+        private static void Merge(List<Held> a, List<Held> b, List<Held> c, List<Held> into)
+        {
+            int i = 0, j = 0, k = 0;
+            while (i < a.Count || j < b.Count || k < c.Count)
+            {
+                var from = 0; // 0: a, 1: b, 2: c
+                Held next = default;
+                var any = false;
+                if (i < a.Count) (next, from, any) = (a[i], 0, true);
+                if (j < b.Count && (!any || Held.Before(b[j], next))) (next, from, any) = (b[j], 1, true);
+                if (k < c.Count && (!any || Held.Before(c[k], next))) (next, from) = (c[k], 2);
+                into.Add(next);
+                if (from == 0) i++; else if (from == 1) j++; else k++;
             }
         }
 

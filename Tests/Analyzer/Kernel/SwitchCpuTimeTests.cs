@@ -102,6 +102,18 @@ public sealed class SwitchCpuTimeTests
     }
 
     [Fact]
+    public void A_long_run_far_out_of_order_gives_the_answers_of_the_same_run_in_order()
+    {
+        // Nearly ordered records are sorted by insertion; this many reversed ones are past its budget and sorted whole.
+        var ins = Enumerable.Range(0, 300).Select(i => ((long)(3 * i), 1 + i % 3)).ToList();
+        var outs = Enumerable.Range(0, 300).Select(i => ((long)(3 * i + 1 + i % 2), 1 + i % 3)).ToList();
+        SwitchCpuTime.Window[] windows = [new(1, 0, 900), new(2, 100, 500), new(3, 447.5, 448.5)];
+        var ordered = Of(ins, outs).OnCpuMs(windows);
+        Assert.Equal(ordered, Of(Enumerable.Reverse(ins), Enumerable.Reverse(outs)).OnCpuMs(windows));
+        Assert.Equal([150.0, 67.0, 1.0], ordered);
+    }
+
+    [Fact]
     public void Windows_asked_up_front_get_the_same_answers_from_the_switches_fed_one_chunk_at_a_time()
     {
         // A long trace is read in chunks (KernelChunks): here every record is a chunk of its own, so each window's
