@@ -48,7 +48,7 @@ internal sealed partial class StackTagMatcher
     private static FrameKind KindOf(string module, string method, FrameNames names)
     {
         if (method.Length == 0 || method == UnresolvedMethod) return FrameKind.Runtime;
-        if (s_surface.MatchFrame(module, method) is not null) return FrameKind.Surface;
+        if (s_surface.MatchFrame(module, method, names) is not null) return FrameKind.Surface;
         // A named frame in JIT memory no module owns is a dynamic method (DynamicMethod, a serializer's generated
         // reader): code. P/Invoke and other IL stubs are marshalling on their caller's behalf.
         if (names.Module == "?") return method.Contains("IL_STUB", StringComparison.Ordinal) ? FrameKind.Runtime : FrameKind.Code;

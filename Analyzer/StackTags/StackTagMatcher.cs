@@ -158,9 +158,12 @@ internal sealed partial class StackTagMatcher
     }
 
     /// <returns>The tag this single frame would give a stack on its own, or null if no entrypoint matches it.</returns>
-    public string? MatchFrame(string module, string method)
+    public string? MatchFrame(string module, string method) => MatchFrame(module, method, null);
+
+    /// <param name="names">The frame's names if the caller made them already (the owner rule asks the surface of each new frame).</param>
+    private string? MatchFrame(string module, string method, FrameNames? names)
     {
-        var match = Lookup(_byInstance.Value!, module ?? "", method ?? "");
+        var match = Lookup(_byInstance.Value!, module ?? "", method ?? "", names);
         return match.TagIndex < 0 ? null : _tagPaths[match.TagIndex];
     }
 
@@ -173,19 +176,20 @@ internal sealed partial class StackTagMatcher
             tagIndex[r.TagPath], r.Priority, Glob.Compile(r.ModulePattern), Glob.Compile(r.MethodPattern)))];
     }
 
-    private FrameMatch Lookup(FrameCache byInstance, string module, string method)
+    private FrameMatch Lookup(FrameCache byInstance, string module, string method, FrameNames? names = null)
     {
         if (byInstance.TryGet(module, method, out var known)) return known;
-        var match = _cache.GetOrAdd((module, method), static (key, self) => self.Resolve(key.Module, key.Method), this);
+        var key = (module, method);
+        if (!_cache.TryGetValue(key, out var match)) match = _cache.GetOrAdd(key, Resolve(module, method, names));
         byInstance.Add(module, method, match);
         return match;
     }
 
-    private FrameMatch Resolve(string module, string method)
+    private FrameMatch Resolve(string module, string method, FrameNames? given)
     {
         Interlocked.Increment(ref _frameResolutions);
         var moduleRules = ModuleRulesOf(module);
-        var names = FrameNames.Create(moduleRules.Names, method);
+        var names = given ?? FrameNames.Create(moduleRules.Names, method);
         var kind = _ownerRule ? KindOf(module, method, names) : FrameKind.Code;
         var best = FrameMatch.None with { Kind = kind, CallsTarget = kind == FrameKind.Surface && CallsTarget(module, method), Native = kind == FrameKind.Runtime && IsNative(method, names) };
         foreach (var i in moduleRules.Rules)
@@ -258,14 +262,39 @@ internal sealed partial class StackTagMatcher
     {
         public string Module => ModuleNames.Upper;
 
+        /// <remarks>
+        /// Spans until the two upper-cased names: one string each (the names are made once per distinct frame, but
+        /// the substrings and copies they were made through were a fifth of what triggered the native esp's GCs).
+        /// </remarks>
         public static FrameNames Create(ModuleNames module, string method)
         {
-            var dotted = StripSignature(method);
-            var colon = ToColonForm(dotted);
-            return new FrameNames(module, colon.ToUpperInvariant(), colon == dotted ? null : dotted.ToUpperInvariant());
+            var dotted = method.AsSpan(0, SignatureStart(method));
+            var split = ColonSplit(dotted);
+            if (split < 0) return new FrameNames(module, Upper(dotted, -1), null);
+            return new FrameNames(module, Upper(dotted, split), Upper(dotted, -1));
         }
 
-        private static string StripSignature(string method)
+        /// <summary>The name upper-cased, with the dot at <paramref name="split"/> (if any) written as "::".</summary>
+        private static string Upper(ReadOnlySpan<char> name, int split)
+        {
+            var length = name.Length + (split < 0 ? 0 : 1);
+            var rented = length > 256 ? System.Buffers.ArrayPool<char>.Shared.Rent(length) : null;
+            var buffer = rented is null ? stackalloc char[length] : rented.AsSpan(0, length);
+            if (split < 0) name.ToUpperInvariant(buffer);
+            else
+            {
+                name[..split].ToUpperInvariant(buffer);
+                buffer[split] = ':';
+                buffer[split + 1] = ':';
+                name[(split + 1)..].ToUpperInvariant(buffer[(split + 2)..]);
+            }
+            var text = new string(buffer);
+            if (rented is not null) System.Buffers.ArrayPool<char>.Shared.Return(rented);
+            return text;
+        }
+
+        /// <summary>Where the signature starts: the first '(' outside brackets, past the first character; else the length.</summary>
+        private static int SignatureStart(string method)
         {
             var depth = 0;
             for (var i = 0; i < method.Length; i++)
@@ -275,16 +304,17 @@ internal sealed partial class StackTagMatcher
                     case '[' or '<': depth++; break;
                     case ']' or '>': depth = Math.Max(0, depth - 1); break;
                     // At 0 the name would vanish, e.g. a native "(anonymous namespace)::f"; keep it whole instead.
-                    case '(' when depth == 0 && i > 0: return method[..i];
+                    case '(' when depth == 0 && i > 0: return i;
                 }
             }
-            return method;
+            return method.Length;
         }
 
-        private static string ToColonForm(string method)
+        /// <summary>The dot that ends the type ("Type.Method" is "Type::Method" in the colon form), or -1 when the name has none.</summary>
+        private static int ColonSplit(ReadOnlySpan<char> method)
         {
             // Native frames ("WKS::gc_heap::mark_phase") already say where the type ends.
-            if (method.Contains("::", StringComparison.Ordinal)) return method;
+            if (method.IndexOf("::", StringComparison.Ordinal) >= 0) return -1;
 
             // Dots inside generic arguments ("Dictionary`2[System.String,System.Int32]") or compiler-generated
             // names ("<Serialize>b__0") do not separate type from method, so only top-level dots count.
@@ -299,11 +329,10 @@ internal sealed partial class StackTagMatcher
                     case '.' when depth == 0: lastDot = i; break;
                 }
             }
-            if (lastDot <= 0) return method;
+            if (lastDot <= 0) return -1;
             // Constructors are named ".ctor"/".cctor": "Type..ctor" splits before the method's own dot.
             if (method[lastDot - 1] == '.') lastDot--;
-            if (lastDot <= 0) return method;
-            return string.Concat(method.AsSpan(0, lastDot), "::", method.AsSpan(lastDot + 1));
+            return lastDot <= 0 ? -1 : lastDot;
         }
     }
 
