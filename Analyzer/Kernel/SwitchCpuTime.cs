@@ -92,9 +92,10 @@ internal sealed class SwitchCpuTime
         /// <summary>Switches read but not yet walked (<see cref="Add"/>), in the walk's order.</summary>
         private List<Held> _held = [];
         private List<Held> _merged = [];
-        /// <summary>The chunk's switch-ins and switch-outs, each in record order, until they join <see cref="_held"/>.</summary>
+        /// <summary>The chunk's switch-ins and switch-outs, each in record order, then the chunk in order, until they join <see cref="_held"/>.</summary>
         private readonly List<Held> _ins = [];
         private readonly List<Held> _outs = [];
+        private readonly List<Held> _chunk = [];
         private long _heldOrder;
         private long _latestNs = long.MinValue;
         private bool _finished;
@@ -197,9 +198,11 @@ internal sealed class SwitchCpuTime
             {
                 SortNearlySorted(_ins);
                 SortNearlySorted(_outs);
-                Merge(_held, _ins, _outs, _merged);
+                Merge(_ins, _outs, _chunk);
+                Merge(_held, _chunk, _merged);
                 (_held, _merged) = (_merged, _held);
                 _merged.Clear();
+                _chunk.Clear();
                 _ins.Clear();
                 _outs.Clear();
             }
@@ -232,21 +235,13 @@ internal sealed class SwitchCpuTime
             }
         }
 
-        /// <summary>The three sorted runs into one, in order.</summary>
-        private static void Merge(List<Held> a, List<Held> b, List<Held> c, List<Held> into)
+        /// <summary>Two sorted runs into one, in order.</summary>
+        private static void Merge(List<Held> a, List<Held> b, List<Held> into)
         {
-            int i = 0, j = 0, k = 0;
-            while (i < a.Count || j < b.Count || k < c.Count)
-            {
-                var from = 0; // 0: a, 1: b, 2: c
-                Held next = default;
-                var any = false;
-                if (i < a.Count) (next, from, any) = (a[i], 0, true);
-                if (j < b.Count && (!any || Held.Before(b[j], next))) (next, from, any) = (b[j], 1, true);
-                if (k < c.Count && (!any || Held.Before(c[k], next))) (next, from) = (c[k], 2);
-                into.Add(next);
-                if (from == 0) i++; else if (from == 1) j++; else k++;
-            }
+            int i = 0, j = 0;
+            while (i < a.Count && j < b.Count) into.Add(Held.Before(b[j], a[i]) ? b[j++] : a[i++]);
+            for (; i < a.Count; i++) into.Add(a[i]);
+            for (; j < b.Count; j++) into.Add(b[j]);
         }
 
         /// <summary>

@@ -78,11 +78,11 @@ internal sealed class SampleCharger(SampleStream stream, StackTagMatcher? matche
     /// analysis waited for). They share only what is read-only by then: the samples, the pauses, the runtime's work,
     /// the stacks (every sample's stack is named first, with no run, so the threads' side only reads names already
     /// made: <see cref="ISampleStacks.Frames"/>, and tagged), and the thread-safe tag matcher; each side keeps its
-    /// own tag cache (for what is said in front of a stack) and its own half of <see cref="SampleCharges"/>. Each side adds in sample order. Nothing is kept per sample
-    /// (but the ledger, when asked for): a sample is added at its raw weight, and where a precise total is known
-    /// (<see cref="PreciseRunMs"/>, <see cref="PreciseThreadsMs"/>) each run's and thread's sums are scaled to it once
-    /// every sample is in (<see cref="Finish"/>), so the tables, tags, tiers, hot methods and call trees still add up
-    /// to the precise figure.
+    /// own tag cache (for what is said in front of a stack) and its own half of <see cref="SampleCharges"/>. Each side
+    /// adds in sample order. Nothing is kept per sample (but the ledger, when asked for): a sample is added at its raw
+    /// weight, and where a precise total is known (<see cref="PreciseRunMs"/>, <see cref="PreciseThreadsMs"/>) each
+    /// run's and thread's sums are scaled to it once every sample is in (<see cref="Finish"/>), so the tables, tags,
+    /// tiers, hot methods and call trees still add up to the precise figure.
     /// </remarks>
     internal sealed class Charging
     {
