@@ -105,10 +105,11 @@ internal sealed class SwitchCpuTime
         /// in that order (switch-outs in time order, switch-ins credited a little back), so each is sorted by insertion
         /// and the three runs merged: a priority queue's sifts, or a sort of them all, took 2.3% of the native esp's CPU.
         /// </summary>
-        private readonly record struct Held(double Ms, int Kind, long Order, Switch Switch)
+        private readonly record struct Held(Switch Switch, long Order)
         {
             public static bool Before(in Held a, in Held b) =>
-                a.Ms < b.Ms || (a.Ms == b.Ms && (a.Kind < b.Kind || (a.Kind == b.Kind && a.Order < b.Order)));
+                a.Switch.Ms < b.Switch.Ms
+                || (a.Switch.Ms == b.Switch.Ms && (a.Switch.In != b.Switch.In ? a.Switch.In : a.Order < b.Order));
         }
 
         /// <summary>One thread's switches so far: the first, the last, and the stretches on the CPU after the first.</summary>
@@ -188,7 +189,7 @@ internal sealed class SwitchCpuTime
         private void Hold(long ns, int thread, bool isIn)
         {
             var ms = _clock.ToRelativeMs(ns);
-            (isIn ? _ins : _outs).Add(new Held(ms, isIn ? 0 : 1, _heldOrder++, new Switch(ms, thread, isIn)));
+            (isIn ? _ins : _outs).Add(new Held(new Switch(ms, thread, isIn), _heldOrder++));
         }
 
         /// <summary>Walks the held switches before this time, in order.</summary>
@@ -207,7 +208,7 @@ internal sealed class SwitchCpuTime
                 _outs.Clear();
             }
             var walked = 0;
-            while (walked < _held.Count && _held[walked].Ms < beforeMs) Step(_held[walked++].Switch);
+            while (walked < _held.Count && _held[walked].Switch.Ms < beforeMs) Step(_held[walked++].Switch);
             _held.RemoveRange(0, walked);
         }
 
