@@ -73,14 +73,19 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         var check = CpuClockAgreement.Of(Runs)!.Value;
         output.WriteLine($"all runs: {check.TraceMs:F2} ms against the clock's {check.ClockMs:F2} ms ({check.Bias:P1})");
         var thresholds = EtwSerializerProfiler.Analyzer.Findings.FindingThresholds.Default;
+        var steal = ThreadClockBounds.StealMs(recorded.Folder.Path);
         var biased = Math.Abs(check.Bias) > thresholds.MaxCpuClockBias && Math.Abs(check.TraceMs - check.ClockMs) > thresholds.MinCpuClockBiasMs;
         if (biased)
         {
-            Assert.True(Math.Abs(check.Bias) <= MaxHostBias, $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's");
+            // Above the clock, also by the steal the recording measured (here: 10.2% high, 1,544.77 ms against 1,401.22).
+            Assert.True(Math.Abs(check.TraceMs - check.ClockMs) <= MaxHostBias * check.ClockMs + ThreadClockBounds.Stolen(check.TraceMs, check.ClockMs, steal),
+                $"the runs' on-CPU time is {check.Bias:P1} off the thread CPU clock's (steal {steal:F0} ms)");
             var finding = Assert.Single(recorded.Analysis.Findings, f => f.Kind == EtwSerializerProfiler.Analyzer.Findings.FindingKinds.CpuBias);
             Assert.Contains(FormattableString.Invariant($"{Math.Abs(check.Bias) * 100:F1}% {(check.Bias < 0 ? "low" : "high")}"), finding.Message, StringComparison.Ordinal);
         }
-        var scale = biased ? 1 + check.Bias : 1;
+        // A bias the steal explains is no clock apart: the runs are held to the clock itself, the steal allowed above it
+        // (here: 35.1% high with 3.2 s of steal; scaled, the runs the steal missed read a quarter low).
+        var scale = biased && !(check.TraceMs > check.ClockMs && check.TraceMs - check.ClockMs <= steal) ? 1 + check.Bias : 1;
         CheckCpu(Runs, r => r.CpuMs / scale, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: Required, outer: t => Math.Max(0.10 * t, 2.0));
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
         // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs).
@@ -106,6 +111,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         var checkedRuns = 0;
         var within = 0;
         var beyond = new List<string>();
+        var high = new List<double>();
         var stealMs = ThreadClockBounds.StealMs(recorded.Folder.Path);
         foreach (var run in runs)
         {
@@ -114,6 +120,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             if (truth < 20) continue;
             checkedRuns++;
             if (Math.Abs(cpu(run) - truth) <= tolerance(truth)) within++;
+            else if (cpu(run) > truth) high.Add(cpu(run) - truth);
             // Above the clock by more: only as far as the hypervisor's steal while perf recorded (the manifest's
             // kernel.hostStealMs), which switches count and the clock does not. Seen in a CI run at load average 5:
             // Google.Protobuf deserialize 30.72 ms from switches against 27.57 on the clock, every other run within 6%.
@@ -129,6 +136,8 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
             }
         }
         Assert.True(beyond.Count <= 1, string.Join("; ", beyond));
+        // Runs above their bound count as within while their excess adds up to no more than the steal (as MarkedAppTests).
+        if (high.Sum() <= stealMs) within += high.Count;
         Assert.True(checkedRuns >= 6, $"only {checkedRuns} runs of 20 ms or more: the fixture no longer exercises the comparison");
         Assert.True(within >= required * checkedRuns, $"{what}: {within} of {checkedRuns} runs within their bound of the thread CPU clock");
     }
