@@ -28,14 +28,16 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
     public sealed class Recorded : IDisposable
     {
         private readonly string _dir = Repo.NewTempDir("native-known");
-        private readonly Lazy<(TraceAnalysis Analysis, List<RuntimeWorkTruth> Truth)> _recording;
+        private readonly Lazy<(TraceAnalysis Analysis, List<RuntimeWorkTruth> Truth, double StealMs)> _recording;
 
         public Recorded() => _recording = new(Record);
 
         public TraceAnalysis Analysis => _recording.Value.Analysis;
         public IReadOnlyList<RuntimeWorkTruth> Truth => _recording.Value.Truth;
+        /// <summary>The host's steal while the kernel session recorded: the switches count it, the thread clocks do not (ThreadClockBounds).</summary>
+        public double StealMs => _recording.Value.StealMs;
 
-        private (TraceAnalysis, List<RuntimeWorkTruth>) Record()
+        private (TraceAnalysis, List<RuntimeWorkTruth>, double) Record()
         {
             var truthPath = Path.Combine(_dir, "truth.json");
             // 8 runs of 150 ms of thread CPU per workload, the first two warm-ups: 2.4 s of CPU.
@@ -45,7 +47,7 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
             using var input = TraceInput.Open(folder.Path);
             var analysis = new TraceAnalyzer(new AnalyzerOptions()).Analyze(input);
             Assert.Equal(CpuSourceKind.Perf, analysis.Trace.CpuSource);
-            return (analysis, JsonSerializer.Deserialize<List<RuntimeWorkTruth>>(File.ReadAllText(truthPath))!);
+            return (analysis, JsonSerializer.Deserialize<List<RuntimeWorkTruth>>(File.ReadAllText(truthPath))!, ThreadClockBounds.StealMs(folder.Path));
         }
 
         public void Dispose()
@@ -81,7 +83,7 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
         // bounds add sampling noise: three standard deviations of the sample count.
         var interval = recorded.Analysis.Trace.ObservedSampleIntervalMs ?? 1.0;
         var noise = 3 * Math.Sqrt(tagged / interval) * interval;
-        Assert.InRange(tagged, 0.85 * truth - noise, truth + noise);
+        Assert.InRange(tagged, 0.85 * truth - noise, truth + noise + ThreadClockBounds.Stolen(tagged, truth, recorded.StealMs));
         // The JIT's own count is wall time on the thread: on-CPU JIT cannot exceed it by more than the events' spans
         // enclosing the runtime's clock reads and sampling noise (measured: 1.024 once on a quiet machine, 1.052
         // once in CI).
@@ -99,7 +101,9 @@ public sealed class NativeRuntimeTruthTests(NativeRuntimeTruthTests.Recorded rec
         // TypeLoadStart..TypeLoadStop span (MakeGenericType's own code, the RuntimeType object for the new type, the
         // stop event's stack walk) is Reflection\Type queries: 60-91 ms of 415-650 ms. The calls alone on loaded
         // types cost 0.2-0.5 us each (OverheadMs), against about 6 us outside the span per new type.
-        Assert.InRange(tagged / (work - overhead), 0.72, 1.05);
+        // Above the clock, also by the steal the recording measured (a CI run: 1.24, 429.6 ms against 347.2).
+        var truth = work - overhead;
+        Assert.InRange(tagged / truth, 0.72, 1.05 + ThreadClockBounds.Stolen(tagged, truth, recorded.StealMs) / truth);
     }
 
     [Fact]
