@@ -124,6 +124,11 @@ public sealed record TraceInfo
     public KernelSessionSummary? Kernel { get; init; }
     /// <summary>What the tracer's own processes took from the machine while it recorded (the manifest); null without it.</summary>
     public TracerCpu? TracerCpu { get; init; }
+    /// <summary>
+    /// CPU time the hypervisor took from the machine while the kernel session recorded (steal, the manifest), in ms:
+    /// the CPU columns count it where it hit a run, the thread CPU clock does not. Null without a kernel session.
+    /// </summary>
+    public double? HostStealMs { get; init; }
     public double AnalysisSeconds { get; init; }
 }
 

@@ -149,6 +149,10 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
         Assert.True(named >= 0.9 * waited, $"{named:F2} of {waited:F2} ms of lock waits have a named taker: {string.Join(", ", waits.Select(p => $"{p.Key.Name} {p.Value:F2}"))}");
     }
 
+    /// <summary>A cpu-bias finding whose excess the recording's host steal covers (its stealMs evidence).</summary>
+    private static bool StealExplains(Finding f) =>
+        f.Kind == FindingKinds.CpuBias && f.EvidenceValue("stealMs") is { } steal && f.EvidenceValue("traceMs") - f.EvidenceValue("clockMs") <= steal;
+
     private static double CharPoolMs(RunAnalysis run) =>
         run.Counters.ContentionMsBySite.Where(p => p.Key.Name.Contains("CharPool", StringComparison.Ordinal)).Sum(p => p.Value);
 
@@ -171,7 +175,8 @@ public sealed class ScenarioFindingsTests(Xunit.Abstractions.ITestOutputHelper o
         var protobuf = ScenarioRecording.Record(Sub("fc-protobuf"), "--test", "firstcall", "--n", "1", "--serializers", "Google.Protobuf");
         // Nothing about the serializer. The other-threads note is about the machine: beside a 12 ms call, the tracer's
         // own thread took 11% in a run with both cores busy (the note's share moves with the load, not with the code).
-        Assert.DoesNotContain(protobuf.Findings, f => f.Kind != FindingKinds.OtherThreads);
+        // So is a cpu-bias the host's steal explains: the 12 ms call read 16.6 ms on its switches, 4.7 ms the host took.
+        Assert.DoesNotContain(protobuf.Findings, f => f.Kind != FindingKinds.OtherThreads && !StealExplains(f));
     }
 
     [Fact]

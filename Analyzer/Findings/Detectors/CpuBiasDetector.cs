@@ -7,7 +7,7 @@ namespace EtwSerializerProfiler.Analyzer.Findings.Detectors;
 /// The trace's CPU column against the benchmark's thread CPU clock (<see cref="CpuClockAgreement"/>): beyond
 /// <see cref="FindingThresholds.MaxCpuClockBias"/> and <see cref="FindingThresholds.MinCpuClockBiasMs"/> either
 /// way, every CPU figure of the trace (columns, tags, hot methods, call trees) is off by about that much, and the
-/// finding says so, which way and why for its source.
+/// finding says so, which way and why for its source, or that the host's steal can explain it.
 /// </summary>
 internal sealed class CpuBiasDetector : IFindingDetector
 {
@@ -18,14 +18,19 @@ internal sealed class CpuBiasDetector : IFindingDetector
         var runs = context.Analysis.Runs;
         var t = context.Thresholds;
         if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= t.MaxCpuClockBias || Math.Abs(a.TraceMs - a.ClockMs) <= t.MinCpuClockBiasMs) yield break;
-        var why = context.Analysis.Trace.CpuBiasReason;
+        // Reading high by no more than the host took (steal): the switches count that time, the thread's clock does not.
+        var steal = context.Analysis.Trace.HostStealMs is > 0 and var ms && a.Bias > 0 && a.TraceMs - a.ClockMs <= ms ? ms : (double?)null;
+        var why = steal is { } stolen
+            ? Invariant($"the hypervisor took {stolen:N0} ms of CPU from this machine (steal) while it recorded, enough to explain the excess: context switches count it, the thread clock does not")
+            : context.Analysis.Trace.CpuBiasReason;
         yield return new Finding
         {
             Kind = Kind,
             Severity = FindingSeverity.Warning,
             Runs = [.. CpuClockAgreement.Compared(runs).Select(r => r.Key)],
             Message = Invariant($"the CPU columns read {Math.Abs(a.Bias) * 100:F1}% {(a.Bias < 0 ? "low" : "high")} against the benchmark's thread CPU clock over {a.Runs} measured runs ({a.TraceMs:F1} ms against {a.ClockMs:F1}; per run {a.Min:+0.0%;-0.0%} to {a.Max:+0.0%;-0.0%}): CPU, tag and hot-method figures are off by about that much; {why}"),
-            Evidence = [new("bias", a.Bias), new("traceMs", a.TraceMs), new("clockMs", a.ClockMs), new("runs", a.Runs), new("medianPerRun", a.Median)],
+            Evidence = [new("bias", a.Bias), new("traceMs", a.TraceMs), new("clockMs", a.ClockMs), new("runs", a.Runs), new("medianPerRun", a.Median),
+                .. steal is { } explained ? [new KeyValuePair<string, double>("stealMs", explained)] : Array.Empty<KeyValuePair<string, double>>()],
         };
     }
 }

@@ -76,4 +76,25 @@ public sealed class CpuClockCheckTests
         Assert.Empty(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(7.3, 7.0)]));
         Assert.Single(SyntheticRuns.Detect(new CpuBiasDetector(), [Run(7.3, 7.0)], FindingThresholds.Default with { MinCpuClockBiasMs = 0.2 }));
     }
+
+    [Fact]
+    public void Reading_high_by_no_more_than_the_hosts_steal_names_the_steal_as_the_cause()
+    {
+        Finding Under(double stealMs) => Assert.Single(new CpuBiasDetector().Detect(new FindingContext(
+            SyntheticRuns.Analysis([Run(16.6, 11.9)]) with { Trace = new TraceInfo { Path = "synthetic", Format = "test", HostStealMs = stealMs } }, null, FindingThresholds.Default)));
+
+        // The CI run that read a 12 ms call 39.6% high while the host took 4.7 ms or more: the steal is the cause.
+        var stolen = Under(120);
+        Assert.Contains("read 39.5% high", stolen.Message);
+        Assert.Contains("the hypervisor took 120 ms of CPU from this machine (steal) while it recorded, enough to explain the excess", stolen.Message);
+        Assert.Equal(120, stolen.EvidenceValue("stealMs"));
+        // Less steal than the excess: the source's own reason, and no steal evidence.
+        var source = Under(4.0);
+        Assert.DoesNotContain("steal", source.Message);
+        Assert.Null(source.EvidenceValue("stealMs"));
+        // Reading low is never the steal's doing.
+        var low = Assert.Single(new CpuBiasDetector().Detect(new FindingContext(
+            SyntheticRuns.Analysis([Run(9, 11.9)]) with { Trace = new TraceInfo { Path = "synthetic", Format = "test", HostStealMs = 120 } }, null, FindingThresholds.Default)));
+        Assert.Null(low.EvidenceValue("stealMs"));
+    }
 }
