@@ -21,6 +21,12 @@ internal readonly record struct CpuClockAgreement(int Runs, double TraceMs, doub
     public double Bias => TraceMs / ClockMs - 1;
 
     /// <summary>
+    /// Whether the host's steal while recording (<see cref="TraceInfo.HostStealMs"/>) can explain the bias: the column
+    /// reads high by no more than it. Context switches count stolen time where it hit a run; the thread clock does not.
+    /// </summary>
+    public bool ExplainedBySteal(double? stealMs) => stealMs > 0 && TraceMs > ClockMs && TraceMs - ClockMs <= stealMs;
+
+    /// <summary>
     /// The runs compared: measured, with a thread CPU clock reading of <see cref="MinRunMs"/> or more
     /// (<see cref="ThreadClockMs"/>). A --threads run is compared only when the trace knows its crew (RunThread events) and
     /// the benchmark read the crew's clocks: its CpuMs is the process's, not the same quantity.

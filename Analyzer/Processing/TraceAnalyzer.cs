@@ -98,8 +98,9 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
             analysis.Trace = analysis.Trace with { TracerCpu = new TracerCpu(recorded, recorderCpu, manifest.Kernel?.PerfCpuSeconds) };
         // On a virtual machine: time the hypervisor took counts as on-CPU between switches, not on the thread's clock.
         // Said when it reaches 1% of the recording's length: a few ticks of it are the rule on a shared host.
-        if (kernel is not null && manifest?.Kernel?.HostStealMs is { } stolen) analysis.Trace = analysis.Trace with { HostStealMs = stolen };
-        if (kernel is not null && manifest?.Kernel?.HostStealMs is > 0 and var steal && steal >= 10 * manifest.DurationSeconds)
+        if (kernel is not null && manifest?.Kernel?.HostStealMs is { } stolen)
+            analysis.Trace = analysis.Trace with { HostStealMs = stolen };
+        if (analysis.Trace.HostStealMs is > 0 and var steal && steal >= 10 * manifest?.DurationSeconds)
             analysis.WarningList.Add(FormattableString.Invariant($"the hypervisor took {steal:N0} ms of CPU from this machine (steal) while the kernel session recorded: on-CPU time from context switches counts it where it hit the recorded threads, the thread CPU clock does not, so a run's CPU can read up to that much high"));
         if (manifest?.StacksOnlyFor is { Count: > 0 } && input.StacksPath is null)
             analysis.WarningList.Add($"lock waits: the main trace has no stacks and {Common.TraceFolderLayout.StacksTrace}, which holds them, is missing: none were read");

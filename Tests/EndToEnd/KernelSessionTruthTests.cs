@@ -85,7 +85,7 @@ public sealed class KernelSessionTruthTests(RecordedBenchmark recorded, ITestOut
         }
         // A bias the steal explains is no clock apart: the runs are held to the clock itself, the steal allowed above it
         // (here: 35.1% high with 3.2 s of steal; scaled, the runs the steal missed read a quarter low).
-        var scale = biased && !(check.TraceMs > check.ClockMs && check.TraceMs - check.ClockMs <= steal) ? 1 + check.Bias : 1;
+        var scale = biased && !check.ExplainedBySteal(steal) ? 1 + check.Bias : 1;
         CheckCpu(Runs, r => r.CpuMs / scale, "on-CPU from switches", tolerance: t => Math.Max(0.05 * t, 1.0), required: Required, outer: t => Math.Max(0.10 * t, 2.0));
         // Samples alone, each worth one period: as close in almost every run; on a loaded virtual machine the sampling
         // timer now and then fires late and loses periods (seen: 4-17% short in 7 of 193 runs).

@@ -18,8 +18,7 @@ internal sealed class CpuBiasDetector : IFindingDetector
         var runs = context.Analysis.Runs;
         var t = context.Thresholds;
         if (CpuClockAgreement.Of(runs) is not { } a || Math.Abs(a.Bias) <= t.MaxCpuClockBias || Math.Abs(a.TraceMs - a.ClockMs) <= t.MinCpuClockBiasMs) yield break;
-        // Reading high by no more than the host took (steal): the switches count that time, the thread's clock does not.
-        var steal = context.Analysis.Trace.HostStealMs is > 0 and var ms && a.Bias > 0 && a.TraceMs - a.ClockMs <= ms ? ms : (double?)null;
+        var steal = a.ExplainedBySteal(context.Analysis.Trace.HostStealMs) ? context.Analysis.Trace.HostStealMs : null;
         var why = steal is { } stolen
             ? Invariant($"the hypervisor took {stolen:N0} ms of CPU from this machine (steal) while it recorded, enough to explain the excess: context switches count it, the thread clock does not")
             : context.Analysis.Trace.CpuBiasReason;
