@@ -20,7 +20,7 @@ public static class EspMetrics
     public static readonly IMetricDescriptor ExceptionsPerOp = new Descriptor("Esp.ExceptionsPerOp", "Exceptions/op",
         "Exceptions thrown per operation (the runtime's exception events)", "0.###", UnitType.Dimensionless, "Count", 5);
     public static readonly IMetricDescriptor TracingCost = new Descriptor("Esp.TracingCost", "Tracing cost",
-        "Time per operation of the traced iterations against the untraced warm-ups just before them, in the same process; ? when those warm-ups had not settled", "+0.0'%';-0.0'%'", UnitType.Dimensionless, "%", 7);
+        "Time per operation of the traced iterations against the untraced warm-ups just before them, in the same process; ? when those warm-ups had not settled", "+0.0'%';-0.0'%';0.0'%'", UnitType.Dimensionless, "%", 7);
 
     private sealed class Descriptor(string id, string name, string legend, string format, UnitType unitType, string unit, int priority) : IMetricDescriptor
     {

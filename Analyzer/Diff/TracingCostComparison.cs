@@ -22,7 +22,7 @@ public static class TracingCostComparison
         {
             if (!t.TryGetValue(key, out var tp) || Math.Abs(tp - bp) <= ThresholdPoints) continue;
             yield return string.Create(CultureInfo.InvariantCulture,
-                $"tracing cost differs for {key.Serializer} {key.Operation} N={key.Objects:N0}: {bp:+0.0;-0.0}% in the baseline, {tp:+0.0;-0.0}% in the trace (esp record --tracing-cost): {Math.Abs(tp - bp):F1} points of the difference are the tracer's");
+                $"tracing cost differs for {key.Serializer} {key.Operation} N={key.Objects:N0}: {Fmt.Signed(bp)}% in the baseline, {Fmt.Signed(tp)}% in the trace (esp record --tracing-cost): {Math.Abs(tp - bp):F1} points of the difference are the tracer's");
         }
     }
 

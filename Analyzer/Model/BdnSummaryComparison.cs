@@ -11,5 +11,5 @@ internal sealed record BdnSummaryComparison(string Serializer, string Operation,
     public double Percent => 100 * (TracedMs / SummaryMs - 1);
 
     public string Line() => string.Create(CultureInfo.InvariantCulture,
-        $"BenchmarkDotNet {Operation}.{Serializer}{(Objects > 0 ? $" N={Objects:N0}" : "")}: the traced run {TracedMs:G4} ms per operation, its summary {SummaryMs:G4} ms ({Percent:+0.0;-0.0}%){(Math.Abs(Percent) > 5 ? ": the trace is of a slower run than the summary's (a profiler's extra run is slowed by tracing)" : "")}");
+        $"BenchmarkDotNet {Operation}.{Serializer}{(Objects > 0 ? $" N={Objects:N0}" : "")}: the traced run {TracedMs:G4} ms per operation, its summary {SummaryMs:G4} ms ({Common.Fmt.Signed(Percent)}%){(Math.Abs(Percent) > 5 ? ": the trace is of a slower run than the summary's (a profiler's extra run is slowed by tracing)" : "")}");
 }

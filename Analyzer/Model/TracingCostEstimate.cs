@@ -27,7 +27,7 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     public TracingCostEstimate Headline => Cpu ?? this;
 
     /// <summary>"+1.6%": the <see cref="Headline"/> figure without its interval (the terminal's table).</summary>
-    public string DescribeHeadline() => (Math.Round(Headline.Percent, 1) is var p && p != 0 ? p : 0).ToString("+0.0;-0.0;0.0", System.Globalization.CultureInfo.InvariantCulture) + "%";
+    public string DescribeHeadline() => Common.Fmt.Signed(Headline.Percent) + "%";
 
     private const int Resamples = 2000;
 
@@ -300,5 +300,5 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     }
 
     /// <summary>"+4.2% (-1.0 to +9.4)".</summary>
-    public string Describe() => FormattableString.Invariant($"{Percent:+0.0;-0.0}% ({LowPercent:+0.0;-0.0} to {HighPercent:+0.0;-0.0})");
+    public string Describe() => $"{Common.Fmt.Signed(Percent)}% ({Common.Fmt.Signed(LowPercent)} to {Common.Fmt.Signed(HighPercent)})";
 }

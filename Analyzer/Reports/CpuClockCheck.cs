@@ -15,5 +15,5 @@ internal static class CpuClockCheck
             + $"{Signed(a.Bias)} in all ({Fmt.Ms(a.TraceMs)} ms against {Fmt.Ms(a.ClockMs)}), per run median {Signed(a.Median)}, range {Signed(a.Min)} to {Signed(a.Max)}";
     }
 
-    internal static string Signed(double fraction) => (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + "%";
+    internal static string Signed(double fraction) => Fmt.Signed(fraction * 100) + "%";
 }

@@ -233,7 +233,7 @@ public static class DiffReport
         {
             // A total that did not move can hide a shift: the factored-out tags grew and the rest shrank by as much.
             if (remainderNoise.Significant == true)
-                return Invariant($"no {change} in total, but a shift: factored-out tags {e.FactoredOutDelta:+0.00;-0.00} ms, the rest {e.Remainder.Delta:+0.00;-0.00} ms ({beyond})");
+                return Invariant($"no {change} in total, but a shift: factored-out tags {Fmt.Signed(e.FactoredOutDelta, 2)} ms, the rest {(e.Remainder.Delta is { } rest ? Fmt.Signed(rest, 2) : "-")} ms ({beyond})");
             var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
             return withinTolerance ? "no change" : $"no {change}";
         }

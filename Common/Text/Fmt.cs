@@ -19,6 +19,16 @@ public static class Fmt
     public static string Mb(long bytes) => (bytes / (1024.0 * 1024.0)).ToString("F2", CultureInfo.InvariantCulture);
     public static string Int(long v) => v.ToString(CultureInfo.InvariantCulture);
 
+    /// <summary>
+    /// "+1.3", "-0.4", and "0.0" for anything that rounds to zero: a two-part format ("+0.0;-0.0") printed "-+0.0"
+    /// for a small negative value.
+    /// </summary>
+    public static string Signed(double v, int decimals = 1)
+    {
+        var digits = decimals == 0 ? "0" : "0." + new string('0', decimals);
+        return v.ToString($"+{digits};-{digits};{digits}", CultureInfo.InvariantCulture);
+    }
+
     /// <summary>A run's N (object count) in a table: "-" for 0, which means the case has none (a BenchmarkDotNet case without an N parameter, a marked run without a size).</summary>
     public static string Objects(int n) => n == 0 ? "-" : Int(n);
 

@@ -129,6 +129,17 @@ public sealed class TracingCostEstimateTests
     }
 
     /// <summary>Counting ranks reads what a sort of the drawn values would: random runs, ties (times a clock rounds alike), draws with repeats, every length to 100.</summary>
+    [Theory]
+    [InlineData(20.9, -0.001, 30.3, "+20.9% (0.0 to +30.3)")] // printed "-+0.0" before Fmt.Signed
+    [InlineData(-0.04, -12.5, 0.04, "0.0% (-12.5 to 0.0)")]
+    [InlineData(-1.26, -2.0, 1.26, "-1.3% (-2.0 to +1.3)")]
+    public void A_figure_that_rounds_to_zero_reads_without_a_sign(double percent, double low, double high, string expected)
+    {
+        var cost = new TracingCostEstimate(percent, low, high, 12, 12);
+        Assert.Equal(expected, cost.Describe());
+        Assert.Equal(expected[..expected.IndexOf(' ')], cost.DescribeHeadline());
+    }
+
     [Fact]
     public void The_quantile_by_rank_counts_equals_the_sorted_draws()
     {
