@@ -26,8 +26,14 @@ internal sealed record TracingCostEstimate(double Percent, double LowPercent, do
     /// </summary>
     public TracingCostEstimate Headline => Cpu ?? this;
 
-    /// <summary>"+1.6%": the <see cref="Headline"/> figure without its interval (the terminal's table).</summary>
-    public string DescribeHeadline() => Common.Fmt.Signed(Headline.Percent) + "%";
+    /// <summary>
+    /// "+1.6%": the <see cref="Headline"/> figure without its interval (the terminal's table); "-3.2%~" when the
+    /// interval holds zero, so a noisy figure does not read as a cost or a gain.
+    /// </summary>
+    public string DescribeHeadline() => Common.Fmt.Signed(Headline.Percent) + "%" + (Headline.HoldsZero ? "~" : "");
+
+    /// <summary>Whether the interval holds zero: tracing made no difference this estimate can tell from noise.</summary>
+    public bool HoldsZero => LowPercent <= 0 && HighPercent >= 0;
 
     private const int Resamples = 2000;
 

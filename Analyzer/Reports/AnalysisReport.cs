@@ -147,7 +147,7 @@ public static class AnalysisReport
         }
         if (tables.Count == 0) return tables;
         if (flips) tables[^1].Notes.Add("Rank ~: the order could flip on another launch (pool launches: esp diff B1 B2 vs T1 T2)");
-        if (cost) tables[^1].Notes.Add("Tracing: how much slower the case ran traced, by its thread CPU clock where it has one; intervals: --tables all");
+        if (cost) tables[^1].Notes.Add("Tracing: how much slower the case ran traced, by its thread CPU clock; ~: its 95% interval holds 0 (--tables all)");
         return tables;
     }
 

@@ -137,7 +137,8 @@ public sealed class TracingCostEstimateTests
     {
         var cost = new TracingCostEstimate(percent, low, high, 12, 12);
         Assert.Equal(expected, cost.Describe());
-        Assert.Equal(expected[..expected.IndexOf(' ')], cost.DescribeHeadline());
+        // The headline: the figure alone, marked ~ when its interval holds zero.
+        Assert.Equal(expected[..expected.IndexOf(' ')] + (low <= 0 && high >= 0 ? "~" : ""), cost.DescribeHeadline());
     }
 
     [Fact]
