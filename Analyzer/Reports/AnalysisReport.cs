@@ -39,7 +39,7 @@ public static class AnalysisReport
             parts.Add(FindingsReport.CompactPart(analysis.Findings));
             return Finish(analysis, top, stacks, parts);
         }
-        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, warmups));
+        if (!wholeTrace) parts.Add(Verdicts.Part(verdicts, warmups, width: 0)); // "in full": no verdict cut to the terminal's width
         parts.AddRange(OperationTables(analysis).Select(t => new TablePart(t)));
         if (wholeTrace) parts.AddRange(WholeTraceTables.Tables(analysis).Select(t => new TablePart(t)));
         parts.AddRange(StackTagGroups.Tables(analysis.Cases, onCpu).Select(t => new TablePart(t, Detail: !onCpu)));

@@ -286,8 +286,9 @@ internal static class Verdicts
         var shown = new List<string>(3);
         foreach (var key in ordered)
         {
-            if (key.Caller is null && key.Api is null) continue;
-            shown.Add($"{SiteText(key.Api, key.Caller, key.Outer)} {Fmt.Ms(sums[key] / total * causeMs)} ms");
+            // A site whose share prints as 0.000 ms says nothing: it is left out.
+            if ((key.Caller is null && key.Api is null) || Fmt.Ms(sums[key] / total * causeMs) is var ms && ms == Fmt.Ms(0)) continue;
+            shown.Add($"{SiteText(key.Api, key.Caller, key.Outer)} {ms} ms");
             if (shown.Count == 3) break;
         }
         return shown;
@@ -341,10 +342,11 @@ internal static class Verdicts
         return plus < 0 ? typeAndMethod : typeAndMethod[(plus + 1)..];
     }
 
-    /// <summary>"2.40 MB allocated per call: String 41%, Byte[] 20%" from the allocation ticks of the case's runs.</summary>
+    /// <summary>"2.40 MB allocated per call: String 41%, Byte[] 20%" ("1.6 KB" under 10 KB) from the allocation ticks of the case's runs.</summary>
     private static string Allocations(CaseSummary s, List<RunAnalysis> runs)
     {
-        var text = $"{Fmt.Mb((long)s.AllocatedBytes)} MB allocated per call";
+        // Under 10 KB in KB: in MB it read 0.00.
+        var text = (s.AllocatedBytes >= 10 * 1024 ? $"{Fmt.Mb((long)s.AllocatedBytes)} MB" : $"{Fmt.Num(s.AllocatedBytes / 1024)} KB") + " allocated per call";
         // Loops, not LINQ over (string, long) tuples: JIT code in the ReadyToRun build, once per case.
         var bytesOf = new Dictionary<string, long>(StringComparer.Ordinal);
         foreach (var run in runs)
@@ -378,8 +380,9 @@ internal static class Verdicts
 
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
     /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
-    public static LinesPart Part(IReadOnlyList<Verdict> verdicts, int warmups = 0) =>
-        new([Title, .. verdicts.Count > 0 ? Lines(verdicts)
+    /// <param name="width">As <see cref="Lines"/>: the terminal's 120 columns, or 0 for every line whole (--tables all, whose tables are wider anyway).</param>
+    public static LinesPart Part(IReadOnlyList<Verdict> verdicts, int warmups = 0, int width = Width) =>
+        new([Title, .. verdicts.Count > 0 ? Lines(verdicts, width)
             : warmups > 0 ? [$"  no measured runs: the trace holds only {Fmt.Int(warmups)} warm-up run(s); was the recording cut during the warm-up?"]
             : ["  no measured runs"]], EscapeMarkdown: true);
 
@@ -493,16 +496,39 @@ internal static class Verdicts
     /// <summary>A line cut to <paramref name="width"/> characters, ending in "..." when cut.</summary>
     internal static string Fit(string line, int width = Width) => line.Length <= width ? line : line[..(width - 3)] + "...";
 
-    /// <summary>The head, then ": " and as many of the details as fit in <paramref name="width"/> (at least the first, cut if it must be).</summary>
+    /// <summary>
+    /// The head, then ": " and as many of the details as fit in <paramref name="width"/>, each without its caller's
+    /// caller (mostly the benchmark's own loop; --tables all keeps it). The first is always there: when it does not
+    /// fit whole, its caller and figure alone ("from X.Write 0.003 ms": the cause's name already says which API); only
+    /// then is it cut.
+    /// </summary>
     internal static string Fit(string head, IReadOnlyList<string> details, int width = Width)
     {
         if (details.Count == 0) return Fit(head, width);
-        var line = head + ": " + details[0];
-        foreach (var d in details.Skip(1))
+        var first = WithoutOuter(details[0]);
+        if (head.Length + 2 + first.Length > width && first.IndexOf(" from ", StringComparison.Ordinal) is var from and > 0)
+            first = first[(from + 1)..];
+        var line = head + ": " + first;
+        foreach (var detail in details.Skip(1))
         {
+            var d = WithoutOuter(detail);
             if (line.Length + 2 + d.Length > width) break;
             line += "; " + d;
         }
         return Fit(line, width);
+    }
+
+    /// <summary>A site's text without " (called by X)" (<see cref="SiteText"/>).</summary>
+    private static string WithoutOuter(string detail)
+    {
+        var at = detail.IndexOf(" (called by ", StringComparison.Ordinal);
+        if (at < 0) return detail;
+        var depth = 0;
+        for (var i = at + 1; i < detail.Length; i++)
+        {
+            if (detail[i] == '(') depth++;
+            else if (detail[i] == ')' && --depth == 0) return detail[..at] + detail[(i + 1)..];
+        }
+        return detail;
     }
 }
