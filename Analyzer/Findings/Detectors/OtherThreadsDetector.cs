@@ -1,3 +1,4 @@
+using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Analyzer.Model;
 using static EtwSerializerProfiler.Analyzer.Findings.FindingFormat;
 
@@ -36,7 +37,7 @@ internal sealed class OtherThreadsDetector : IFindingDetector
             }
             var where = string.Join(", ", split);
             yield return g.FindingOf(Kind, FindingSeverity.Info,
-                Invariant($"{Pct(share)} of the process's CPU during the runs ran outside the workers ({other / calls:F3} ms per call beside their {(process - other) / calls:F3}): {where}; the CPU column leaves it out")) with
+                Invariant($"{Pct(share)} of the process's CPU during the runs ran outside the workers ({Fmt.Ms(other / calls)} ms per call beside their {Fmt.Ms((process - other) / calls)}): {where}; the CPU column leaves it out")) with
             {
                 Evidence =
                 [

@@ -29,7 +29,7 @@ internal sealed class ReflectionDetector : IFindingDetector
             if (share < t.MinReflectionShare) continue;
             var top = TopTag(g.Evidence);
             yield return g.FindingOf(Kind, FindingSeverity.Warning,
-                Invariant($"{Pct(share)} of sampled time is reflection ({Pct(reflection / sampled)}) and Activator ({Pct(activator / sampled)}), most under the tag {top.Tag} ({Pct(top.Ms / sampled)}): members are read, set and created through reflection instead of generated code")) with
+                Invariant($"{Pct(share)} of the on-CPU time outside GC is reflection ({Pct(reflection / sampled)}) and Activator ({Pct(activator / sampled)}), most under the tag {top.Tag} ({Pct(top.Ms / sampled)}): members are read, set and created through reflection instead of generated code")) with
             {
                 Frame = top.Tag,
                 Evidence =
