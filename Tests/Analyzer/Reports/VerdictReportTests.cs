@@ -155,4 +155,13 @@ public sealed partial class VerdictReportTests
     [InlineData("System.String", "System.String")]
     [InlineData("System.Collections.Generic.List`1[System.String]", "Generic.List`1")]
     public void An_allocated_type_keeps_its_array_ranks(string type, string shown) => Assert.Equal(shown, EtwSerializerProfiler.Analyzer.Reports.Verdicts.ShortType(type));
+
+    [Theory]
+    [InlineData("Ns.Outer+Inner.Method", "Inner.Method")]
+    [InlineData("System.Collections.Generic.List`1[System.__Canon].Add", "List`1.Add")]
+    [InlineData("Ns.Dictionary`2<Int32,List`1<String>>.TryInsert", "Dictionary`2.TryInsert")]
+    [InlineData("Ns.Outer+<>c__DisplayClass11_1.<Run>b__4", "Outer.<Run>b__4")] // read "c__DisplayClass11_1.b__4"
+    [InlineData("Ns.Outer+<>c.<Run>b__0[System.Int32]", "Outer.<Run>b__0")]
+    [InlineData("Ns.Type.<Main>g__Local|0_0", "Type.<Main>g__Local|0_0")]
+    public void A_method_reads_as_type_and_name(string method, string shown) => Assert.Equal(shown, EtwSerializerProfiler.Analyzer.Reports.Verdicts.Short(method));
 }
