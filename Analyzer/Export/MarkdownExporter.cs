@@ -27,8 +27,9 @@ internal sealed class MarkdownExporter : DocumentExporter
                     sb.AppendLine();
                     break;
                 case ListPart list:
-                    sb.AppendLine("### " + list.Title);
-                    foreach (var item in list.Items) sb.Append("- ").AppendLine(item);
+                    // Escaped as lines are: a finding names frames (List`1, Reflection\Type queries, b__4).
+                    sb.AppendLine("### " + Markdown.Escape(list.Title.TrimEnd(':')));
+                    foreach (var item in list.Items) sb.Append("- ").AppendLine(Markdown.Escape(item));
                     break;
             }
         }
