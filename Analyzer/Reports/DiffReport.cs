@@ -196,14 +196,14 @@ public static class DiffReport
 
     private static TextTable ExplainedTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var factored = string.Join(" and ", settings.FactoredOutTags.Select(t => t + "\\*"));
+        var factored = string.Join(" and ", settings.FactoredOutTags.Select(t => t + "*"));
         var table = new TextTable($"Explained: Δ with {factored} factored out, ms per operation (Share = Δ factored out / Δ, \"-\" where Δ is within noise or within {Fmt.Pct(settings.Tolerance)} of the baseline: a ratio over a near-zero Δ means nothing; " +
             $"Remainder = Δ − Δ factored out; Remainder % = remainder / the baseline's whole metric, within {Fmt.Pct(settings.Tolerance)} = negligible; thread CPU: the tags' share of samples × the thread's CPU time)",
             ["Serializer", "Operation", "N", "Metric", "Δ ms", "Δ factored out ms", "Share", "Remainder ms", "Remainder %", "Remainder noise", "Verdict"]);
         foreach (var r in rows)
             foreach (var e in r.Explained)
                 table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), MetricLabel(e.Metric),
-                    Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(s == 0 ? 0 : s) : "-",
+                    Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(Math.Round(s, 2) == 0 ? 0 : s) : "-",
                     Signed(e.Remainder.Delta), SignedPct(e.RemainderRelative), Noise(e.Remainder, settings), Verdict(r, e));
         return table;
     }
@@ -477,7 +477,9 @@ public static class DiffReport
     {
         if (v is not { } d) return "-";
         var text = format is null ? Fmt.Ms(Math.Abs(d)) : Math.Abs(d).ToString(format, CultureInfo.InvariantCulture);
-        return (d < 0 && text.Any(c => c is >= '1' and <= '9') ? "-" : "+") + text;
+        // No sign on what prints as zero ("0.000", "0%"): "+0.000" beside an interval that holds 0 read as a gain.
+        if (!text.Any(c => c is >= '1' and <= '9')) return text;
+        return (d < 0 ? "-" : "+") + text;
     }
 
     /// <summary>A side's mean, or - for a side without the figure (no CPU source covered its runs).</summary>

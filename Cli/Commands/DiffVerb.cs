@@ -24,7 +24,7 @@ public static class DiffVerb
         the launches' means; with one launch on a side nothing is judged significant, only set against the runs'
         spread and the launch-to-launch noise measured on the build VM (docs/analyzer.md, docs/diff.md).
         Δ = TRACE − BASELINE per operation (measured runs, warm-up excluded); the explained view factors out the
-        Reflection\* and Activator\* tags. --stacktags applies to every trace.
+        Reflection* and Activator* tags. --stacktags applies to every trace.
         """;
 
     public static Command Create(CommonOptions common, IConsole console)
@@ -70,7 +70,8 @@ public static class DiffVerb
             var tagged = baselineLaunches.Concat(traceLaunches).ToList();
             if (tagged.Select(l => l.StackTags).Distinct(StringComparer.Ordinal).Count() > 1)
                 diff.Warnings.Add($"the traces were tagged with different stack tags files ({string.Join(" vs ", tagged.Select(l => l.Analysis.Trace.StackTagsFile).Distinct())}): tag deltas may reflect the files, not the code; pass --stacktags F --stacktags-only to use one for all");
-            diff.Warnings.AddRange(TracingCostComparison.Warnings(baselineLaunches.Select(l => l.Analysis.InProcess), traceLaunches.Select(l => l.Analysis.InProcess)));
+            diff.Warnings.AddRange(TracingCostComparison.Warnings(baselineLaunches.Select(l => l.Analysis.InProcess), traceLaunches.Select(l => l.Analysis.InProcess),
+                diff.Rows.Where(r => r.Presence == Presence.Both).Select(r => (r.Serializer, r.Operation, r.Objects)).ToHashSet()));
             compared = diff.Rows.Count(row => row.Presence == Presence.Both);
             if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
                 diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");

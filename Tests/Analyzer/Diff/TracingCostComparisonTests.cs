@@ -37,10 +37,24 @@ public sealed class TracingCostComparisonTests
     }
 
     [Fact]
+    public void Costs_whose_intervals_overlap_are_noise_and_a_case_not_compared_is_not_said()
+    {
+        // 18 points apart (+2% against +20%), but +2% lies in the other side's interval: noise. Apart only beyond both.
+        Assert.False(TracingCostComparison.Apart((2, 1, 3), (20, -5, 45)));
+        Assert.False(TracingCostComparison.Apart((2, 1, 3), (6, 4, 8)));
+        Assert.True(TracingCostComparison.Apart((2, 1, 3), (20, 10, 45)));
+        Assert.True(TracingCostComparison.Apart((20, 10, 45), (2, 1, 3)));
+        // Apart, but --serializers left the case out of the diff.
+        Assert.Empty(TracingCostComparison.Warnings([Results(1.0, 1.02)], [Results(1.0, 1.20)], new HashSet<(string, string, int)> { ("Other", "serialize", 100) }));
+    }
+
+    [Fact]
     public void A_side_of_several_launches_counts_their_mean()
     {
-        // Launches at +0% and +20%: +10% against the other side's +2% is 8 points apart.
-        var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.0), Results(1.0, 1.2)], [Results(1.0, 1.02)]));
+        // Launches at +0% and +20% span +2%: within noise.
+        Assert.Empty(TracingCostComparison.Warnings([Results(1.0, 1.0), Results(1.0, 1.2)], [Results(1.0, 1.02)]));
+        // Launches at +8% and +12%: +10% against the other side's +2% is 8 points apart, beyond the launches' span.
+        var warning = Assert.Single(TracingCostComparison.Warnings([Results(1.0, 1.08), Results(1.0, 1.12)], [Results(1.0, 1.02)]));
         Assert.Contains("+10.0% in the baseline", warning, StringComparison.Ordinal);
     }
 
