@@ -75,7 +75,7 @@ public sealed class CommonOptions
         var supported = all.Where(x => kind.Has(x.Exporter)).Select(x => x.Exporter.Name).ToArray();
         var option = new Option<TableFormat>("--format")
         {
-            Description = $"output format (default {Exporters.ForFormat(Exporters.DefaultFormat).Name}; JSON fields: docs/analyzer.md#json-the-stable-contract-for-scripts)",
+            Description = $"output format (default {Exporters.ForFormat(Exporters.DefaultFormat).Name}{(kind.JsonDocs is { } docs ? "; JSON fields: " + docs : "")})",
             HelpName = string.Join("|", supported),
             CustomParser = r =>
             {

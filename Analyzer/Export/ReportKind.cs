@@ -6,10 +6,14 @@ namespace EtwSerializerProfiler.Analyzer.Export;
 /// </summary>
 public sealed record ReportKind(string Command, IReadOnlyList<string> Formats, string? Note = null)
 {
+    /// <summary>Where its JSON's fields are documented (--format's help); null: no JSON, or none documented apart.</summary>
+    public string? JsonDocs { get; init; }
+
     private static readonly string[] Tables = [TextExporter.FormatName, CsvExporter.FormatName, MarkdownExporter.FormatName];
 
-    public static readonly ReportKind Analysis = new("analyze", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName, SpeedscopeExporter.FormatName, FirefoxExporter.FormatName]);
-    public static readonly ReportKind Diff = new("diff", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName]);
+    public static readonly ReportKind Analysis = new("analyze", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName, SpeedscopeExporter.FormatName, FirefoxExporter.FormatName])
+        { JsonDocs = "docs/analyzer.md#json-the-stable-contract-for-scripts" };
+    public static readonly ReportKind Diff = new("diff", [.. Tables, JsonExporter.FormatName, HtmlExporter.FormatName]) { JsonDocs = "docs/diff.md#json---format-json" };
     public static readonly ReportKind Heap = new("heap", [.. Tables, JsonExporter.FormatName]);
     public static readonly ReportKind HeapList = new("heap --list", Tables, "the manifest's heapSnapshots is the JSON");
     public static readonly ReportKind Stats = new("stats", Tables);

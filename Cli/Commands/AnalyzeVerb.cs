@@ -43,7 +43,7 @@ public static class AnalyzeVerb
             ("compact", ReportTables.Compact), ("all", ReportTables.All));
         var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
-        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files read ? (their stacks cannot be named)" };
+        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files show as ? (their stacks cannot be named)" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
         var speedscope = new Option<string?>(SpeedscopeExporter.Option)
         {
