@@ -18,14 +18,19 @@ internal sealed record SerializerSets(
         List<string> Where(Func<IEnumerable<RowDiff>, bool> test) =>
             bySerializer.Where(g => test(g)).Select(g => g.Key).Order(StringComparer.OrdinalIgnoreCase).ToList();
         var withRows = bySerializer.Select(g => g.Key).ToHashSet(StringComparer.OrdinalIgnoreCase);
-        return new SerializerSets(
+        bool Said(IReadOnlyDictionary<string, string> unsupported, string serializer) => unsupported.Keys.Contains(serializer, StringComparer.OrdinalIgnoreCase);
+        var sets = new SerializerSets(
             Where(rows => rows.Any(r => r.Presence == Presence.Both)),
             Where(rows => rows.All(r => r.Presence == Presence.OnlyInBaseline)),
             Where(rows => rows.All(r => r.Presence == Presence.OnlyInTrace)),
             diff.Baseline.Unsupported.Keys.Concat(diff.Trace.Unsupported.Keys)
                 .Where(s => !withRows.Contains(s)).Distinct(StringComparer.OrdinalIgnoreCase).Order(StringComparer.OrdinalIgnoreCase).ToList());
+        return sets with { NotRunOnBoth = sets.NotRun.All(s => Said(diff.Baseline.Unsupported, s) && Said(diff.Trace.Unsupported, s)) };
     }
 
-    /// <summary>True when both traces ran exactly the same serializers.</summary>
-    public bool Same => OnlyInBaseline.Count == 0 && OnlyInTrace.Count == 0 && NotRun.Count == 0;
+    /// <summary>Every serializer in <see cref="NotRun"/> was refused by both sides (BinaryFormatter on .NET 9+ twice): no difference.</summary>
+    public bool NotRunOnBoth { get; init; }
+
+    /// <summary>True when both traces ran exactly the same serializers (one both refused counts as the same).</summary>
+    public bool Same => OnlyInBaseline.Count == 0 && OnlyInTrace.Count == 0 && NotRunOnBoth;
 }

@@ -178,6 +178,11 @@ public sealed class TraceDiffTests
         var sets = SerializerSets.Of(diff);
         Assert.False(sets.Same);
         Assert.True(SerializerSets.Of(TraceDiffer.Compute(Emit, Switched().Baseline, Reflection, Switched().Trace)).Same);
+        // A serializer both sides refused (BinaryFormatter on .NET 10, twice) is no difference: no "serializers differ".
+        var refused = new Dictionary<string, string> { ["BinaryFormatter"] = "unsupported" };
+        var alike = TraceDiffer.Compute(Side("emit", refused), Switched().Baseline, Side("reflection", new(refused)), Switched().Trace);
+        Assert.True(SerializerSets.Of(alike).Same);
+        Assert.DoesNotContain(DiffReport.Header(alike), l => l.StartsWith("serializers differ", StringComparison.Ordinal));
 
         var json = JsonDocument.Parse(DiffReport.Render(diff, TableFormat.Json)).RootElement;
         Assert.Equal(["ServiceStack.Text"], json.GetProperty("serializers").GetProperty("onlyInBaseline").EnumerateArray().Select(e => e.GetString()));
