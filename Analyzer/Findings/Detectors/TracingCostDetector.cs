@@ -22,6 +22,9 @@ internal sealed class TracingCostDetector : IFindingDetector
         {
             var cost = both.Headline;
             if (cost.LowPercent <= ThresholdPercent) continue;
+            // results.json measures every case; the analysis may hold some (--serializers, --n): none of the others.
+            RunKey[] runs = [.. context.Analysis.Runs.Where(r => r.IsMeasured && r.Key.Serializer == serializer && r.Key.Operation == operation && r.Key.Objects == objects).Select(r => r.Key)];
+            if (runs.Length == 0) continue;
             yield return new Finding
             {
                 Kind = Kind,
@@ -29,7 +32,7 @@ internal sealed class TracingCostDetector : IFindingDetector
                 Serializer = serializer,
                 Operation = operation,
                 Objects = objects,
-                Runs = [.. context.Analysis.Runs.Where(r => r.IsMeasured && r.Key.Serializer == serializer && r.Key.Operation == operation && r.Key.Objects == objects).Select(r => r.Key)],
+                Runs = runs,
                 Message = Invariant($"tracing slowed {serializer} {operation} N={objects:N0} by {cost.Describe()} (the benchmark's {(both.Cpu is null ? "Stopwatch" : "thread CPU clock")} at the runs' fast end, {cost.TracedRuns} traced against {cost.UntracedRuns} untraced runs in the same process): its time and shares are inflated by the tracer; compare untraced times with the benchmark alone, or record with a lighter --profile"),
                 Evidence = [new("tracingCostPercent", cost.Percent), new("ciLowPercent", cost.LowPercent), new("ciHighPercent", cost.HighPercent)],
             };

@@ -270,4 +270,18 @@ public sealed class FindingDetectorTests
         Assert.Empty(Detect(new GcPauseDetector(), runs));
         Assert.Single(Detect(new GcPauseDetector(), runs, T with { MinGcPauseShare = 0.15 }));
     }
+
+    [Fact]
+    public void Tracing_cost_is_said_only_of_cases_the_analysis_holds()
+    {
+        // results.json measured A and B; --serializers kept A's runs only.
+        var cost = new TracingCostEstimate(20, 12, 30, 12, 12);
+        var analysis = Analysis(Group("A", "serialize", 100, 1)) with
+        {
+            TracingCost = new Dictionary<(string, string, int), TracingCostEstimate> { [("A", "serialize", 100)] = cost, [("B", "serialize", 100)] = cost },
+        };
+        var finding = Assert.Single(new TracingCostDetector().Detect(new FindingContext(analysis, null, T)));
+        Assert.Equal("A", finding.Serializer);
+        Assert.Equal(2, finding.Runs.Count);
+    }
 }
