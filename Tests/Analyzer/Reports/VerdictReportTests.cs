@@ -156,6 +156,21 @@ public sealed partial class VerdictReportTests
     [InlineData("System.Collections.Generic.List`1[System.String]", "Generic.List`1")]
     public void An_allocated_type_keeps_its_array_ranks(string type, string shown) => Assert.Equal(shown, EtwSerializerProfiler.Analyzer.Reports.Verdicts.ShortType(type));
 
+    [Fact]
+    public void A_cause_line_drops_the_callers_caller_then_the_api_before_it_cuts()
+    {
+        string[] sites = ["FieldAccessor.GetValue from ReflectionSerializer.WriteFields (called by BenchmarkRunner.SerializeRun) 0.003 ms",
+            "RuntimeType.get_IsGenericType from ReflectionSerializer.WriteValue (called by BenchmarkRunner.SerializeRun) 0.001 ms"];
+        // Room for both without the caller's caller.
+        Assert.Equal("  2. Reflection 0.007 ms (29%): FieldAccessor.GetValue from ReflectionSerializer.WriteFields 0.003 ms; "
+            + "RuntimeType.get_IsGenericType from ReflectionSerializer.WriteValue 0.001 ms", Verdicts.Fit("  2. Reflection 0.007 ms (29%)", sites, 200));
+        // Room for the first's caller and figure only: the API goes, the figure stays.
+        var head = "  2. Reflection: FieldInfo.GetValue, Type queries 0.007 ms (29%)";
+        Assert.Equal(head + ": from ReflectionSerializer.WriteFields 0.003 ms", Verdicts.Fit(head, sites, 120));
+        // No room even for that: cut, as before.
+        Assert.Equal(head[..57] + "...", Verdicts.Fit(head, sites, 60));
+    }
+
     [Theory]
     [InlineData("Ns.Outer+Inner.Method", "Inner.Method")]
     [InlineData("System.Collections.Generic.List`1[System.__Canon].Add", "List`1.Add")]
