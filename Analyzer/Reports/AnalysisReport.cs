@@ -161,7 +161,7 @@ public static class AnalysisReport
         var runtime = analysis.InProcess?.Runtime is { Length: > 0 } r ? r : t.RuntimeVersion;
         var source = t.SamplingSource.Split(": ")[0] + (t.ObservedSampleIntervalMs is { } iv ? $", a sample every {iv:F2} ms" : "");
         var check = CpuClockAgreement.Of(analysis.Runs) is { } a
-            ? $"; against the thread CPU clock: {CpuClockCheck.Signed(a.Bias)} in all, {CpuClockCheck.Signed(a.Min)} to {CpuClockCheck.Signed(a.Max)} per run" : "";
+            ? $"; against the thread CPU clock: {Fmt.SignedPercent(a.Bias)} in all, {Fmt.SignedPercent(a.Min)} to {Fmt.SignedPercent(a.Max)} per run" : "";
         return [Verdicts.Fit($"Trace: {t.Path} ({t.SizeBytes / 1048576.0:F1} MB, {t.DurationMs / 1000:F1} s, {t.ReaderInWords}){(runtime is null ? "" : ", " + runtime)}"), Verdicts.Fit($"CPU: {source}{check}"),
             .. analysis.Warnings.SelectMany(w => Verdicts.Wrap("warning: " + w, "  "))];
     }

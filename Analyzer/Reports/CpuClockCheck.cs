@@ -12,8 +12,6 @@ internal static class CpuClockCheck
     {
         if (CpuClockAgreement.Of(runs) is not { } a) return null;
         return $"CPU against the benchmark's thread CPU clock (in-process), {a.Runs:N0} measured runs of {CpuClockAgreement.MinRunMs:0} ms or more: "
-            + $"{Signed(a.Bias)} in all ({Fmt.Ms(a.TraceMs)} ms against {Fmt.Ms(a.ClockMs)}), per run median {Signed(a.Median)}, range {Signed(a.Min)} to {Signed(a.Max)}";
+            + $"{Fmt.SignedPercent(a.Bias)} in all ({Fmt.Ms(a.TraceMs)} ms against {Fmt.Ms(a.ClockMs)}), per run median {Fmt.SignedPercent(a.Median)}, range {Fmt.SignedPercent(a.Min)} to {Fmt.SignedPercent(a.Max)}";
     }
-
-    internal static string Signed(double fraction) => Fmt.Signed(fraction * 100) + "%";
 }

@@ -203,7 +203,7 @@ public static class DiffReport
         foreach (var r in rows)
             foreach (var e in r.Explained)
                 table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), MetricLabel(e.Metric),
-                    Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(Math.Round(s, 2) == 0 ? 0 : s) : "-",
+                    Signed(e.Delta), Signed(e.FactoredOutDelta), e.FactoredOutShare is { } s ? Fmt.Pct(s) : "-",
                     Signed(e.Remainder.Delta), SignedPct(e.RemainderRelative), Noise(e.Remainder, settings), Verdict(r, e));
         return table;
     }

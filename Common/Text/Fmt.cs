@@ -15,7 +15,12 @@ public static class Fmt
 
     public static string Ms(double ms) => ms.ToString(ms >= 100 ? "F1" : ms >= 1 ? "F2" : "F3", CultureInfo.InvariantCulture);
     public static string Num(double v, string format = "F1") => v.ToString(format, CultureInfo.InvariantCulture);
-    public static string Pct(double fraction) => (fraction * 100).ToString("F0", CultureInfo.InvariantCulture) + "%";
+    /// <summary>"12%", and "0%" for a small negative share (not "-0%").</summary>
+    public static string Pct(double fraction)
+    {
+        var text = (fraction * 100).ToString("F0", CultureInfo.InvariantCulture);
+        return (text == "-0" ? "0" : text) + "%";
+    }
     public static string Mb(long bytes) => (bytes / (1024.0 * 1024.0)).ToString("F2", CultureInfo.InvariantCulture);
     public static string Int(long v) => v.ToString(CultureInfo.InvariantCulture);
 
@@ -28,6 +33,9 @@ public static class Fmt
         var digits = decimals == 0 ? "0" : "0." + new string('0', decimals);
         return v.ToString($"+{digits};-{digits};{digits}", CultureInfo.InvariantCulture);
     }
+
+    /// <summary>A fraction in signed percent: "+12.5%", "-0.4%", "0.0%" (<see cref="Signed"/>).</summary>
+    public static string SignedPercent(double fraction, int decimals = 1) => Signed(fraction * 100, decimals) + "%";
 
     /// <summary>A run's N (object count) in a table: "-" for 0, which means the case has none (a BenchmarkDotNet case without an N parameter, a marked run without a size).</summary>
     public static string Objects(int n) => n == 0 ? "-" : Int(n);

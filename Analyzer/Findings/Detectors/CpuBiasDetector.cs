@@ -27,7 +27,7 @@ internal sealed class CpuBiasDetector : IFindingDetector
             Kind = Kind,
             Severity = FindingSeverity.Warning,
             Runs = [.. CpuClockAgreement.Compared(runs).Select(r => r.Key)],
-            Message = Invariant($"the CPU columns read {Math.Abs(a.Bias) * 100:F1}% {(a.Bias < 0 ? "low" : "high")} against the benchmark's thread CPU clock over {a.Runs} measured runs ({a.TraceMs:F1} ms against {a.ClockMs:F1}; per run {Common.Fmt.Signed(a.Min * 100)}% to {Common.Fmt.Signed(a.Max * 100)}%): CPU, tag and hot-method figures are off by about that much; {why}"),
+            Message = Invariant($"the CPU columns read {Math.Abs(a.Bias) * 100:F1}% {(a.Bias < 0 ? "low" : "high")} against the benchmark's thread CPU clock over {a.Runs} measured runs ({a.TraceMs:F1} ms against {a.ClockMs:F1}; per run {Common.Fmt.SignedPercent(a.Min)} to {Common.Fmt.SignedPercent(a.Max)}): CPU, tag and hot-method figures are off by about that much; {why}"),
             Evidence = [new("bias", a.Bias), new("traceMs", a.TraceMs), new("clockMs", a.ClockMs), new("runs", a.Runs), new("medianPerRun", a.Median),
                 .. steal is { } explained ? [new KeyValuePair<string, double>("stealMs", explained)] : Array.Empty<KeyValuePair<string, double>>()],
         };
