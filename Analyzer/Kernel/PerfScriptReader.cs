@@ -87,7 +87,7 @@ internal static partial class PerfScriptReader
         private readonly Action<KernelTrace> _handOver;
         private int _records;
         private readonly ExecutableMaps _maps = new();
-        private readonly Dictionary<(ulong, string), int> _frameIds = [];
+        private readonly Dictionary<FrameKey, int> _frameIds = [];
         private readonly Dictionary<byte[], string> _strings = new(ByteArrayComparer.Whole);
         private readonly Dictionary<byte[], string>.AlternateLookup<ReadOnlySpan<byte>> _stringsBySpan;
         /// <summary>
@@ -296,7 +296,7 @@ internal static partial class PerfScriptReader
                 generation = MappingGeneration(dsoText);
                 if (_maps.Absolute(dsoText, address) is { } absolute) address = absolute;
             }
-            var key = (address, dsoText);
+            var key = new FrameKey(address, dsoText);
             if (!_frameIds.TryGetValue(key, out var id))
             {
                 id = Trace.Frames.Count;
@@ -311,6 +311,19 @@ internal static partial class PerfScriptReader
         {
             if (!_mappingGenerations.TryGetValue(file, out var generation)) _mappingGenerations[file] = generation = new StrongBox<int>();
             return generation;
+        }
+
+        /// <summary>
+        /// A frame by its address and module, hashed on the address alone: the module is an interned name, and a
+        /// (ulong, string) tuple hashed it with the randomized string hash on every new line (1% of the native esp's CPU).
+        /// </summary>
+        private readonly struct FrameKey(ulong address, string dso) : IEquatable<FrameKey>
+        {
+            private readonly ulong _address = address;
+            private readonly string _dso = dso;
+            public bool Equals(FrameKey other) => _address == other._address && string.Equals(_dso, other._dso);
+            public override bool Equals(object? obj) => obj is FrameKey other && Equals(other);
+            public override int GetHashCode() => (int)(_address ^ (_address >> 32)) * -1640531535;
         }
 
         /// <summary>A frame line's id, and for an offset line the generation of its file's mappings it was translated with.</summary>
