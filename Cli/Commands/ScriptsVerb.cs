@@ -63,7 +63,8 @@ public static class ScriptsVerb
     private static int Check(IReadOnlyList<GeneratedFile> files, string profile, string root, IConsole console)
     {
         var stale = files.Where(f => !File.Exists(Path.Combine(root, f.RelativePath)) || File.ReadAllText(Path.Combine(root, f.RelativePath)) != f.Content).ToList();
-        foreach (var f in stale) console.Error.WriteLine($"{f.RelativePath} is stale: run `esp scripts generate`");
+        foreach (var f in stale)
+            console.Error.WriteLine($"{f.RelativePath} is {(File.Exists(Path.Combine(root, f.RelativePath)) ? "stale" : "missing")}: run `esp scripts generate`");
         if (stale.Count == 0) console.Out.WriteLine($"{files.Count} files up to date");
         return stale.Count == 0 ? ExitCodes.Ok : ExitCodes.Failed;
     }

@@ -50,7 +50,7 @@ public static class StackTagsVerb
     {
         if (!File.Exists(path) || File.ReadAllText(path) != Generate())
         {
-            console.Error.WriteLine($"{path} is stale: run `esp stacktags generate`");
+            console.Error.WriteLine($"{path} is {(File.Exists(path) ? "stale" : "missing")}: run `esp stacktags generate`");
             return ExitCodes.Failed;
         }
         console.Out.WriteLine($"{path} is up to date");
