@@ -118,7 +118,8 @@ public sealed partial class TraceAnalyzer(AnalyzerOptions options)
         if (kernel is not null) Kernel.KernelSessionAnalysis.Apply(kernel, analysis);
         if (matcher is not null) StackTagUsage.Report(matcher, stackTags, analysis);
         if (options.Serializers.Count > 0 && analysis.Runs.Count == 0)
-            analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace");
+            analysis.WarningList.Add($"no runs of {string.Join(", ", options.Serializers)} in this trace"
+                + (state.Windows.Skipped.Count > 0 ? $"; it has runs of {string.Join(", ", state.Windows.Skipped)}" : ""));
 
         // Every stage is done: the model is frozen, and findings read the same figures every report shows.
         var frozen = analysis.Freeze();

@@ -15,6 +15,9 @@ namespace EtwSerializerProfiler.Analyzer.Timeline;
 /// <param name="unnamedSerializer">The serializer name of runs found from marker waits alone, named later.</param>
 internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted, string unnamedSerializer)
 {
+    /// <summary>The serializers of runs left out (--serializers): an analysis left with none names them.</summary>
+    public SortedSet<string> Skipped { get; } = new(StringComparer.Ordinal);
+
     private readonly Dictionary<int, RunStarted> _pendingByMarker = [];
     private bool _sawRunBegin;
     /// <summary>The last RunBegin on both clocks: RunEnd's Stopwatch reads are placed from it.</summary>
@@ -254,6 +257,7 @@ internal sealed class RunWindows(List<RunDraft> runs, Func<RunKey, bool> wanted,
         };
         run.CrewThreadIds.AddRange(pending.CrewThreadIds);
         if (wanted(key)) runs.Add(run);
+        else Skipped.Add(key.Serializer);
         // Runs are strictly sequential (the benchmark's handshake), so a new window closes any stale one.
         if (Open is not null && !Open.Closed) { Open.EndMs = startMs; Open.Closed = true; }
         Open = run;
