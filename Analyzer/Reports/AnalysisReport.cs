@@ -34,7 +34,7 @@ public static class AnalysisReport
         {
             parts.Add(Verdicts.CompactPart(verdicts, analysis.Findings, warmups));
             parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));
-            if (top > 0) parts.AddRange(HotMethodTables(analysis, top).Select(t => new TablePart(t)));
+            if (top > 0) parts.AddRange(HotMethodReport.Tables(analysis, top, Verdicts.Width).Select(t => new TablePart(t)));
             parts.Add(new LinesPart(CompactNotes(analysis), EscapeMarkdown: true));
             parts.Add(FindingsReport.CompactPart(analysis.Findings));
             return Finish(analysis, top, stacks, parts);

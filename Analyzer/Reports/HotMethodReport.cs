@@ -46,31 +46,49 @@ internal static class HotMethodReport
             return new Row(m, shown, rest.Count, rest.Sum(c => c.ExclusiveMs));
         }).ToList();
 
-    public static IEnumerable<TextTable> Tables(TraceAnalysis analysis, int top)
+    /// <param name="width">
+    /// The line's width on a terminal (0: none): a table whose names would pass it names methods "Module!Type.Method",
+    /// without namespaces and generic arguments, and cuts what is still too long.
+    /// </param>
+    public static IEnumerable<TextTable> Tables(TraceAnalysis analysis, int top, int width = 0)
     {
         var kind = analysis.Trace.OnCpu ? "on-CPU" : "sampled";
         foreach (var g in Groups(analysis, top))
-            yield return Table($"{g.Serializer} {g.Operation}{Fmt.NSuffix(g.Objects)}: top {top} methods by exclusive {kind} time ({g.Runs} measured runs; shares of their {Fmt.Ms(g.CpuMs)} ms of CPU)",
-                g.Rows, g.CpuMs);
+            yield return Table($"{g.Serializer} {g.Operation}{Fmt.NSuffix(g.Objects)}: top {top} methods by exclusive {kind} time ({g.Runs} measured runs; shares of {Fmt.Ms(g.CpuMs)} ms of CPU)",
+                g.Rows, g.CpuMs, width);
     }
 
     /// <summary>One table of hot methods (a case's, or the whole trace's), as shares of <paramref name="cpuMs"/>.</summary>
-    public static TextTable Table(string title, IEnumerable<HotMethod> methods, int top, double cpuMs) => Table(title, TopRows(methods, top), cpuMs);
+    public static TextTable Table(string title, IEnumerable<HotMethod> methods, int top, double cpuMs) => Table(title, TopRows(methods, top), cpuMs, width: 0);
 
-    private static TextTable Table(string title, IReadOnlyList<Row> rows, double cpuMs)
+    /// <summary>The columns after the method's: "  Exclusive ms  Exclusive  Inclusive ms  Inclusive".</summary>
+    private const int FiguresWidth = 50;
+
+    private static TextTable Table(string title, IReadOnlyList<Row> rows, double cpuMs, int width)
     {
         var table = new TextTable(title, ["Method", "Exclusive ms", "Exclusive", "Inclusive ms", "Inclusive"]);
         string Share(double ms) => cpuMs > 0 ? Fmt.Pct(ms / cpuMs) : "-";
+        var room = width - FiguresWidth;
+        var shorten = width > 0 && rows.Any(r => r.Method.Name.Length > room || r.Callers.Any(c => ChildMark.Length + c.Display.Length > room));
+        string Name(string name, int indent) => shorten ? Verdicts.Fit(ShortName(name), room - indent) : name;
         foreach (var row in rows)
         {
             var m = row.Method;
-            table.AddRow(m.Name, Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
-            foreach (var c in row.Callers) table.AddRow(ChildMark + c.Display, Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
+            table.AddRow(Name(m.Name, 0), Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
+            foreach (var c in row.Callers)
+                table.AddRow(ChildMark + (shorten ? Name($"{c.Work}, called from {ShortName(c.Caller)}", ChildMark.Length) : c.Display), Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
             if (row.OtherCallers > 0) table.AddRow($"{ChildMark}{row.OtherCallers} other callers", Fmt.Ms(row.OtherCallersMs), Share(row.OtherCallersMs), "", "");
         }
         if (rows.Any(r => r.Callers.Count > 0))
-            table.Notes.Add("└ rows: the unnamed code above them, split by the managed method that called it (part of that row's exclusive time, not added to the column)");
+            table.Notes.Add("└ rows: the unnamed code above, split by the managed method that called it (part of its exclusive time, not added)");
         return table;
+    }
+
+    /// <summary>"Module!Type.Method" of "Module!Namespace.Type.Method" (<see cref="Verdicts.Short"/>).</summary>
+    private static string ShortName(string name)
+    {
+        var bang = name.IndexOf('!');
+        return bang < 0 ? Verdicts.Short(name) : name[..(bang + 1)] + Verdicts.Short(name[(bang + 1)..]);
     }
 
     /// <summary>CSV: one line per method and one per caller under it (its method in `method`, the caller in `calledFrom`).</summary>

@@ -63,6 +63,22 @@ public sealed class EspCommandTests(RecordedBenchmark recorded)
     }
 
     [Fact]
+    public void A_serializer_filter_that_matches_nothing_names_what_the_trace_has()
+    {
+        var r = ProcessRunner.Dotnet(Esp, "analyze", recorded.Folder.Path, "--serializers", "Nope");
+        Assert.Equal(ExitCodes.Failed, r.ExitCode);
+        Assert.Matches(@"warning: no runs of Nope in this trace; it has runs of [^\n]*Reflection", r.StdOut);
+    }
+
+    [Fact]
+    public void Stacktags_check_names_a_missing_file_missing_not_stale()
+    {
+        var r = ProcessRunner.Dotnet(Esp, "stacktags", "check", "/no/such.stacktags");
+        Assert.Equal(ExitCodes.Failed, r.ExitCode);
+        Assert.Equal("/no/such.stacktags is missing: run `esp stacktags generate`", r.StdErr.Trim());
+    }
+
+    [Fact]
     public void A_users_stack_tags_are_added_to_the_builtin_ones_and_unmatched_tags_are_reported()
     {
         var systemWide = Path.Combine(Repo.Root, "stacktags", "WpaSamples", "SystemWide.stacktags");

@@ -52,6 +52,18 @@ public sealed partial class VerdictReportTests
         Assert.Contains("mean of measured runs", Analyze(recording, "--tables", "all").Out, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Top_methods_fit_the_terminal_by_their_short_names_and_keep_full_ones_in_every_table()
+    {
+        var (exit, text) = Analyze("kernel-session", "--top", "15");
+        Assert.Equal(0, exit);
+        var lines = text.TrimEnd('\n').Split('\n');
+        Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));
+        // The same rows, named without namespaces: "Module!Type.Method" where --tables all names it in full.
+        Assert.Contains(lines, l => l.StartsWith("SerializerBenchmark!ReflectionSerializer.", StringComparison.Ordinal));
+        Assert.Contains("SerializerBenchmark!EtwSerializerProfiler.Benchmark.Serializers.ReflectionSerializer.", Analyze("kernel-session", "--top", "15", "--tables", "all").Out, StringComparison.Ordinal);
+    }
+
     [Theory]
     [MemberData(nameof(Recordings))]
     public void Each_cause_is_a_group_of_the_tables_in_the_same_ms_and_the_causes_never_exceed_the_case(string recording)
