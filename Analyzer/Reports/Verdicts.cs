@@ -46,7 +46,13 @@ internal sealed record Verdict(CaseSummary Case, string? Fastest, double Fastest
     /// <summary>The process's other threads' CPU per call in the case's windows (kernel session; 0 when unknown), beside the causes.</summary>
     public double OtherThreadsMs { get; init; }
 
-    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU but waiting for one.</summary>
+    /// <summary>
+    /// The worker's time off the CPU waiting for one (preempted, or runnable with none free) per call: the machine's
+    /// load, left out of <see cref="OffCpuMs"/>, which with it makes the tables' off-CPU time.
+    /// </summary>
+    public double CpuWaitMs { get; init; }
+
+    /// <summary>The shares' denominator: the worker's on-CPU time plus, with a kernel session, its time off the CPU not waiting for one.</summary>
     public double TimeMs => OnCpuMs + OffCpuMs;
 
     /// <summary>Every cause, however small, largest first: <see cref="Causes"/> are the first of them. They add up to <see cref="TimeMs"/>.</summary>
@@ -147,6 +153,7 @@ internal static class Verdicts
         return new Verdict(s, fastest?.Serializer, fastest?.MeanDurationMs ?? 0, onCpu, off + (s.OffCpuMs is null ? s.ContentionMs : 0), ranked, also, findings)
         {
             OtherThreadsMs = s.OtherThreadsCpuMs ?? 0,
+            CpuWaitMs = cpuWait,
             AllCauses = all,
         };
     }
@@ -442,6 +449,7 @@ internal static class Verdicts
             ["fastestMs"] = v.Fastest is null ? null : v.FastestMs,
             ["onCpuMs"] = v.OnCpuMs,
             ["offCpuMs"] = v.OffCpuMs,
+            ["cpuWaitMs"] = v.CpuWaitMs,
             ["otherThreadsMs"] = v.OtherThreadsMs,
             ["causes"] = new JsonArray([.. v.Causes.Select(c => (JsonNode)new JsonObject
             {

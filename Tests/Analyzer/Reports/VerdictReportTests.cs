@@ -88,6 +88,10 @@ public sealed partial class VerdictReportTests
             var row = serializers.Single(s => s.GetProperty("serializer").GetString() == v.GetProperty("serializer").GetString()
                 && s.GetProperty("operation").GetString() == v.GetProperty("operation").GetString()
                 && s.GetProperty("objects").GetInt32() == v.GetProperty("objects").GetInt32());
+            // The verdict's off-CPU time and its wait for a CPU are the table's off-CPU time, split (kernel session).
+            if (row.GetProperty("offCpuMs").ValueKind == JsonValueKind.Number)
+                Assert.Equal(row.GetProperty("offCpuMs").GetDouble(), v.GetProperty("offCpuMs").GetDouble() + v.GetProperty("cpuWaitMs").GetDouble(), 1e-9);
+            else Assert.Equal(0, v.GetProperty("cpuWaitMs").GetDouble());
             // CPU causes add up to the tags they name, as the case's tag table has them (ms per call): a tag group is one
             // cause, or (own code by namespace, untagged code by library) several that share its tags. The top three
             // of a split group may leave some out, so a split group adds up to at most its tags.
