@@ -160,4 +160,18 @@ public sealed record TraceDiff(DiffSide Baseline, DiffSide Trace, DiffSettings S
 {
     /// <summary>About the comparison itself, e.g. the two traces were tagged with different stack tags files.</summary>
     public List<string> Warnings { get; } = [];
+
+    /// <summary>Why no row is on both sides; when the same serializers were recorded at other sizes (--n), which.</summary>
+    public string NothingCompared()
+    {
+        var baseline = Rows.Count(r => r.Presence == Presence.OnlyInBaseline);
+        var trace = Rows.Count(r => r.Presence == Presence.OnlyInTrace);
+        if (baseline + trace == 0) return "nothing to compare: neither trace has runs";
+        var text = $"nothing to compare: no serializer, operation and object count has runs in both traces ({baseline} only in the baseline, {trace} only in the trace)";
+        string Sizes(Presence side) => string.Join(", ", Rows.Where(r => r.Presence == side).Select(r => r.Objects).Distinct().Order()
+            .Select(n => n == 0 ? "-" : n.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)));
+        var shared = Rows.Where(r => r.Presence == Presence.OnlyInBaseline).Select(r => r.Serializer)
+            .Intersect(Rows.Where(r => r.Presence == Presence.OnlyInTrace).Select(r => r.Serializer), StringComparer.OrdinalIgnoreCase).Any();
+        return shared ? $"{text}: the same serializers at other sizes, N {Sizes(Presence.OnlyInBaseline)} in the baseline, N {Sizes(Presence.OnlyInTrace)} in the trace" : text;
+    }
 }

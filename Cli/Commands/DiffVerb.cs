@@ -76,7 +76,7 @@ public static class DiffVerb
             if (options.Serializers.Count > 0 && diff.Rows.Count == 0)
                 diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
             else if (compared == 0)
-                diff.Warnings.Add(NothingCompared(diff));
+                diff.Warnings.Add(diff.NothingCompared());
             report = DiffReport.Document(diff);
             plan.ExportFiles(report, progress);
         }
@@ -84,15 +84,6 @@ public static class DiffVerb
         // Like analyze: non-zero only when there was nothing to compare. Rows on one side only are listed, but a
         // script that diffs a benchmark against the wrong trace must not read "only in baseline" everywhere as success.
         return compared == 0 ? ExitCodes.Failed : ExitCodes.Ok;
-    }
-
-    private static string NothingCompared(TraceDiff diff)
-    {
-        var baseline = diff.Rows.Count(r => r.Presence == Presence.OnlyInBaseline);
-        var trace = diff.Rows.Count(r => r.Presence == Presence.OnlyInTrace);
-        return baseline + trace == 0
-            ? "nothing to compare: neither trace has runs"
-            : $"nothing to compare: no serializer, operation and object count has runs in both traces ({baseline} only in the baseline, {trace} only in the trace)";
     }
 
     /// <summary>`A B`, or `A1 A2 .. vs B1 B2 ..` for several launches per side.</summary>

@@ -51,6 +51,19 @@ public sealed class TraceDiffTests
     }
 
     [Fact]
+    public void Nothing_compared_names_the_sizes_when_the_same_serializers_ran_at_others()
+    {
+        RunAnalysis At(string serializer, int objects) =>
+            new RunDraft { Key = new RunKey(serializer, "serialize", objects, 1), StartMs = 0, EndMs = 1, CpuMs = 1 }.Freeze();
+        var diff = TraceDiffer.CompareLaunches(Emit, [[At(Stj, 100), At(Stj, 10_000)]], Reflection, [[At(Stj, 100_000)]]);
+        Assert.Equal("nothing to compare: no serializer, operation and object count has runs in both traces (2 only in the baseline, 1 only in the trace): "
+            + "the same serializers at other sizes, N 100, 10,000 in the baseline, N 100,000 in the trace", diff.NothingCompared());
+        // Other serializers: no sizes to name.
+        var other = TraceDiffer.CompareLaunches(Emit, [[At(Stj, 100)]], Reflection, [[At("Reflection", 100)]]);
+        Assert.EndsWith("(1 only in the baseline, 1 only in the trace)", other.NothingCompared(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_switch_to_reflection_is_explained_by_the_reflection_and_activator_tags()
     {
         var (b, t) = Switched();
