@@ -78,7 +78,12 @@ public sealed class TraceStatistics
         if (Blocks.NetPerf)
             file.Notes.Add($"A .netperf file (.NET Core 2.1, {Blocks.FileBytes / 1048576.0:F2} MB) keeps each event's stack and the event descriptions inside its event blocks: their share cannot be told apart.");
         else
-            file.Notes.Add($"Stacks take {Fmt.Pct((double)stackBytes / Math.Max(1, Blocks.FileBytes))} of {Blocks.FileBytes / 1048576.0:F2} MB. A session with stacks records one with every event; fewer stack-heavy events (allocation ticks, waits) or a session without stacks shrink this.");
+        {
+            // The advice only where stacks weigh: a session with stacks records one with every event.
+            var share = (double)stackBytes / Math.Max(1, Blocks.FileBytes);
+            file.Notes.Add($"Stacks take {Fmt.Pct(share)} of {Blocks.FileBytes / 1048576.0:F2} MB" + (share < 0.1 ? "."
+                : ": fewer stack-heavy events (allocation ticks, waits), or a session without stacks, shrink them."));
+        }
         if (Blocks.ExpectedSamplingMs is { } ms) file.Notes.Add($"Sampling interval declared in the trace header: {ms:F3} ms.");
         if (Blocks.Truncated) file.Notes.Add("The file ends inside a block: truncated.");
         if (Blocks.TrailingBytes > 0) file.Notes.Add($"The file goes on for {Blocks.TrailingBytes:N0} bytes after the trace's end-of-stream tag (two traces joined?): those bytes are not counted below.");
