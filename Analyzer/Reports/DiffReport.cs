@@ -39,10 +39,10 @@ public static class DiffReport
         {
             $"baseline: {Describe(diff.Baseline)}",
             $"trace:    {Describe(diff.Trace)}",
-            "Δ = trace − baseline, per operation: each launch's mean over its measured runs (a run's figure divided by the calls it made; warm-up excluded), then the mean over launches. " +
-            $"Units: ms for times, collections for GCs, MB for allocations, all per operation; Δ % = Δ / baseline mean; CI = {Fmt.Pct(1 - s.Alpha)} confidence interval of Δ (over launch means; over runs where a side has a single launch).",
-            NoiseLegend(diff),
+            "Δ = trace − baseline per operation: each launch's mean over its measured runs (warm-up excluded), then over launches.",
+            $"Per operation: ms for times, collections for GCs, MB allocated. Δ % = Δ / baseline. CI = {Fmt.Pct(1 - s.Alpha)} interval of Δ.",
         };
+        lines.AddRange(NoiseLegend(diff));
         // Two runtimes (esp record --runtime 8.0,10.0): each side named by its runtime, so Δ reads as "10 minus 8".
         if (diff.Baseline.Runtime is { } before && diff.Trace.Runtime is { } after && before != after)
             lines.Add($"runtimes: baseline = {before}, trace = {after}; Δ = {after} − {before}");
@@ -53,30 +53,34 @@ public static class DiffReport
             if (side.Warnings.Count > 0)
                 lines.Add(side.Launches.Count == 1
                     ? $"{label}: {side.Warnings.Count} analyzer warning(s); `esp analyze {side.Path}` lists them"
-                    : $"{label}: {side.Warnings.Count} warning(s): " + string.Join("; ", side.Warnings));
+                    : $"{label}: {side.Warnings.Count} analyzer warning(s) over {side.Launches.Count} launches; `esp analyze LAUNCH` lists each one's");
         return lines;
     }
 
     /// <summary>
-    /// What the Noise columns mean. The launch is the unit: with two or more launches per side, Welch's test on their
-    /// means; with one launch on a side nothing is judged significant, and the column says only how Δ compares with
-    /// the runs' spread and with the launch-to-launch noise measured on the build VM.
+    /// What the Noise columns mean, in lines of at most 120 columns. The launch is the unit: with two or more launches
+    /// per side, Welch's test on their means; with one launch on a side nothing is judged significant, and the column
+    /// says only how Δ compares with the runs' spread and with the launch-to-launch noise measured on the build VM.
     /// </summary>
-    private static string NoiseLegend(TraceDiff diff)
+    private static IEnumerable<string> NoiseLegend(TraceDiff diff)
     {
         var s = diff.Settings;
         var alpha = s.Alpha.ToString(CultureInfo.InvariantCulture);
-        var launches = $"{diff.Baseline.Launches.Count} launch(es) in the baseline, {diff.Trace.Launches.Count} in the trace";
         if (!OneLaunch(diff))
-            return $"Noise: Welch's t-test on the launches' means ({launches}; the launch is the unit, runs inside one process are not independent samples), α = {alpha}: " +
-                $"\"sig\" = significant, \"noise\" = within launch-to-launch variance, \"n/a\" = fewer than 2 runs on a side; " +
-                "a row found in one launch of a side is not judged (\"within runs\", \"launch noise?\", \"> launch noise\": Δ against the runs' spread and the launch noise of docs/analyzer.md).";
+        {
+            yield return $"Noise: Welch's t-test on the launches' means ({diff.Baseline.Launches.Count} launch(es) in the baseline, {diff.Trace.Launches.Count} in the trace), α = {alpha}.";
+            yield return "The launch is the unit: runs inside one process are not independent samples.";
+            yield return "\"sig\" = significant; \"noise\" = within launch-to-launch variance; \"n/a\" = fewer than 2 runs on a side.";
+            yield return "A row from one launch of a side is not judged: its Noise sets Δ against the runs' spread and the launch noise.";
+            yield break;
+        }
         var side = diff.Baseline.Launches.Count == 1 && diff.Trace.Launches.Count == 1 ? "each side" : diff.Baseline.Launches.Count == 1 ? "the baseline side" : "the trace side";
-        return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} in CPU ({Fmt.Pct(s.LaunchNoiseDuration)} in duration) can be launch noise, and nothing is judged significant " +
-            "(runs inside one process are not independent samples of a launch; 95% of pairs of untraced launches of one case differed by less on the build VM, docs/analyzer.md). " +
-            $"Noise: \"within runs\" = Δ inside the runs' spread (Welch's t-test on runs, α = {alpha}); \"launch noise?\" = beyond the runs' spread, under that launch noise; " +
-            $"\"> launch noise\" = beyond both, still one pair of processes; \"beyond runs\" = beyond the runs' spread (no baseline to take a % of); \"n/a\" = {NoiseVerdict.NotEnoughRuns} (fewer than 2 measured runs on a side). " +
-            "To test a difference, record several launches (esp record --launches 3) and diff B1 B2 B3 vs T1 T2 T3.";
+        yield return $"one launch on {side}: differences under {Fmt.Pct(s.LaunchNoise)} in CPU ({Fmt.Pct(s.LaunchNoiseDuration)} in duration) can be launch noise; none is significant.";
+        yield return "(Runs inside one process are not independent samples of a launch: docs/diff.md#how-noise-is-judged.)";
+        yield return $"Noise: \"within runs\" = Δ inside the runs' spread (Welch's t-test on runs, α = {alpha});";
+        yield return "\"launch noise?\" = beyond the runs' spread, under the launch noise; \"> launch noise\" = beyond both;";
+        yield return $"\"beyond runs\" = beyond the runs' spread, no baseline for a %; \"n/a\" = {NoiseVerdict.NotEnoughRuns}.";
+        yield return "To test a difference, record several launches (esp record --launches 3) and diff B1 B2 B3 vs T1 T2 T3.";
     }
 
     /// <summary>True when a side has a single launch: then no verdict is a test between configurations.</summary>
