@@ -70,13 +70,13 @@ internal static class HotMethodReport
         string Share(double ms) => cpuMs > 0 ? Fmt.Pct(ms / cpuMs) : "-";
         var room = width - FiguresWidth;
         var shorten = width > 0 && rows.Any(r => r.Method.Name.Length > room || r.Callers.Any(c => ChildMark.Length + c.Display.Length > room));
-        string Name(string name, int indent) => shorten ? Verdicts.Fit(ShortName(name), room - indent) : name;
         foreach (var row in rows)
         {
             var m = row.Method;
-            table.AddRow(Name(m.Name, 0), Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
+            table.AddRow(shorten ? Verdicts.Fit(ShortName(m.Name), room) : m.Name, Fmt.Ms(m.ExclusiveMs), Share(m.ExclusiveMs), Fmt.Ms(m.InclusiveMs), Share(m.InclusiveMs));
             foreach (var c in row.Callers)
-                table.AddRow(ChildMark + (shorten ? Name($"{c.Work}, called from {ShortName(c.Caller)}", ChildMark.Length) : c.Display), Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
+                table.AddRow(ChildMark + (shorten ? Verdicts.Fit($"{c.Work}, called from {ShortName(c.Caller)}", room - ChildMark.Length) : c.Display),
+                    Fmt.Ms(c.ExclusiveMs), Share(c.ExclusiveMs), "", "");
             if (row.OtherCallers > 0) table.AddRow($"{ChildMark}{row.OtherCallers} other callers", Fmt.Ms(row.OtherCallersMs), Share(row.OtherCallersMs), "", "");
         }
         if (rows.Any(r => r.Callers.Count > 0))
