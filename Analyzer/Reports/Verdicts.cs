@@ -77,7 +77,9 @@ internal static class Verdicts
     public static IReadOnlyList<Verdict> Of(TraceAnalysis analysis, string? serializer = null, int? objects = null)
     {
         var summaries = analysis.Cases.Where(s => s.Runs > 0).ToList();
-        var fastest = summaries.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip)).GroupBy(s => (s.Operation, s.Objects))
+        // A case alone at its operation and N (--serializers X) is compared with nothing: not "the fastest".
+        var alone = summaries.GroupBy(s => (s.Operation, s.Objects)).Where(g => g.Count() == 1).Select(g => g.Key).ToHashSet();
+        var fastest = summaries.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip) && !alone.Contains((s.Operation, s.Objects))).GroupBy(s => (s.Operation, s.Objects))
             .ToDictionary(g => g.Key, g => g.MinBy(s => s.MeanDurationMs)!);
         return [.. summaries
             .Where(s => (serializer is null || string.Equals(s.Serializer, serializer, StringComparison.OrdinalIgnoreCase)) && (objects is null || s.Objects == objects))

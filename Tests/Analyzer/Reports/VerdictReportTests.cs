@@ -53,6 +53,18 @@ public sealed partial class VerdictReportTests
     }
 
     [Fact]
+    public void A_case_alone_at_its_operation_and_N_is_not_called_the_fastest()
+    {
+        var (exit, text) = Analyze("kernel-session", "--serializers", "Reflection");
+        Assert.Equal(0, exit);
+        var heads = text.Split('\n').Where(l => VerdictHead().IsMatch(l)).ToList();
+        Assert.NotEmpty(heads);
+        Assert.All(heads, h => Assert.DoesNotContain("fastest", h, StringComparison.Ordinal));
+        // Among others, the fastest is still named.
+        Assert.Contains(", the fastest", Analyze("kernel-session").Out, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Top_methods_fit_the_terminal_by_their_short_names_and_keep_full_ones_in_every_table()
     {
         var (exit, text) = Analyze("kernel-session", "--top", "15");
