@@ -176,9 +176,9 @@ public static class DiffReport
             var p = r.Metric(RowDiff.GcPauseMs);
             var a = r.Metric(RowDiff.AllocatedBytes);
             table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects),
-                Fmt.Num(g.Baseline!.Mean), Fmt.Num(g.Trace!.Mean), Signed(g.Delta, "F1"), Noise(g, settings),
+                Fmt.Num(g.Baseline!.Mean), Fmt.Num(g.Trace!.Mean), Signed(g.Delta, 1), Noise(g, settings),
                 Fmt.Ms(p.Baseline!.Mean), Fmt.Ms(p.Trace!.Mean), Signed(p.Delta), Noise(p, settings),
-                Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, "F2"), SignedPct(a.RelativeDelta), Noise(a, settings));
+                Mb(a.Baseline!.Mean), Mb(a.Trace!.Mean), Signed(a.Delta / BytesPerMb, 2), SignedPct(a.RelativeDelta), Noise(a, settings));
         }
         return table;
     }
@@ -477,19 +477,14 @@ public static class DiffReport
         return n.CiLow is { } lo && n.CiHigh is { } hi ? $"[{Signed(lo)}, {Signed(hi)}]" : "-";
     }
 
-    private static string Signed(double? v, string? format = null)
-    {
-        if (v is not { } d) return "-";
-        var text = format is null ? Fmt.Ms(Math.Abs(d)) : Math.Abs(d).ToString(format, CultureInfo.InvariantCulture);
-        // No sign on what prints as zero ("0.000", "0%"): "+0.000" beside an interval that holds 0 read as a gain.
-        if (!text.Any(c => c is >= '1' and <= '9')) return text;
-        return (d < 0 ? "-" : "+") + text;
-    }
+    /// <summary>A Δ in ms (<see cref="Fmt.Ms"/>), or with <paramref name="decimals"/>; "-" when there is none.</summary>
+    private static string Signed(double? v, int? decimals = null) =>
+        v is not { } d ? "-" : decimals is { } n ? Fmt.Signed(d, n) : Fmt.Signed(d, Fmt.Ms(Math.Abs(d)));
 
     /// <summary>A side's mean, or - for a side without the figure (no CPU source covered its runs).</summary>
     private static string MsOrMissing(SampleStats? side) => side is null ? "-" : Fmt.Ms(side.Mean);
 
-    private static string SignedPct(double? fraction) => fraction is { } f ? Signed(f * 100, "F0") + "%" : "-";
+    private static string SignedPct(double? fraction) => fraction is { } f ? Fmt.SignedPercent(f, decimals: 0) : "-";
 
     private static string Mb(double bytes) => (bytes / BytesPerMb).ToString("F2", CultureInfo.InvariantCulture);
 

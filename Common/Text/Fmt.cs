@@ -34,6 +34,13 @@ public static class Fmt
         return v.ToString($"+{digits};-{digits};{digits}", CultureInfo.InvariantCulture);
     }
 
+    /// <summary>
+    /// <paramref name="magnitude"/> (|v| as a table prints it) with v's sign, and none when it prints as zero: "+0.000"
+    /// beside an interval that holds 0 read as a gain. For figures whose precision is not fixed (<see cref="Ms"/>).
+    /// </summary>
+    public static string Signed(double v, string magnitude) =>
+        !magnitude.Any(c => c is >= '1' and <= '9') ? magnitude : (v < 0 ? "-" : "+") + magnitude;
+
     /// <summary>A fraction in signed percent: "+12.5%", "-0.4%", "0.0%" (<see cref="Signed"/>).</summary>
     public static string SignedPercent(double fraction, int decimals = 1) => Signed(fraction * 100, decimals) + "%";
 

@@ -18,4 +18,11 @@ public class FmtTests
     [InlineData(-0.0001, "0.0%")]
     [InlineData(0, "0.0%")]
     public void SignedPercentSignsOnlyWhatPrintsAsNonZero(double fraction, string expected) => Assert.Equal(expected, Fmt.SignedPercent(fraction));
+
+    [Theory]
+    [InlineData(-0.0004, "0.000")]
+    [InlineData(0.0004, "0.000")]
+    [InlineData(-0.0123, "-0.012")]
+    [InlineData(2.5, "+2.50")]
+    public void SignedMagnitudeTakesNoSignWhenItPrintsAsZero(double v, string expected) => Assert.Equal(expected, Fmt.Signed(v, Fmt.Ms(Math.Abs(v))));
 }
