@@ -193,7 +193,7 @@ public static class DiffReport
                 var m = r.Metric(c.Name);
                 string Cell(double? v) => v is { } d ? c.Cell(d) : "-";
                 table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), c.Header, Cell(m.Baseline?.Mean), Cell(m.Trace?.Mean),
-                    m.Delta is { } delta ? (delta < 0 ? "-" : "+") + c.Cell(Math.Abs(delta)) : "-", SignedPct(m.RelativeDelta), Noise(m, settings));
+                    m.Delta is { } delta ? Fmt.Signed(delta, c.Cell(Math.Abs(delta))) : "-", SignedPct(m.RelativeDelta), Noise(m, settings));
             }
         return table;
     }
