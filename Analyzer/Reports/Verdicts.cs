@@ -78,9 +78,9 @@ internal static class Verdicts
     {
         var summaries = analysis.Cases.Where(s => s.Runs > 0).ToList();
         // A case alone at its operation and N (--serializers X) is compared with nothing: not "the fastest".
-        var alone = summaries.GroupBy(s => (s.Operation, s.Objects)).Where(g => g.Count() == 1).Select(g => g.Key).ToHashSet();
-        var fastest = summaries.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip) && !alone.Contains((s.Operation, s.Objects))).GroupBy(s => (s.Operation, s.Objects))
-            .ToDictionary(g => g.Key, g => g.MinBy(s => s.MeanDurationMs)!);
+        var fastest = summaries.GroupBy(s => (s.Operation, s.Objects)).Where(g => g.Count() > 1)
+            .Select(g => (g.Key, Min: g.Where(s => !RankRule.IsFailedRoundTrip(s.RoundTrip)).MinBy(s => s.MeanDurationMs)))
+            .Where(x => x.Min is not null).ToDictionary(x => x.Key, x => x.Min!);
         return [.. summaries
             .Where(s => (serializer is null || string.Equals(s.Serializer, serializer, StringComparison.OrdinalIgnoreCase)) && (objects is null || s.Objects == objects))
             .Select(s => Build(analysis, s, fastest.GetValueOrDefault((s.Operation, s.Objects))))];
