@@ -1,5 +1,6 @@
 using System.CommandLine;
 using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Common;
 
 namespace EtwSerializerProfiler.Cli;
@@ -40,6 +41,14 @@ public sealed class CommonOptions
         Description = "also write a self-contained HTML report to F: charts, tables (and for analyze, call trees; docs/report.md)",
         HelpName = "F",
     };
+
+    /// <summary>--tables: compact (the terminal's default for text) or all; analyze and diff read it with <see cref="TablesOf"/>.</summary>
+    public Option<ReportTables> Tables { get; } = OptionTypes.Choice("--tables", "text output: compact (what matters most, a short table per operation; within 120 columns; the default) or all (every table and note in full)",
+        ("compact", ReportTables.Compact), ("all", ReportTables.All));
+
+    /// <summary>What --tables asks for; without it, compact on text and all in every other format.</summary>
+    public ReportTables TablesOf(ParseResult parse, TableFormat format) =>
+        parse.GetResult(Tables) is null ? (format == TableFormat.Text ? ReportTables.Compact : ReportTables.All) : parse.GetValue(Tables);
 
     public Option<string> Profile { get; } = new("--profile")
     {

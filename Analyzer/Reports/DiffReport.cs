@@ -19,14 +19,18 @@ public static class DiffReport
 
     private const double BytesPerMb = 1024.0 * 1024.0;
 
-    public static string Render(TraceDiff diff, TableFormat format) => Exporters.Render(Document(diff), format);
+    public static string Render(TraceDiff diff, TableFormat format, ReportTables tables = ReportTables.All) => Exporters.Render(Document(diff, tables), format);
 
-    /// <summary>The diff for the exporters: the header lines, the tables; CSV is the long table, one line per metric.</summary>
-    public static ReportDocument Document(TraceDiff diff) => new()
+    /// <summary>
+    /// The diff for the exporters: the header lines, the tables; CSV is the long table, one line per metric.
+    /// <see cref="ReportTables.Compact"/> (the terminal's): a short table per operation and what moved beyond the noise.
+    /// </summary>
+    public static ReportDocument Document(TraceDiff diff, ReportTables tables = ReportTables.All) => new()
     {
         Kind = ReportKind.Diff,
         Heading = "esp diff",
-        Parts = [new LinesPart(Header(diff), EscapeMarkdown: false), .. Tables(diff).Select(t => new TablePart(t))],
+        Parts = [new LinesPart(tables == ReportTables.Compact ? [.. Header(diff).SelectMany(l => Verdicts.Wrap(l, "  "))] : Header(diff), EscapeMarkdown: false),
+            .. tables == ReportTables.Compact ? CompactParts(diff) : Tables(diff).Select(t => new TablePart(t))],
         CsvTables = () => [LongTable(diff)],
         Json = () => Json(diff),
         Html = _ => Html.DiffHtmlReport.Render(diff),
@@ -113,9 +117,15 @@ public static class DiffReport
             if (!OneLaunch(diff)) yield return TagChangesTable(both, diff.Settings);
             foreach (var row in both) yield return TagTable(row, diff.Settings);
         }
+        foreach (var table in OtherTables(diff, compact: false)) yield return table;
+    }
+
+    /// <summary>The rows on one side only, or the note that neither side has runs: in every view.</summary>
+    private static IEnumerable<TextTable> OtherTables(TraceDiff diff, bool compact)
+    {
         var oneSided = diff.Rows.Where(r => r.Presence != Presence.Both).ToList();
         var unmatchedUnsupported = UnsupportedWithoutRows(diff).ToList();
-        if (oneSided.Count > 0 || unmatchedUnsupported.Count > 0) yield return OneSidedTable(oneSided, unmatchedUnsupported);
+        if (oneSided.Count > 0 || unmatchedUnsupported.Count > 0) yield return OneSidedTable(oneSided, unmatchedUnsupported, compact);
         if (diff.Rows.Count == 0)
         {
             var empty = new TextTable("no runs in either trace", ["Note"]);
@@ -123,6 +133,70 @@ public static class DiffReport
             yield return empty;
         }
     }
+
+    /// <summary>The terminal's diff: per operation a table within 120 columns, then the rows beyond the noise, each with its cause.</summary>
+    private static IEnumerable<ReportPart> CompactParts(TraceDiff diff)
+    {
+        var both = diff.Rows.Where(r => r.Presence == Presence.Both).ToList();
+        foreach (var op in both.GroupBy(r => r.Operation))
+            yield return new TablePart(CompactTable(op.Key, [.. op], diff));
+        if (both.Count > 0) yield return new LinesPart(Moved(diff, both), EscapeMarkdown: true);
+        foreach (var table in OtherTables(diff, compact: true)) yield return new TablePart(table);
+    }
+
+    private static TextTable CompactTable(string operation, List<RowDiff> rows, TraceDiff diff)
+    {
+        var cpu = diff.Baseline.CpuSource?.IsOnCpu() == true && diff.Trace.CpuSource?.IsOnCpu() == true ? "on-CPU, kernel samples" : "see --tables all";
+        var table = new TextTable($"{operation}, baseline → trace (ms per operation; Δ % = Δ / baseline; CPU: {cpu})",
+            ["Serializer", "N", "Base ms", "Trace ms", "Δ %", "Noise", "CPU Δ %", "CPU noise", "Alloc Δ %"]);
+        foreach (var r in rows)
+        {
+            var d = r.Metric(RowDiff.DurationMs);
+            var c = r.Metric(RowDiff.CpuMs);
+            var a = r.Metric(RowDiff.AllocatedBytes);
+            table.AddRow(r.Serializer, Fmt.Objects(r.Objects), Fmt.Ms(d.Baseline!.Mean), Fmt.Ms(d.Trace!.Mean), SignedPct(d.RelativeDelta), Noise(d, diff.Settings),
+                SignedPct(c.RelativeDelta), c.Delta is null ? "-" : Noise(c, diff.Settings), SignedPct(a.RelativeDelta));
+        }
+        return table;
+    }
+
+    /// <summary>
+    /// The rows whose duration or CPU moved beyond the noise (on launch means; with one launch a side, beyond the runs'
+    /// spread and the launch noise), largest CPU change first: each with the explained verdict and the tag that moved most.
+    /// </summary>
+    private static IReadOnlyList<string> Moved(TraceDiff diff, List<RowDiff> rows)
+    {
+        var s = diff.Settings;
+        bool Beyond(MetricDiff m) => m.OneLaunch
+            ? m.RunNoise.Significant == true && m.RelativeDelta is { } rel && Math.Abs(rel) > s.LaunchNoiseOf(m.Name)
+            : m.Noise.Significant == true;
+        var moved = rows.Where(r => Beyond(r.Metric(RowDiff.DurationMs)) || Beyond(r.Metric(RowDiff.CpuMs)))
+            .OrderByDescending(r => Math.Abs(r.Metric(RowDiff.CpuMs).RelativeDelta ?? r.Metric(RowDiff.DurationMs).RelativeDelta ?? 0)).ToList();
+        var noise = OneLaunch(diff) ? "the launch noise" : "the launch-to-launch noise";
+        var factored = string.Join(" and ", s.FactoredOutTags.Select(t => t + "*")) + " tags";
+        var lines = new List<string>();
+        if (moved.Count == 0) lines.Add($"Nothing moved beyond {noise}.");
+        else
+        {
+            lines.Add($"Beyond {noise}, largest CPU Δ first ({(OneLaunch(diff) ? "one launch a side: a lead, not a result" : "significant on the launches' means")}):");
+            foreach (var r in moved.Take(MovedLines))
+            {
+                var d = r.Metric(RowDiff.DurationMs);
+                var c = r.Metric(RowDiff.CpuMs);
+                var parts = new List<string> { $"CPU {SignedPct(c.RelativeDelta)}, duration {SignedPct(d.RelativeDelta)}" };
+                if (r.Tags.FirstOrDefault() is { Delta: { } tagDelta } tag) parts.Add($"most moved: {tag.Name} {Signed(tagDelta)} ms");
+                if (r.Explained.FirstOrDefault(e => e.Metric == RowDiff.CpuMs) is { } e)
+                    parts.Add(Verdict(r, e).Replace(" (1 launch per side: not judged)", "", StringComparison.Ordinal).Replace("factored-out tags", factored, StringComparison.Ordinal));
+                lines.AddRange(Verdicts.Wrap($"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}: {string.Join("; ", parts)}", "  ", Verdicts.Width - 2).Select(l => "  " + l));
+            }
+            if (moved.Count > MovedLines) lines.Add($"  and {moved.Count - MovedLines} more");
+        }
+        lines.Add("Every table (thread CPU, GCs, the explained view, stack tags per row): --tables all; data: --format csv or json.");
+        return lines;
+    }
+
+    /// <summary>Rows listed under "Beyond the noise" in the compact view.</summary>
+    private const int MovedLines = 10;
 
     private static TextTable DurationTable(List<RowDiff> rows, DiffSettings settings)
     {
@@ -291,19 +365,26 @@ public static class DiffReport
         return table;
     }
 
-    private static TextTable OneSidedTable(List<RowDiff> rows, List<(string Side, string Serializer, string Reason)> unsupported)
+    /// <param name="compact">The notes under the table, wrapped within 120 columns, not in a column of their own.</param>
+    private static TextTable OneSidedTable(List<RowDiff> rows, List<(string Side, string Serializer, string Reason)> unsupported, bool compact)
     {
-        var table = new TextTable("Only in one trace (not compared; Duration and CPU in ms per operation, mean of the launches' means)", ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", "Note"]);
+        var table = new TextTable("Only in one trace (not compared; Duration and CPU in ms per operation, mean of the launches' means)",
+            ["Serializer", "Operation", "N", "Only in", "Runs", "Duration ms", "CPU ms", .. compact ? Array.Empty<string>() : ["Note"]]);
+        void Add(string[] cells, string? note, string noteHead)
+        {
+            table.AddRow(compact ? cells : [.. cells, note ?? ""]);
+            if (compact && !string.IsNullOrEmpty(note)) table.Notes.AddRange(Verdicts.Wrap($"{noteHead}: {note}", "  ", Verdicts.Width - 2));
+        }
         foreach (var r in rows)
         {
             var d = r.Metric(RowDiff.DurationMs);
             var c = r.Metric(RowDiff.CpuMs);
             var stats = d.Baseline ?? d.Trace!;
-            table.AddRow(r.Serializer, r.Operation, Fmt.Objects(r.Objects), r.Presence == Presence.OnlyInBaseline ? "baseline" : "trace",
-                Fmt.Int(stats.Runs), Fmt.Ms(stats.Mean), MsOrMissing(c.Baseline ?? c.Trace), r.Note ?? "");
+            Add([r.Serializer, r.Operation, Fmt.Objects(r.Objects), r.Presence == Presence.OnlyInBaseline ? "baseline" : "trace",
+                Fmt.Int(stats.Runs), Fmt.Ms(stats.Mean), MsOrMissing(c.Baseline ?? c.Trace)], r.Note, $"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}");
         }
         foreach (var (side, serializer, reason) in unsupported)
-            table.AddRow(serializer, "-", "-", "neither", "0", "-", "-", $"not run in {side}: {reason}");
+            Add([serializer, "-", "-", "neither", "0", "-", "-"], $"not run in {side}: {reason}", serializer);
         return table;
     }
 

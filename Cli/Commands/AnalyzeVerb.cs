@@ -24,7 +24,7 @@ public static class AnalyzeVerb
         public TableFormat Format { get; init; } = Exporters.DefaultFormat;
         public string? Out { get; init; }
         public int Top { get; init; }
-        /// <summary>Which tables; null: compact on the terminal's text, all in every other format.</summary>
+        /// <summary>Which tables (--tables); null: compact on the terminal's text, all in every other format.</summary>
         public ReportTables? Tables { get; init; }
         /// <summary>--n: only the cases of this N (0: all).</summary>
         public int Objects { get; init; }
@@ -39,8 +39,6 @@ public static class AnalyzeVerb
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
         var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers); in a trace without runs, over the whole trace", 0, min: 0, max: 10_000);
-        var tables = OptionTypes.Choice("--tables", "text output: compact (the verdicts that matter most, a short table per operation, a line per finding kind; within 120 columns; the default) or all (every verdict, table and note in full)",
-            ("compact", ReportTables.Compact), ("all", ReportTables.All));
         var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
         var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
         var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files show as ? (their stacks cannot be named)" };
@@ -60,7 +58,7 @@ public static class AnalyzeVerb
             trace, format, common.Out, common.Serializers,
         }.WithArgumentsMessage("analyze needs exactly one TRACE (folder, .nettrace, .zip or .etl)");
         common.AddStackTags(command);
-        foreach (var option in new Option[] { top, tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope, firefox }) command.Options.Add(option);
+        foreach (var option in new Option[] { top, common.Tables, objects, noCache, etlx, noKernel, common.Symbols, common.Html, speedscope, firefox }) command.Options.Add(option);
 
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
         {
@@ -69,7 +67,7 @@ public static class AnalyzeVerb
                 Format = parse.GetValue(format),
                 Out = parse.GetValue(common.Out),
                 Top = parse.GetValue(top),
-                Tables = parse.GetResult(tables) is null ? null : parse.GetValue(tables),
+                Tables = common.TablesOf(parse, parse.GetValue(format)),
                 Objects = parse.GetValue(objects),
                 Html = parse.GetValue(common.Html),
                 Speedscope = parse.GetValue(speedscope),

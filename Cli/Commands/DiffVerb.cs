@@ -38,7 +38,7 @@ public static class DiffVerb
         var format = CommonOptions.Format(ReportKind.Diff);
         var command = new Command(Name, "compare traces per serializer: deltas, their noise, and the stack tags that explain them")
         {
-            traces, format, common.Out, common.Html, common.Serializers,
+            traces, format, common.Tables, common.Out, common.Html, common.Serializers,
         }.WithArgumentsMessage(TwoTraces);
         common.AddStackTags(command);
         command.SetAction((parse, cancel) => CommandRunner.RunAsync(Name, console, () =>
@@ -49,12 +49,12 @@ public static class DiffVerb
                 StackTagsPaths = parse.GetValue(common.StackTags)!,
                 StackTagsOnly = parse.GetValue(common.StackTagsOnly),
             };
-            return Task.FromResult(Run(parse.GetValue(traces)!, parse.GetValue(format), parse.GetValue(common.Out), parse.GetValue(common.Html), options, console, cancel));
+            return Task.FromResult(Run(parse.GetValue(traces)!, parse.GetValue(format), common.TablesOf(parse, parse.GetValue(format)), parse.GetValue(common.Out), parse.GetValue(common.Html), options, console, cancel));
         }, cancel));
         return command;
     }
 
-    public static int Run(IReadOnlyList<string> traces, TableFormat format, string? outPath, string? htmlPath, AnalyzerOptions options, IConsole console, CancellationToken cancel)
+    public static int Run(IReadOnlyList<string> traces, TableFormat format, ReportTables tables, string? outPath, string? htmlPath, AnalyzerOptions options, IConsole console, CancellationToken cancel)
     {
         var plan = Exporters.Select(ReportKind.Diff, format, outPath, htmlPath);
         var (baselinePaths, tracePaths) = Sides(traces);
@@ -77,7 +77,7 @@ public static class DiffVerb
                 diff.Warnings.Add($"no runs of {string.Join(", ", options.Serializers)} in either trace");
             else if (compared == 0)
                 diff.Warnings.Add(diff.NothingCompared());
-            report = DiffReport.Document(diff);
+            report = DiffReport.Document(diff, tables);
             plan.ExportFiles(report, progress);
         }
         plan.ExportReport(report, console.Out, new LineProgress(console.Error));

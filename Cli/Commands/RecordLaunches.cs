@@ -1,5 +1,6 @@
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Export;
+using EtwSerializerProfiler.Analyzer.Reports;
 using EtwSerializerProfiler.Cli.Terminal;
 using EtwSerializerProfiler.Common;
 using EtwSerializerProfiler.Recorder;
@@ -46,7 +47,7 @@ public static class RecordLaunches
         if (options.Analyze && diff.Count > 0 && exit == ExitCodes.Ok)
         {
             console.Out.WriteLine();
-            exit = DiffVerb.Run(diff, TableFormat.Text, null, null, new AnalyzerOptions(), console, cancel);
+            exit = DiffVerb.Run(diff, TableFormat.Text, ReportTables.Compact, null, null, new AnalyzerOptions(), console, cancel);
         }
         return exit;
     }

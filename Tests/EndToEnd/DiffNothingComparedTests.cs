@@ -27,7 +27,7 @@ public sealed class DiffNothingComparedTests(RecordedBenchmark recorded)
             Assert.True(forward.ExitCode == ExitCodes.Failed, $"exit {forward.ExitCode}: {forward.StdErr}");
             var rows = RecordedBenchmark.Serializers.Length * 2; // serialize and deserialize, one N
             Assert.Contains($"warning: nothing to compare: no serializer, operation and object count has runs in both traces ({rows} only in the baseline, 0 only in the trace)",
-                forward.StdOut, StringComparison.Ordinal);
+                forward.Unwrapped, StringComparison.Ordinal);
             Assert.Contains("Only in one trace", forward.StdOut, StringComparison.Ordinal);
 
             var backward = ProcessRunner.Dotnet(Esp, "diff", foreign.Path, recorded.Folder.Path, "--format", "json");

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.RegularExpressions;
 using EtwSerializerProfiler.Analyzer;
 using EtwSerializerProfiler.Analyzer.Diff;
 using EtwSerializerProfiler.Analyzer.Input;
@@ -173,7 +174,7 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
     [Fact]
     public void Esp_diff_prints_the_tables_and_writes_json()
     {
-        var text = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit[0].Path, recorded.Reflection[0].Path);
+        var text = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit[0].Path, recorded.Reflection[0].Path, "--tables", "all");
         Assert.True(text.ExitCode == 0, text.StdErr);
         foreach (var expected in new[] { "Duration, ms per operation", "CPU, ms per operation", "GC and allocations", "Explained:", "Reflection\\Interpreted invoke", "dynamic code NOT supported", "env DOTNET_TieredCompilation=0" })
             Assert.Contains(expected, text.StdOut, StringComparison.Ordinal);
@@ -181,6 +182,21 @@ public sealed class DiffTests(DiffRecordings recorded, Xunit.Abstractions.ITestO
         Assert.DoesNotContain("launches, each one sample", text.StdOut, StringComparison.Ordinal);
         Assert.Contains("one launch on each side: differences under", text.StdOut, StringComparison.Ordinal);
         Assert.DoesNotContain(" sig p", text.StdOut, StringComparison.Ordinal);
+        // The terminal's default: a table per operation within 120 columns, with the same figures as the wide ones.
+        var compact = ProcessRunner.Dotnet(Esp, "diff", recorded.Emit[0].Path, recorded.Reflection[0].Path);
+        Assert.True(compact.ExitCode == 0, compact.StdErr);
+        var lines = compact.StdOut.ReplaceLineEndings("\n").Split('\n');
+        Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));
+        Assert.True(lines.Length < text.StdOut.Split('\n').Length / 2, $"compact {lines.Length} lines, all {text.StdOut.Split('\n').Length}");
+        var wide = text.StdOut.ReplaceLineEndings("\n").Split("\n\n").Single(t => t.StartsWith("Duration, ms per operation", StringComparison.Ordinal)).Split('\n')[3..];
+        Assert.Equal(recorded.Diff.Rows.Count, wide.Length);
+        foreach (var cells in wide.Select(r => Regex.Split(r.Trim(), @"\s{2,}")))
+        {
+            // Serializer, Operation, N, Launches, Runs, Base ms, Trace ms, Δ ms, Δ %: the compact row has them in its order.
+            var expected = "^" + string.Join(@"\s+", new[] { cells[0], cells[2], cells[5], cells[6], cells[8] }.Select(Regex.Escape)) + @"\s";
+            Assert.Contains(lines, l => Regex.IsMatch(l, expected));
+        }
+        Assert.Contains("--tables all", compact.StdOut, StringComparison.Ordinal);
 
         var json = Path.Combine(Path.GetTempPath(), $"diff-{Guid.NewGuid():N}.json");
         var r = ProcessRunner.Dotnet(Esp, ["diff", .. recorded.Emit.Select(f => f.Path), "vs", .. recorded.Reflection.Select(f => f.Path),

@@ -52,12 +52,12 @@ public sealed class DifferentSerializerSetsTests : IDisposable
 
         var text = ProcessRunner.Dotnet(esp, "diff", baseline.Path, trace.Path);
         Assert.Equal(0, text.ExitCode);
-        Assert.Contains($"serializers differ: compared 1 ({Common}); only in baseline 1 (System.Text.Json); only in trace 1 (Newtonsoft.Json); not run in either 1 (BinaryFormatter)", text.StdOut, StringComparison.Ordinal);
-        var duration = Table(text.StdOut, "Duration, ms per operation");
+        Assert.Contains($"serializers differ: compared 1 ({Common}); only in baseline 1 (System.Text.Json); only in trace 1 (Newtonsoft.Json); not run in either 1 (BinaryFormatter)", text.Unwrapped, StringComparison.Ordinal);
+        var duration = Table(text.Unwrapped, "serialize, baseline → trace");
         Assert.Contains(Common, duration, StringComparison.Ordinal);
         Assert.DoesNotContain("System.Text.Json", duration, StringComparison.Ordinal);
         Assert.DoesNotContain("Newtonsoft.Json", duration, StringComparison.Ordinal);
-        var oneSided = Table(text.StdOut, "Only in one trace");
+        var oneSided = Table(text.Unwrapped, "Only in one trace");
         Assert.Contains("System.Text.Json", oneSided, StringComparison.Ordinal);
         Assert.Contains("Newtonsoft.Json", oneSided, StringComparison.Ordinal);
         Assert.Contains("not run in trace: BinaryFormatter was removed from .NET 9+", oneSided, StringComparison.Ordinal);

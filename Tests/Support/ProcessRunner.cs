@@ -5,7 +5,11 @@ namespace EtwSerializerProfiler.Tests.Support;
 /// <summary>Runs a real process (the benchmark or the esp tool) and captures what a user would see.</summary>
 public static class ProcessRunner
 {
-    public sealed record Result(int ExitCode, string StdOut, string StdErr);
+    public sealed record Result(int ExitCode, string StdOut, string StdErr)
+    {
+        /// <summary>StdOut with the lines wrapped for a 120-column terminal joined again (a continuation starts with two spaces).</summary>
+        public string Unwrapped => StdOut.ReplaceLineEndings("\n").Replace("\n  ", " ", StringComparison.Ordinal);
+    }
 
     public static Result Dotnet(string dll, params string[] args) => Run("dotnet", [dll, .. args]);
 

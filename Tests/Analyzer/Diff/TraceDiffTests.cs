@@ -157,6 +157,34 @@ public sealed class TraceDiffTests
     }
 
     [Fact]
+    public void The_compact_view_fits_a_terminal_and_names_what_moved_with_its_cause()
+    {
+        var (b, t) = Switched(); // CPU 19.75 -> 49.75 ms (+152%), duration 20.25 -> 50.25 (+148%), the rise under Reflection\Interpreted invoke (+25.3 ms) and Activator
+        b.Add(Run("ServiceStack.Text", "serialize", 1, 30, (@"Serialize\ServiceStack.Text", 29)));
+        var words = string.Join(' ', Enumerable.Repeat("Dynamic code generation is not supported.", 6));
+        var diff = TraceDiffer.CompareLaunches(AsLaunches(Emit, 4), Launches(b),
+            AsLaunches(Side("reflection", new() { ["ServiceStack.Text"] = "not supported in this configuration: " + words }), 4), Launches(t));
+        var text = DiffReport.Render(diff, TableFormat.Text, ReportTables.Compact);
+        var lines = text.ReplaceLineEndings("\n").Split('\n');
+        Assert.All(lines, l => Assert.True(l.Length <= Verdicts.Width, $"{l.Length} columns: {l}"));
+        Assert.Contains("deserialize, baseline → trace", text, StringComparison.Ordinal);
+        Assert.Contains("Beyond the launch-to-launch noise, largest CPU Δ first (significant on the launches' means):", lines);
+        Assert.Contains(@"  System.Text.Json deserialize N=1,000: CPU +152%, duration +148%; most moved: Reflection\Interpreted invoke +25.30 ms;", text, StringComparison.Ordinal);
+        Assert.Contains("explained by Reflection* and Activator* tags", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("Explained:", text, StringComparison.Ordinal); // the wide tables are --tables all's
+        Assert.Contains("--tables all", text, StringComparison.Ordinal);
+        // The one-sided row keeps its note, wrapped under the table.
+        Assert.Contains("Only in one trace", text, StringComparison.Ordinal);
+        Assert.Contains(lines, l => l.StartsWith("  ServiceStack.Text serialize N=1,000: not run in trace: not supported in this configuration:", StringComparison.Ordinal));
+        Assert.Contains("Explained:", DiffReport.Render(diff, TableFormat.Text), StringComparison.Ordinal);
+
+        // Nothing beyond the noise: said in one line, no list.
+        var (same, _) = Switched();
+        var quiet = DiffReport.Render(ByRun(same, [.. same.Select(r => Run(Stj, "deserialize", r.Key.Run + 10, r.DurationMs, (@"Deserialize\" + Stj, r.CpuMs)))]), TableFormat.Text, ReportTables.Compact);
+        Assert.Contains("Nothing moved beyond the launch-to-launch noise.", quiet, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Rows_in_only_one_trace_are_listed_with_the_reason_not_dropped()
     {
         var (b, t) = Switched();
