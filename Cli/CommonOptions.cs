@@ -18,8 +18,8 @@ public sealed class CommonOptions
 
     public Option<string[]> StackTags { get; } = new("--stacktags")
     {
-        Description = "add a stack tags file to the built-in serializer tags (the trace folder's copy, else the tool's); " +
-            "repeatable; tags that match nothing are reported (docs/analyzer.md#stack-tags)",
+        Description = "add a stack tags file to the built-in serializer tags; repeatable; tags that match nothing are reported " +
+            "(docs/analyzer.md#stack-tags)",
         HelpName = "F",
         AllowMultipleArgumentsPerToken = false,
         DefaultValueFactory = _ => [],
@@ -27,8 +27,8 @@ public sealed class CommonOptions
 
     public Option<string[]> Symbols { get; } = new("--symbols")
     {
-        Description = "name native frames from the debug files in DIR (any layout: build-id tree, dotnet-symbol output, unstripped libraries) " +
-            "by running perf script on the trace folder's kernel.perf.data again; repeatable (docs/analyzer.md#native-symbols)",
+        Description = "name native frames from the debug files in DIR (any layout), running perf script again; repeatable " +
+            "(docs/analyzer.md#native-symbols)",
         HelpName = "DIR",
         AllowMultipleArgumentsPerToken = false,
         DefaultValueFactory = _ => [],

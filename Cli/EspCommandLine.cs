@@ -44,7 +44,10 @@ public static class EspCommandLine
             CleanupVerb.Create(console),
         };
         var help = root.Options.OfType<HelpOption>().Single();
-        help.Action = new EpilogueHelpAction((HelpAction)help.Action!, new Dictionary<string, string>
+        var builtIn = (HelpAction)help.Action!;
+        // Within the reports' 120 columns, or a narrower terminal's: redirected, it printed lines of up to 341.
+        builtIn.MaxWidth = Console.IsOutputRedirected || Console.WindowWidth <= 0 ? PlainText.Width : Math.Min(Console.WindowWidth, PlainText.Width);
+        help.Action = new EpilogueHelpAction(builtIn, new Dictionary<string, string>
         {
             [RecordVerb.Name] = RecordVerb.Epilogue,
             [DiffVerb.Name] = DiffVerb.Epilogue,

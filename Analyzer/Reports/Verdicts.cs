@@ -70,7 +70,7 @@ internal static class Verdicts
     /// <summary>Causes shown per case.</summary>
     public const int MaxCauses = 3;
     /// <summary>A line of a verdict fits a terminal of this width.</summary>
-    public const int Width = 120;
+    public const int Width = PlainText.Width;
     /// <summary>Causes under this share of the time are not named.</summary>
     private const double MinShare = 0.01;
 

@@ -38,10 +38,10 @@ public static class AnalyzeVerb
     {
         var trace = new Argument<string>("TRACE") { Description = "a trace folder, .nettrace, .netperf or .zip (or .etl on Windows)" };
         var format = CommonOptions.Format(ReportKind.Analysis);
-        var top = OptionTypes.Int("--top", "the N hottest methods per serializer, operation and N (use with --serializers); in a trace without runs, over the whole trace", 0, min: 0, max: 10_000);
-        var objects = OptionTypes.Int("--n", "only the cases of this N (object count), e.g. with --serializers X for one case", 0, min: 0, max: int.MaxValue);
-        var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx next to the trace when the trace is converted to .etlx (--etlx, or a damaged trace)" };
-        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion (TraceLog), as .etl traces are, instead of one raw pass: slower; the same figures, but lock takers from stacks.nettrace and throw sites from the exception files show as ? (their stacks cannot be named)" };
+        var top = OptionTypes.Int("--top", "the N hottest methods per case (with --serializers); without runs, over the whole trace", 0, min: 0, max: 10_000);
+        var objects = OptionTypes.Int("--n", "only the cases of this N (object count)", 0, min: 0, max: int.MaxValue);
+        var noCache = new Option<bool>("--no-cache") { Description = "do not keep TRACE.etlx beside the trace (--etlx, or a damaged trace)" };
+        var etlx = new Option<bool>("--etlx") { Description = "read an EventPipe trace through TraceEvent's .etlx conversion, as .etl traces are: slower, the same figures; lock takers and throw sites from the side files show as ?" };
         var noKernel = new Option<bool>("--no-kernel") { Description = "ignore the trace folder's kernel session: CPU from EventPipe's sampler only" };
         var speedscope = new Option<string?>(SpeedscopeExporter.Option)
         {
@@ -50,7 +50,7 @@ public static class AnalyzeVerb
         };
         var firefox = new Option<string?>(FirefoxExporter.Option)
         {
-            Description = "also write the whole trace as a Firefox Profiler profile to F (gzipped JSON, e.g. trace.json.gz): a track per thread, a marker per run, GC, throw, JIT compilation and lock wait (docs/report.md)",
+            Description = "also write the whole trace as a Firefox Profiler profile to F (gzipped JSON, e.g. trace.json.gz; docs/report.md)",
             HelpName = "F",
         };
         var command = new Command(Name, "per-serializer CPU, GC, allocations, reflection/Activator, exceptions, contention and JIT from a trace, and findings")

@@ -29,8 +29,8 @@ public sealed partial class RecordVerb
     // Not Option<bool?>: System.CommandLine lets a bool option take only true/false after it, so "on" would be left over.
     private readonly Option<Sampler> _eventPipeSamples = OptionTypes.Choice("--eventpipe-samples", "EventPipe's own CPU sampler (managed stacks at safe points); " +
         "default: off when the kernel session samples the CPU (it stops threads: docs/recorder.md), else on", ("on", Sampler.On), ("off", Sampler.Off), ("auto", Sampler.Auto));
-    private readonly Option<double?> _cpuSampleMs = OptionTypes.Number("--cpu-sample-ms", "the kernel session's CPU sample interval (default: the profile's; " +
-        "the default profile's is 1 ms, 2 ms on a Linux virtual machine, where each sample costs more: docs/recorder.md#the-sampler-alone)", "MS", 0.1, 1000);
+    private readonly Option<double?> _cpuSampleMs = OptionTypes.Number("--cpu-sample-ms", "the kernel session's CPU sample interval (default: the profile's, " +
+        "1 ms; 2 ms on a virtual machine: docs/recorder.md#the-sampler-alone)", "MS", 0.1, 1000);
     private readonly Option<BenchmarkFramework> _framework = new("--framework")
     {
         Description = $"the benchmark build to record (default {BenchmarkBuild.Net10Moniker}); {BenchmarkBuild.Net472Moniker} is the .NET Framework build, " +
@@ -44,9 +44,8 @@ public sealed partial class RecordVerb
     };
     private readonly Option<IReadOnlyList<BenchmarkRuntime>> _runtime = new("--runtime")
     {
-        Description = "the .NET runtime(s) the benchmark runs on: 8.0, 9.0, 10.0 or an exact version such as 8.0.31 (default: the SDK's); " +
-            "another than the SDK's is published self-contained from its runtime pack on first use and cached (docs/recorder.md). " +
-            "Several (8.0,10.0) are recorded interleaved, one folder each under --out",
+        Description = "the .NET runtime(s) to run the benchmark on: 8.0, 9.0, 10.0 or an exact version such as 8.0.31 (default: the SDK's); " +
+            "several are recorded interleaved, a folder each under --out (docs/recorder.md)",
         HelpName = "8.0|9.0|10.0[,..]",
         DefaultValueFactory = _ => [],
         CustomParser = r =>
@@ -55,8 +54,8 @@ public sealed partial class RecordVerb
             catch (UsageException ex) { r.AddError(ex.Message); return []; }
         },
     };
-    private readonly Option<int> _launches = OptionTypes.Int("--launches", "record each runtime this many times, interleaved (8.0, 10.0, 8.0, 10.0, ...), one folder " +
-        "per launch under --out (RUNTIME-N), for esp diff A1 A2 .. vs B1 B2 ..; default 1", 1, min: 1, max: 100);
+    private readonly Option<int> _launches = OptionTypes.Int("--launches", "record each runtime this many times, interleaved, a folder each under --out " +
+        "(RUNTIME-N), for esp diff A1 A2 .. vs B1 B2 ..", 1, min: 1, max: 100);
     private readonly Option<bool> _analyze = new("--analyze") { Description = "print the analyzer's per-serializer tables when recording ends (esp analyze)" };
     private readonly Option<bool> _tracingCost = new("--tracing-cost") { Description = "after the measured runs, run each case again with tracing off and on, " +
         "in the same process, and report what tracing cost it (docs/recorder.md#what-tracing-costs; EventPipe backend)" };
@@ -81,8 +80,8 @@ public sealed partial class RecordVerb
     };
     private readonly Option<int?> _pid = new("--pid")
     {
-        Description = "attach to a .NET process that already runs, instead of starting one; Ctrl+C, --duration or the process's exit ends " +
-            "the recording, and the process runs on (docs/recorder.md#attach)",
+        Description = "attach to a running .NET process; Ctrl+C, --duration or its exit ends the recording, and it runs on " +
+            "(docs/recorder.md#attach)",
         HelpName = "PID",
         CustomParser = r =>
         {
@@ -95,7 +94,7 @@ public sealed partial class RecordVerb
     private readonly Option<double?> _duration = OptionTypes.Number("--duration", "with --pid: stop recording after this many seconds", "SECONDS", 0.1, 86_400);
     private readonly Option<bool> _listProfiles = new("--list-profiles") { Description = "list the trace profiles with what each records" };
     private readonly Option<string?> _profilesFile = new("--profiles") { Description = "read --profile from this profiles file instead of the tool's " +
-        "Profiles/profiles.json, e.g. the default minus one part, to measure that part's cost with --tracing-cost (docs/recorder.md#what-tracing-costs)", HelpName = "FILE" };
+        "(docs/recorder.md#what-tracing-costs)", HelpName = "FILE" };
 
     /// <summary>Shown after the options in `esp record --help`: the benchmark's own options, from its parser's help.</summary>
     public static string Epilogue { get; } = $"""

@@ -5,6 +5,9 @@ namespace EtwSerializerProfiler.Common;
 /// <summary>A <see cref="TextTable"/> as an aligned terminal table: title, header, dashes, rows, indented notes.</summary>
 public static class PlainText
 {
+    /// <summary>The terminal's width every compact report and help text keeps within.</summary>
+    public const int Width = 120;
+
     public static string Table(TextTable table)
     {
         var rows = table.Rows;
