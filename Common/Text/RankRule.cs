@@ -4,12 +4,15 @@ namespace EtwSerializerProfiler.Common;
 /// The Rank column, the same rule in the benchmark's table and the analyzer's: rows of one operation and N, sorted by
 /// mean, are numbered; a row whose min-max range overlaps the previous or the next row's gets "~" (some measured run
 /// of one was as fast as some run of the other, so their order could flip on the next launch); a row with a single
-/// measured run has no spread to judge and gets "?". A row whose round trip failed (the serializer did not give back
-/// the data) is not ranked at all: it gets <see cref="Unranked"/>, no number, and is nobody's neighbour, since being
-/// fast at producing wrong output is no result.
+/// measured run has no spread to judge and gets "?"; a row alone gets <see cref="Alone"/>. A row whose round trip
+/// failed (the serializer did not give back the data) is not ranked at all: it gets <see cref="Unranked"/>, no number,
+/// and is nobody's neighbour, since being fast at producing wrong output is no result.
 /// </summary>
 public static class RankRule
 {
+    /// <summary>The Rank of a row alone at its operation and N: ranked against nothing.</summary>
+    public const string Alone = "-";
+
     /// <summary>The Rank of a row whose round trip failed.</summary>
     public const string Unranked = "failed";
 
@@ -38,7 +41,7 @@ public static class RankRule
         for (var i = 0; i < byMean.Count; i++)
         {
             var number = Fmt.Int(i + 1);
-            if (byMean.Count == 1) { ranks.Add(number); continue; }
+            if (byMean.Count == 1) { ranks.Add(Alone); continue; }
             if (byMean[i].Runs < 2) { ranks.Add(number + "?"); continue; }
             var overlaps = (i > 0 && Overlap(byMean[i - 1], byMean[i])) || (i + 1 < byMean.Count && Overlap(byMean[i], byMean[i + 1]));
             ranks.Add(overlaps ? number + "~" : number);

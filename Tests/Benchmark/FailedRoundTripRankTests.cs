@@ -16,6 +16,14 @@ public sealed class FailedRoundTripRankTests
     }
 
     [Fact]
+    public void A_row_alone_is_ranked_against_nothing()
+    {
+        Assert.Equal([RankRule.Alone], RankRule.Rank([(1.0, 1.2, 5, false)]));
+        // The only other row failed: nothing is left to rank against either.
+        Assert.Equal([RankRule.Unranked, RankRule.Alone], RankRule.Rank([(0.5, 0.6, 5, true), (1.0, 1.2, 5, false)]));
+    }
+
+    [Fact]
     public void The_benchmark_table_marks_the_mismatch_and_says_why()
     {
         var results = new BenchmarkResults
