@@ -45,8 +45,7 @@ public static class EspCommandLine
         };
         var help = root.Options.OfType<HelpOption>().Single();
         var builtIn = (HelpAction)help.Action!;
-        // Within the reports' 120 columns, or a narrower terminal's: redirected, it printed lines of up to 341.
-        builtIn.MaxWidth = Console.IsOutputRedirected || Console.WindowWidth <= 0 ? PlainText.Width : Math.Min(Console.WindowWidth, PlainText.Width);
+        builtIn.MaxWidth = console.Width;
         help.Action = new EpilogueHelpAction(builtIn, new Dictionary<string, string>
         {
             [RecordVerb.Name] = RecordVerb.Epilogue,

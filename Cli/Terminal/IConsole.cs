@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Cli.Terminal;
 
 /// <summary>
@@ -13,6 +15,9 @@ public interface IConsole
     /// <param name="live">The caller owns the terminal until the display is disposed: nothing else (no child process,
     /// no report on <see cref="Out"/>) writes to it meanwhile. False keeps plain lines.</param>
     IProgressDisplay StartProgress(bool live);
+
+    /// <summary>The columns help wraps within: the reports' 120, or a narrower terminal's.</summary>
+    int Width => PlainText.Width;
 }
 
 /// <summary>Progress messages until disposed. Lines indented by two spaces update the step above them ("  45% ...").</summary>
