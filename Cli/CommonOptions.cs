@@ -48,7 +48,7 @@ public sealed class CommonOptions
 
     /// <summary>What --tables asks for; without it, compact on text and all in every other format.</summary>
     public ReportTables TablesOf(ParseResult parse, TableFormat format) =>
-        parse.GetResult(Tables) is null ? (format == TableFormat.Text ? ReportTables.Compact : ReportTables.All) : parse.GetValue(Tables);
+        parse.GetResult(Tables) is null ? ReportTablesDefault.For(format) : parse.GetValue(Tables);
 
     public Option<string> Profile { get; } = new("--profile")
     {

@@ -34,7 +34,7 @@ public static class AnalysisReport
         {
             parts.Add(Verdicts.CompactPart(verdicts, analysis.Findings, warmups));
             parts.AddRange(CompactTables(analysis, verdicts).Select(t => new TablePart(t)));
-            if (top > 0) parts.AddRange(HotMethodReport.Tables(analysis, top, Verdicts.Width).Select(t => new TablePart(t)));
+            if (top > 0) parts.AddRange(HotMethodReport.Tables(analysis, top, PlainText.Width).Select(t => new TablePart(t)));
             parts.Add(new LinesPart(CompactNotes(analysis), EscapeMarkdown: true));
             parts.Add(FindingsReport.CompactPart(analysis.Findings));
             return Finish(analysis, top, stacks, parts);
@@ -140,7 +140,7 @@ public static class AnalysisReport
             }
             // The last column gets what the others leave of the line (two spaces between columns).
             var widths = table.Columns.Select((c, i) => rows.Select(r => r[i].Length).Append(c.Length).Max()).ToList();
-            var left = Math.Max(12, Verdicts.Width - widths.SkipLast(1).Sum() - 2 * (widths.Count - 1));
+            var left = Math.Max(12, PlainText.Width - widths.SkipLast(1).Sum() - 2 * (widths.Count - 1));
             foreach (var row in rows) table.AddRow([.. row.SkipLast(1), Cut(row[^1], left)]);
             flips |= ranks.Values.Any(r => r.EndsWith('~'));
             tables.Add(table);

@@ -167,13 +167,10 @@ public static class DiffReport
     private static IReadOnlyList<string> Moved(TraceDiff diff, List<RowDiff> rows)
     {
         var s = diff.Settings;
-        bool Beyond(MetricDiff m) => m.OneLaunch
-            ? m.RunNoise.Significant == true && m.RelativeDelta is { } rel && Math.Abs(rel) > s.LaunchNoiseOf(m.Name)
-            : m.Noise.Significant == true;
-        var moved = rows.Where(r => Beyond(r.Metric(RowDiff.DurationMs)) || Beyond(r.Metric(RowDiff.CpuMs)))
+        var moved = rows.Where(r => Beyond(r.Metric(RowDiff.DurationMs), s) || Beyond(r.Metric(RowDiff.CpuMs), s))
             .OrderByDescending(r => Math.Abs(r.Metric(RowDiff.CpuMs).RelativeDelta ?? r.Metric(RowDiff.DurationMs).RelativeDelta ?? 0)).ToList();
         var noise = OneLaunch(diff) ? "the launch noise" : "the launch-to-launch noise";
-        var factored = string.Join(" and ", s.FactoredOutTags.Select(t => t + "*")) + " tags";
+        var factored = FactoredOut(s) + " tags";
         var lines = new List<string>();
         if (moved.Count == 0) lines.Add($"Nothing moved beyond {noise}.");
         else
@@ -186,8 +183,8 @@ public static class DiffReport
                 var parts = new List<string> { $"CPU {SignedPct(c.RelativeDelta)}, duration {SignedPct(d.RelativeDelta)}" };
                 if (r.Tags.FirstOrDefault() is { Delta: { } tagDelta } tag) parts.Add($"most moved: {tag.Name} {Signed(tagDelta)} ms");
                 if (r.Explained.FirstOrDefault(e => e.Metric == RowDiff.CpuMs) is { } e)
-                    parts.Add(Verdict(r, e).Replace(" (1 launch per side: not judged)", "", StringComparison.Ordinal).Replace("factored-out tags", factored, StringComparison.Ordinal));
-                lines.AddRange(Verdicts.Wrap($"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}: {string.Join("; ", parts)}", "  ", Verdicts.Width - 2).Select(l => "  " + l));
+                    parts.Add(Verdict(r, e, factored, oneLaunchNote: false));
+                lines.AddRange(Verdicts.Wrap($"{r.Serializer} {r.Operation}{Fmt.NSuffix(r.Objects)}: {string.Join("; ", parts)}", "  ", PlainText.Width - 2).Select(l => "  " + l));
             }
             if (moved.Count > MovedLines) lines.Add($"  and {moved.Count - MovedLines} more");
         }
@@ -274,8 +271,7 @@ public static class DiffReport
 
     private static TextTable ExplainedTable(List<RowDiff> rows, DiffSettings settings)
     {
-        var factored = string.Join(" and ", settings.FactoredOutTags.Select(t => t + "*"));
-        var table = new TextTable($"Explained: Δ with {factored} factored out, ms per operation (Share = Δ factored out / Δ, \"-\" where Δ is within noise or within {Fmt.Pct(settings.Tolerance)} of the baseline: a ratio over a near-zero Δ means nothing; " +
+        var table = new TextTable($"Explained: Δ with {FactoredOut(settings)} factored out, ms per operation (Share = Δ factored out / Δ, \"-\" where Δ is within noise or within {Fmt.Pct(settings.Tolerance)} of the baseline: a ratio over a near-zero Δ means nothing; " +
             $"Remainder = Δ − Δ factored out; Remainder % = remainder / the baseline's whole metric, within {Fmt.Pct(settings.Tolerance)} = negligible; thread CPU: the tags' share of samples × the thread's CPU time)",
             ["Serializer", "Operation", "N", "Metric", "Δ ms", "Δ factored out ms", "Share", "Remainder ms", "Remainder %", "Remainder noise", "Verdict"]);
         foreach (var r in rows)
@@ -286,24 +282,32 @@ public static class DiffReport
         return table;
     }
 
+    /// <summary>The factored-out tags as the reports name them: "Reflection* and Activator*".</summary>
+    private static string FactoredOut(DiffSettings settings) => string.Join(" and ", settings.FactoredOutTags.Select(t => t + "*"));
+
     /// <summary>
     /// One phrase per explained line. "explained" is the seeds' criterion: the factored-out tags carry most of Δ and
     /// what remains is within noise or within the tolerance. The qualifier says how sure Δ itself is.
     /// </summary>
     private static string Invariant(FormattableString text) => FormattableString.Invariant(text);
 
-    public static string Verdict(RowDiff row, ExplainedDiff e)
+    public static string Verdict(RowDiff row, ExplainedDiff e) => Verdict(row, e, "factored-out tags", oneLaunchNote: true);
+
+    /// <param name="tags">What the factored-out tags are called.</param>
+    /// <param name="oneLaunchNote">Whether a one-launch verdict says it was not judged (the compact view's heading says it once).</param>
+    private static string Verdict(RowDiff row, ExplainedDiff e, string tags, bool oneLaunchNote)
     {
         var total = row.Metric(e.Metric);
         // One launch on a side: the split of the Δ these two processes showed, set against their runs' spread only.
         if (total.OneLaunch)
-            return total.RunNoise.Significant == false && e.Remainder.RunNoise.Significant != true
-                ? "within the runs' spread (1 launch per side: not judged)"
-                : Judge(total, total.RunNoise, e.Remainder.RunNoise, e, within: "the runs' spread", beyond: "beyond the runs' spread") + " (1 launch per side: not judged)";
-        return Judge(total, total.Noise, e.Remainder.Noise, e, within: "noise", beyond: "significant");
+            return (total.RunNoise.Significant == false && e.Remainder.RunNoise.Significant != true
+                ? "within the runs' spread"
+                : Judge(total, total.RunNoise, e.Remainder.RunNoise, e, within: "the runs' spread", beyond: "beyond the runs' spread", tags))
+                + (oneLaunchNote ? " (1 launch per side: not judged)" : "");
+        return Judge(total, total.Noise, e.Remainder.Noise, e, within: "noise", beyond: "significant", tags);
     }
 
-    private static string Judge(MetricDiff total, NoiseVerdict totalNoise, NoiseVerdict remainderNoise, ExplainedDiff e, string within, string beyond)
+    private static string Judge(MetricDiff total, NoiseVerdict totalNoise, NoiseVerdict remainderNoise, ExplainedDiff e, string within, string beyond, string tags)
     {
         var mostly = e.FactoredOutShare >= 0.5;
         var change = beyond == "significant" ? "significant change" : "change beyond " + within;
@@ -311,16 +315,16 @@ public static class DiffReport
         {
             // A total that did not move can hide a shift: the factored-out tags grew and the rest shrank by as much.
             if (remainderNoise.Significant == true)
-                return Invariant($"no {change} in total, but a shift: factored-out tags {Fmt.Signed(e.FactoredOutDelta, 2)} ms, the rest {(e.Remainder.Delta is { } rest ? Fmt.Signed(rest, 2) : "-")} ms ({beyond})");
+                return Invariant($"no {change} in total, but a shift: {tags} {Fmt.Signed(e.FactoredOutDelta, 2)} ms, the rest {(e.Remainder.Delta is { } rest ? Fmt.Signed(rest, 2) : "-")} ms ({beyond})");
             var withinTolerance = total.RelativeDelta is { } rel && Math.Abs(rel) <= e.Tolerance;
             return withinTolerance ? "no change" : $"no {change}";
         }
-        var verdict = !mostly ? "not explained by factored-out tags"
-            : remainderNoise.Significant == false || e.WithinTolerance ? "explained by factored-out tags"
+        var verdict = !mostly ? $"not explained by {tags}"
+            : remainderNoise.Significant == false || e.WithinTolerance ? $"explained by {tags}"
             // The factored-out tags grew by more than Δ: the emitted code they replace ran under other tags (the
             // serializer's own, typically), so the rest shrank. Reflection still accounts for the whole change.
-            : e.Remainder.Delta < 0 && total.Delta > 0 ? "explained by factored-out tags (they exceed Δ)"
-            : $"mostly factored-out tags; remainder {beyond}";
+            : e.Remainder.Delta < 0 && total.Delta > 0 ? $"explained by {tags} (they exceed Δ)"
+            : $"mostly {tags}; remainder {beyond}";
         return totalNoise.Significant is null ? verdict + " (noise n/a)" : verdict;
     }
 
@@ -373,7 +377,7 @@ public static class DiffReport
         void Add(string[] cells, string? note, string noteHead)
         {
             table.AddRow(compact ? cells : [.. cells, note ?? ""]);
-            if (compact && !string.IsNullOrEmpty(note)) table.Notes.AddRange(Verdicts.Wrap($"{noteHead}: {note}", "  ", Verdicts.Width - 2));
+            if (compact && !string.IsNullOrEmpty(note)) table.Notes.AddRange(Verdicts.Wrap($"{noteHead}: {note}", "  ", PlainText.Width - 2));
         }
         foreach (var r in rows)
         {
@@ -539,8 +543,13 @@ public static class DiffReport
         if (!m.OneLaunch) return Noise(m.Noise);
         if (m.RunNoise.Significant is not { } beyondRuns) return "n/a";
         if (!beyondRuns) return "within runs";
-        return m.RelativeDelta is not { } rel ? "beyond runs" : Math.Abs(rel) <= settings.LaunchNoiseOf(m.Name) ? "launch noise?" : "> launch noise";
+        return m.RelativeDelta is null ? "beyond runs" : Beyond(m, settings) ? "> launch noise" : "launch noise?";
     }
+
+    /// <summary>Significant on launch means; with one launch a side, beyond both the runs' spread and the launch noise.</summary>
+    private static bool Beyond(MetricDiff m, DiffSettings settings) => m.OneLaunch
+        ? m.RunNoise.Significant == true && m.RelativeDelta is { } rel && Math.Abs(rel) > settings.LaunchNoiseOf(m.Name)
+        : m.Noise.Significant == true;
 
     private static string Noise(NoiseVerdict n) => n.Significant switch
     {

@@ -31,7 +31,7 @@ internal static class FindingsReport
         if (findings.Count == 0) return Part(findings);
         return new ListPart($"Findings ({findings.Count}; in full: --tables all; thresholds in {ThresholdsDoc}):", [.. findings.GroupBy(f => (f.Severity, f.Kind)).Select(g =>
             Verdicts.Fit(g.Count() == 1 ? $"[{Severity(g.Key.Severity)}] {g.Key.Kind}: {(g.First() is { Serializer: not null } f && f.Message.Contains(Subject(f), StringComparison.Ordinal) ? "" : Subject(g.First()) + ": ")}{g.First().Message}"
-                : $"[{Severity(g.Key.Severity)}] {g.Key.Kind} ({g.Count()}): {string.Join("; ", g.Select(Subject))}", Verdicts.Width - 2))]);
+                : $"[{Severity(g.Key.Severity)}] {g.Key.Kind} ({g.Count()}): {string.Join("; ", g.Select(Subject))}", PlainText.Width - 2))]);
     }
 
     /// <summary>"YamlDotNet serialize N=10,000", or "process" for a finding about the whole process: the same in every format.</summary>

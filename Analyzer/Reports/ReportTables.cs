@@ -1,3 +1,5 @@
+using EtwSerializerProfiler.Common;
+
 namespace EtwSerializerProfiler.Analyzer.Reports;
 
 /// <summary>`esp analyze --tables`: what a report shows. The terminal's default is compact; documents and data formats show all.</summary>
@@ -7,4 +9,11 @@ public enum ReportTables
     Compact,
     /// <summary>Verdicts, then every table: the wide per-operation tables, where the time goes, the kernel session's.</summary>
     All,
+}
+
+/// <summary>The one rule for a report without --tables.</summary>
+public static class ReportTablesDefault
+{
+    /// <summary>Compact on text (the terminal's), all in every other format.</summary>
+    public static ReportTables For(TableFormat format) => format == TableFormat.Text ? ReportTables.Compact : ReportTables.All;
 }

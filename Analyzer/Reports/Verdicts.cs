@@ -69,8 +69,6 @@ internal static class Verdicts
 {
     /// <summary>Causes shown per case.</summary>
     public const int MaxCauses = 3;
-    /// <summary>A line of a verdict fits a terminal of this width.</summary>
-    public const int Width = PlainText.Width;
     /// <summary>Causes under this share of the time are not named.</summary>
     private const double MinShare = 0.01;
 
@@ -406,7 +404,7 @@ internal static class Verdicts
     /// <summary>The verdicts first in a report: a title, then <see cref="Lines"/>.</summary>
     /// <param name="warmups">Warm-up runs in the trace: said when no run was measured (a recording cut during its warm-up).</param>
     /// <param name="width">As <see cref="Lines"/>: the terminal's 120 columns, or 0 for every line whole (--tables all, whose tables are wider anyway).</param>
-    public static LinesPart Part(IReadOnlyList<Verdict> verdicts, int warmups = 0, int width = Width) =>
+    public static LinesPart Part(IReadOnlyList<Verdict> verdicts, int warmups = 0, int width = PlainText.Width) =>
         new([Title, .. verdicts.Count > 0 ? Lines(verdicts, width)
             : warmups > 0 ? [$"  no measured runs: the trace holds only {Fmt.Int(warmups)} warm-up run(s); was the recording cut during the warm-up?"]
             : ["  no measured runs"]], EscapeMarkdown: true);
@@ -466,10 +464,10 @@ internal static class Verdicts
             ["findings"] = new JsonArray([.. v.Findings.Select(f => f.Kind).Distinct().Select(k => (JsonNode)JsonValue.Create(k)!)]),
         })]);
 
-    /// <summary>The verdicts as lines, each at most <see cref="Width"/> characters: a head line per case, its causes, what else, the findings.</summary>
+    /// <summary>The verdicts as lines, each at most <see cref="PlainText.Width"/> characters: a head line per case, its causes, what else, the findings.</summary>
     /// <param name="width">Cut each line to this many characters (a terminal's); 0 keeps every line and detail whole (the HTML page).</param>
     /// <param name="causesOnly">The head and the causes only (the terminal's): the table has the exceptions, the findings list the findings.</param>
-    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts, int width = Width, bool causesOnly = false)
+    public static IReadOnlyList<string> Lines(IReadOnlyList<Verdict> verdicts, int width = PlainText.Width, bool causesOnly = false)
     {
         var lines = new List<string>();
         string Cut(string line) => width > 0 ? Fit(line, width) : line;
@@ -504,7 +502,7 @@ internal static class Verdicts
     private static string Ratio(double x) => x >= 10 ? $"{x:F0}x" : $"{x:F1}x";
 
     /// <summary>A long line as lines of at most <paramref name="width"/> characters, broken at spaces; the rest indented by <paramref name="indent"/>.</summary>
-    internal static IEnumerable<string> Wrap(string text, string indent, int width = Width)
+    internal static IEnumerable<string> Wrap(string text, string indent, int width = PlainText.Width)
     {
         var line = "";
         foreach (var word in text.Split(' '))
@@ -520,7 +518,7 @@ internal static class Verdicts
     }
 
     /// <summary>A line cut to <paramref name="width"/> characters, ending in "..." when cut.</summary>
-    internal static string Fit(string line, int width = Width) => line.Length <= width ? line : line[..(width - 3)] + "...";
+    internal static string Fit(string line, int width = PlainText.Width) => line.Length <= width ? line : line[..(width - 3)] + "...";
 
     /// <summary>
     /// The head, then ": " and as many of the details as fit in <paramref name="width"/>, each without its caller's
@@ -528,7 +526,7 @@ internal static class Verdicts
     /// fit whole, its caller and figure alone ("from X.Write 0.003 ms": the cause's name already says which API); only
     /// then is it cut.
     /// </summary>
-    internal static string Fit(string head, IReadOnlyList<string> details, int width = Width)
+    internal static string Fit(string head, IReadOnlyList<string> details, int width = PlainText.Width)
     {
         if (details.Count == 0) return Fit(head, width);
         var first = WithoutOuter(details[0]);

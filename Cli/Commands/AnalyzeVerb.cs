@@ -107,7 +107,7 @@ public static class AnalyzeVerb
                 plan.PrepareFolders();
                 stacks = RunStackCollector.Collect(analysis, progress, settings.Speedscope, settings.Firefox);
             }
-            report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? (settings.Format == TableFormat.Text ? ReportTables.Compact : ReportTables.All));
+            report = AnalysisReport.Document(analysis, settings.Top, stacks, settings.Tables ?? ReportTablesDefault.For(settings.Format));
             plan.ExportFiles(report, progress);
         }
         if (Directory.Exists(settings.Trace) && Directory.EnumerateFiles(settings.Trace, TraceFolderLayout.HeapDumpPattern).Count() is var dumps and > 0)

@@ -166,7 +166,7 @@ public sealed class TraceDiffTests
             AsLaunches(Side("reflection", new() { ["ServiceStack.Text"] = "not supported in this configuration: " + words }), 4), Launches(t));
         var text = DiffReport.Render(diff, TableFormat.Text, ReportTables.Compact);
         var lines = text.ReplaceLineEndings("\n").Split('\n');
-        Assert.All(lines, l => Assert.True(l.Length <= Verdicts.Width, $"{l.Length} columns: {l}"));
+        Assert.All(lines, l => Assert.True(l.Length <= PlainText.Width, $"{l.Length} columns: {l}"));
         Assert.Contains("deserialize, baseline → trace", text, StringComparison.Ordinal);
         Assert.Contains("Beyond the launch-to-launch noise, largest CPU Δ first (significant on the launches' means):", lines);
         Assert.Contains(@"  System.Text.Json deserialize N=1,000: CPU +152%, duration +148%; most moved: Reflection\Interpreted invoke +25.30 ms;", text, StringComparison.Ordinal);
